@@ -1,0 +1,119 @@
+// Per-device I/O statistics by role: a value type with difference, sum and a human table.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "flashxxl/device/device_class.hpp"
+#include "flashxxl/role.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! Counts of one stream of requests. Times in seconds.
+struct io_counters {
+    std::uint64_t read_ops = 0;
+    std::uint64_t read_bytes = 0;
+    std::uint64_t write_ops = 0;
+    std::uint64_t write_bytes = 0;
+    double modelled_s = 0;  //!< service time charged by the device model
+    double service_s = 0;   //!< real time spent serving in the device's I/O thread
+    double wait_s = 0;      //!< time callers blocked waiting for completion
+
+    std::uint64_t ops() const { return read_ops + write_ops; }
+    std::uint64_t bytes() const { return read_bytes + write_bytes; }
+    bool empty() const { return ops() == 0 && wait_s == 0; }
+
+    void add(io_op op, std::uint64_t bytes) {
+        if (op == io_op::read) {
+            ++read_ops;
+            read_bytes += bytes;
+        } else {
+            ++write_ops;
+            write_bytes += bytes;
+        }
+    }
+    io_counters& operator+=(const io_counters& o) {
+        read_ops += o.read_ops;
+        read_bytes += o.read_bytes;
+        write_ops += o.write_ops;
+        write_bytes += o.write_bytes;
+        modelled_s += o.modelled_s;
+        service_s += o.service_s;
+        wait_s += o.wait_s;
+        return *this;
+    }
+    io_counters& operator-=(const io_counters& o) {
+        read_ops -= o.read_ops;
+        read_bytes -= o.read_bytes;
+        write_ops -= o.write_ops;
+        write_bytes -= o.write_bytes;
+        modelled_s -= o.modelled_s;
+        service_s -= o.service_s;
+        wait_s -= o.wait_s;
+        return *this;
+    }
+    friend io_counters operator+(io_counters a, const io_counters& b) { return a += b; }
+    friend io_counters operator-(io_counters a, const io_counters& b) { return a -= b; }
+};
+
+//! Statistics of one device: the total, the share of each role, and `internal` I/O issued by
+//! layers inside the device (translation-layer segment writes and cleaning) that has no role.
+struct device_stats {
+    io_counters total;
+    std::array<io_counters, role_count> by_role{};
+    io_counters internal;
+    double lag_s = 0;  //!< pacing: how far the backing store fell behind the model (summed)
+
+    io_counters& slot(std::optional<role> r) { return r ? by_role[index_of(*r)] : internal; }
+    const io_counters& of(role r) const { return by_role[index_of(r)]; }
+
+    device_stats& operator+=(const device_stats& o) {
+        total += o.total;
+        for (std::size_t i = 0; i < role_count; ++i) by_role[i] += o.by_role[i];
+        internal += o.internal;
+        lag_s += o.lag_s;
+        return *this;
+    }
+    device_stats& operator-=(const device_stats& o) {
+        total -= o.total;
+        for (std::size_t i = 0; i < role_count; ++i) by_role[i] -= o.by_role[i];
+        internal -= o.internal;
+        lag_s -= o.lag_s;
+        return *this;
+    }
+    friend device_stats operator+(device_stats a, const device_stats& b) { return a += b; }
+    friend device_stats operator-(device_stats a, const device_stats& b) { return a -= b; }
+};
+
+//! One row of a stats table: name, ops, volumes, modelled / service / wait seconds.
+inline void print_counters_row(std::ostream& out, const std::string& name, const io_counters& c) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %-22s %9llu %12s %9llu %12s %11.4f %11.4f %11.4f\n", name.c_str(),
+                  static_cast<unsigned long long>(c.read_ops), format_bytes(double(c.read_bytes)).c_str(),
+                  static_cast<unsigned long long>(c.write_ops), format_bytes(double(c.write_bytes)).c_str(),
+                  c.modelled_s, c.service_s, c.wait_s);
+    out << buf;
+}
+
+//! The header matching print_counters_row.
+inline void print_counters_header(std::ostream& out) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %-22s %9s %12s %9s %12s %11s %11s %11s\n", "device / role", "reads",
+                  "RDV", "writes", "WRV", "modelled_s", "service_s", "wait_s");
+    out << buf;
+}
+
+//! A human table of one device's stats: total, then each role and internal I/O that occurred.
+inline void print_stats_table(std::ostream& out, const std::string& device_name, const device_stats& s) {
+    print_counters_row(out, device_name, s.total);
+    for (role r : all_roles)
+        if (!s.of(r).empty()) print_counters_row(out, std::string("  ") + to_string(r), s.of(r));
+    if (!s.internal.empty()) print_counters_row(out, "  internal", s.internal);
+}
+
+} // namespace flashxxl

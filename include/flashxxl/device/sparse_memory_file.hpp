@@ -1,0 +1,105 @@
+// A memory-backed stxxl::file that allocates its storage in chunks on first write (sparse).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include <stxxl/bits/io/disk_queued_file.h>
+
+#include "flashxxl/error.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! Backing store for emulated devices: a 500 GB emulated disk must not need 500 GB of RAM, so
+//! memory is allocated in chunks (4 KiB by default, the O_DIRECT unit) when first written. Reads of never-written
+//! bytes return zeros. `size()` is the capacity given at construction; set_size can shrink or
+//! grow the addressable range but never allocates.
+class sparse_memory_file : public stxxl::disk_queued_file {
+public:
+    //! \param capacity addressable bytes; \param chunk_bytes allocation unit (power of two)
+    sparse_memory_file(std::uint64_t capacity, int queue_id = DEFAULT_QUEUE,
+                       std::uint64_t chunk_bytes = 4 * KiB)
+        : stxxl::file(DEFAULT_DEVICE_ID), stxxl::disk_queued_file(queue_id, NO_ALLOCATOR),
+          capacity_(capacity), chunk_bytes_(chunk_bytes) {
+        if (chunk_bytes == 0 || (chunk_bytes & (chunk_bytes - 1)) != 0)
+            throw config_error("sparse_memory_file: chunk size must be a power of two");
+    }
+
+    void serve(void* buffer, offset_type offset, size_type bytes,
+               stxxl::request::request_type type) override {
+        if (offset + bytes > capacity_)
+            throw stxxl::io_error("sparse_memory_file: request [" + std::to_string(offset) + ", " +
+                                  std::to_string(offset + bytes) + ") beyond capacity " +
+                                  std::to_string(capacity_));
+        char* data = static_cast<char*>(buffer);
+        std::lock_guard<std::mutex> lock(mutex_);
+        while (bytes > 0) {
+            std::uint64_t index = offset / chunk_bytes_;
+            std::uint64_t within = offset % chunk_bytes_;
+            std::uint64_t n = std::min<std::uint64_t>(bytes, chunk_bytes_ - within);
+            if (type == stxxl::request::READ) {
+                auto it = chunks_.find(index);
+                if (it != chunks_.end()) std::memcpy(data, it->second.get() + within, n);
+                else std::memset(data, 0, n);
+            } else {
+                std::unique_ptr<char[]>& chunk = chunks_[index];
+                if (!chunk) {
+                    chunk.reset(new char[chunk_bytes_]());
+                    allocated_bytes_ += chunk_bytes_;
+                }
+                std::memcpy(chunk.get() + within, data, n);
+            }
+            data += n;
+            offset += n;
+            bytes -= n;
+        }
+    }
+
+    offset_type size() override { return capacity_; }
+    void set_size(offset_type new_size) override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        capacity_ = new_size;
+    }
+    void lock() override {}
+    //! Frees whole chunks inside the discarded range.
+    void discard(offset_type offset, offset_type length) override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::uint64_t first = (offset + chunk_bytes_ - 1) / chunk_bytes_;
+        std::uint64_t end = (offset + length) / chunk_bytes_;
+        if (end <= first) return;
+        if (end - first <= chunks_.size()) {
+            for (std::uint64_t i = first; i < end; ++i)
+                if (chunks_.erase(i)) allocated_bytes_ -= chunk_bytes_;
+            return;
+        }
+        for (auto it = chunks_.begin(); it != chunks_.end();) {
+            if (it->first >= first && it->first < end) {
+                it = chunks_.erase(it);
+                allocated_bytes_ -= chunk_bytes_;
+            } else {
+                ++it;
+            }
+        }
+    }
+    const char* io_type() const override { return "sparse_memory"; }
+
+    //! Bytes of memory actually allocated for data.
+    std::uint64_t allocated_bytes() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return allocated_bytes_;
+    }
+
+private:
+    std::uint64_t capacity_;
+    std::uint64_t chunk_bytes_;
+    std::unordered_map<std::uint64_t, std::unique_ptr<char[]>> chunks_;
+    std::uint64_t allocated_bytes_ = 0;
+    mutable std::mutex mutex_;
+};
+
+} // namespace flashxxl

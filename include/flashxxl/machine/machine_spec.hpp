@@ -1,0 +1,48 @@
+// A machine described as data: devices and placement, as parsed from a config or a preset.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "flashxxl/device/device_class.hpp"
+#include "flashxxl/device/emulated_file.hpp"
+#include "flashxxl/device/model_params.hpp"
+
+namespace flashxxl {
+
+//! One `disk=` / `flash=` line.
+struct device_spec {
+    std::string name;            //!< unique within the machine; default "flash0", "disk1", ...
+    device_class klass = device_class::hdd;
+    std::string path;            //!< backing file path; "memory" for a sparse memory backing
+    std::uint64_t size = 0;      //!< bytes the allocator may hand out
+    std::string io_impl;         //!< memory, syscall or linuxaio
+    std::string model;           //!< model preset name, empty for a real device
+    model_params params;         //!< model parameter overrides
+    pacing_options pacing;
+    std::string direct = "off";  //!< O_DIRECT for file backings: on, off, try
+    bool keep = false;           //!< keep a file backing after the machine is gone
+    bool reuse = false;          //!< allow opening an existing file not created by this machine
+    bool tl = false;             //!< put a translation layer on this device
+    std::map<std::string, std::string> tl_options;  //!< tl_page, tl_segment, tl_spare, ...
+    std::string origin;          //!< "FILE:LINE", for messages
+};
+
+//! The `placement=` line.
+struct placement_spec {
+    std::string policy = "flash_aware";
+    std::map<std::string, std::string> options;
+    std::string origin;
+};
+
+//! A whole machine.
+struct machine_spec {
+    std::string name;
+    std::string origin;
+    std::vector<device_spec> devices;
+    placement_spec placement;
+};
+
+} // namespace flashxxl

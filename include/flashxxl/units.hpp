@@ -1,0 +1,100 @@
+// Parsing and printing of byte sizes (IEC units only) and durations.
+#pragma once
+
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "flashxxl/error.hpp"
+
+namespace flashxxl {
+
+constexpr std::uint64_t KiB = std::uint64_t(1) << 10;
+constexpr std::uint64_t MiB = std::uint64_t(1) << 20;
+constexpr std::uint64_t GiB = std::uint64_t(1) << 30;
+constexpr std::uint64_t TiB = std::uint64_t(1) << 40;
+
+//! Parses a byte size: a plain integer ("4096"), or an integer with an IEC unit
+//! ("16KiB", "512MiB", "32GiB", "1TiB"; case-insensitive, whitespace between allowed).
+//! Decimal units ("16M", "16MB", "16G") are rejected: STXXL reads them as powers of ten,
+//! which is a classic source of off-by-5% capacities. Throws config_error naming the text.
+inline std::uint64_t parse_size(const std::string& text) {
+    std::size_t i = 0;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    std::size_t digits_begin = i;
+    std::uint64_t value = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+        std::uint64_t digit = static_cast<std::uint64_t>(text[i] - '0');
+        if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+            throw config_error("size '" + text + "' overflows 64 bits");
+        value = value * 10 + digit;
+        ++i;
+    }
+    if (i == digits_begin)
+        throw config_error("size '" + text + "' is not a number (expected e.g. 4096, 16KiB, 512MiB, 32GiB)");
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    std::string unit;
+    for (; i < text.size(); ++i)
+        if (!std::isspace(static_cast<unsigned char>(text[i])))
+            unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+    std::uint64_t factor = 1;
+    if (unit.empty() || unit == "b") factor = 1;
+    else if (unit == "kib") factor = KiB;
+    else if (unit == "mib") factor = MiB;
+    else if (unit == "gib") factor = GiB;
+    else if (unit == "tib") factor = TiB;
+    else if (unit == "k" || unit == "kb" || unit == "m" || unit == "mb" || unit == "g" ||
+             unit == "gb" || unit == "t" || unit == "tb")
+        throw config_error("size '" + text + "' uses a decimal unit; write IEC units (KiB, MiB, GiB, TiB) "
+                           "or plain bytes");
+    else
+        throw config_error("size '" + text + "' has unknown unit '" + unit +
+                           "' (expected B, KiB, MiB, GiB or TiB)");
+    if (factor > 1 && value > std::numeric_limits<std::uint64_t>::max() / factor)
+        throw config_error("size '" + text + "' overflows 64 bits");
+    return value * factor;
+}
+
+//! Parses a floating-point number; throws config_error naming the text.
+inline double parse_number(const std::string& text) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(text, &used);
+    } catch (const std::exception&) {
+        throw config_error("'" + text + "' is not a number");
+    }
+    while (used < text.size() && std::isspace(static_cast<unsigned char>(text[used]))) ++used;
+    if (used != text.size()) throw config_error("'" + text + "' is not a number (trailing characters)");
+    return v;
+}
+
+//! "512 B", "4 KiB", "1.5 MiB", ...: the largest IEC unit that keeps the value >= 1.
+inline std::string format_bytes(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && bytes >= 1024.0) {
+        bytes /= 1024.0;
+        ++u;
+    }
+    char buf[48];
+    if (u == 0 || bytes == static_cast<double>(static_cast<std::uint64_t>(bytes)))
+        std::snprintf(buf, sizeof buf, "%.0f %s", bytes, units[u]);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f %s", bytes, units[u]);
+    return buf;
+}
+
+//! A size in the compact form parse_size reads back ("512KiB", "4096").
+inline std::string format_size(std::uint64_t bytes) {
+    const char* units[] = {"TiB", "GiB", "MiB", "KiB"};
+    const std::uint64_t factors[] = {TiB, GiB, MiB, KiB};
+    for (int u = 0; u < 4; ++u)
+        if (bytes >= factors[u] && bytes % factors[u] == 0)
+            return std::to_string(bytes / factors[u]) + units[u];
+    return std::to_string(bytes);
+}
+
+} // namespace flashxxl

@@ -1,0 +1,155 @@
+// `flashxxl machine`: prints a machine's devices, models and placement, then probes each device.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "flashxxl/device/device_stats_json.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+#include "machine_options.hpp"
+
+#include <stxxl/bits/common/aligned_alloc.h>
+
+namespace flashxxl::cli {
+namespace {
+
+struct probe_result {
+    std::string device, pattern;
+    std::uint64_t block = 0, requests = 0;
+    double modelled_s = 0, wall_s = 0;
+    double modelled_mibps() const { return modelled_s > 0 ? double(block * requests) / MiB / modelled_s : 0; }
+    double wall_mibps() const { return wall_s > 0 ? double(block * requests) / MiB / wall_s : 0; }
+};
+
+//! Sequential and random reads and writes of two block sizes on one device, one request at a
+//! time (queue depth 1). Random offsets are block-aligned, over the first min(size, 8 GiB).
+std::vector<probe_result> probe_device(device& dev, std::uint64_t small_block, std::uint64_t large_block,
+                                       std::uint64_t volume) {
+    std::vector<probe_result> out;
+    std::uint64_t span = std::min<std::uint64_t>(dev.capacity(), 8 * GiB);
+    std::mt19937_64 rng(42);
+    for (std::uint64_t block : {small_block, large_block}) {
+        if (block > span) continue;
+        char* buffer = static_cast<char*>(stxxl::aligned_alloc<4096>(block));
+        for (std::uint64_t i = 0; i < block; ++i) buffer[i] = static_cast<char>(i * 131);
+        std::uint64_t requests = std::max<std::uint64_t>(16, std::min<std::uint64_t>(volume / block, 4096));
+        requests = std::min(requests, span / block);
+        for (const char* pattern : {"seq_write", "seq_read", "rand_write", "rand_read"}) {
+            bool write = pattern[4] == 'w' || pattern[5] == 'w';
+            bool random = pattern[0] == 'r';
+            double before = dev.busy_seconds();
+            auto begin = std::chrono::steady_clock::now();
+            for (std::uint64_t k = 0; k < requests; ++k) {
+                std::uint64_t offset = random ? (rng() % (span / block)) * block : k * block;
+                auto req = write ? dev.awrite(buffer, offset, block, role::scratch)
+                                 : dev.aread(buffer, offset, block, role::scratch);
+                dev.wait(req, role::scratch);
+            }
+            double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+            out.push_back({dev.name(), pattern, block, requests, dev.busy_seconds() - before, wall});
+        }
+        stxxl::aligned_dealloc<4096>(buffer);
+    }
+    return out;
+}
+
+void run_machine(const machine_choice& choice, bool json, bool probe, std::uint64_t small_block,
+                 std::uint64_t large_block, std::uint64_t volume) {
+    machine m = make_machine(choice);
+    nlohmann::json j;
+    j["machine"] = m.name();
+    j["placement"] = {{"policy", m.placement().name()}, {"description", m.describe_placement()}};
+    if (!json) {
+        std::cout << "machine " << m.name() << "\n";
+        std::cout << "placement " << m.describe_placement() << "\n";
+        std::cout << "devices:\n";
+    }
+    for (std::size_t i = 0; i < m.device_count(); ++i) {
+        device& d = m.dev(i);
+        const device_spec& s = d.spec();
+        nlohmann::json jd = {{"name", d.name()},
+                             {"class", to_string(d.klass())},
+                             {"size_bytes", s.size},
+                             {"allocatable_bytes", d.capacity()},
+                             {"backing", s.io_impl == "memory" ? "memory (sparse)" : s.io_impl + ":" + s.path},
+                             {"queue_id", d.queue_id()},
+                             {"pacing", s.pacing.enabled ? "on, scale " + std::to_string(s.pacing.scale) : "off"},
+                             {"translation_layer", d.has_translation_layer()}};
+        if (const device_model* model = d.model()) {
+            jd["model"] = {{"preset", model->preset()}, {"kind", model->kind()}, {"capacity_bytes", model->capacity()}};
+            for (auto& [k, v] : model->parameters()) jd["model"]["parameters"][k] = v;
+        }
+        j["devices"].push_back(jd);
+        if (!json) {
+            std::cout << "  " << d.name() << ": " << to_string(d.klass()) << ", " << format_bytes(double(s.size))
+                      << ", backing " << jd["backing"].get<std::string>() << ", pacing "
+                      << jd["pacing"].get<std::string>()
+                      << (d.has_translation_layer() ? ", translation layer on" : "") << "\n";
+            if (const device_model* model = d.model()) {
+                std::cout << "    model " << model->preset() << " (" << model->kind() << ", emulated capacity "
+                          << format_bytes(double(model->capacity())) << "):";
+                for (auto& [k, v] : model->parameters()) std::cout << " " << k << "=" << v;
+                std::cout << "\n";
+            } else {
+                std::cout << "    real device (no model): times are wall-clock\n";
+            }
+        }
+    }
+    if (probe) {
+        if (!json) {
+            std::cout << "\nprobe (queue depth 1; random offsets block-aligned over the first 8 GiB):\n";
+            std::printf("  %-8s %-11s %10s %9s %14s %14s\n", "device", "pattern", "block", "requests",
+                        "modelled_MiB/s", "wall_MiB/s");
+        }
+        for (std::size_t i = 0; i < m.device_count(); ++i) {
+            for (const probe_result& r : probe_device(m.dev(i), small_block, large_block, volume)) {
+                j["probe"].push_back({{"device", r.device},
+                                      {"pattern", r.pattern},
+                                      {"block_bytes", r.block},
+                                      {"requests", r.requests},
+                                      {"modelled_s", r.modelled_s},
+                                      {"wall_s", r.wall_s},
+                                      {"modelled_mibps", r.modelled_mibps()},
+                                      {"wall_mibps", r.wall_mibps()}});
+                if (!json)
+                    std::printf("  %-8s %-11s %10s %9llu %14.2f %14.1f\n", r.device.c_str(), r.pattern.c_str(),
+                                format_size(r.block).c_str(), static_cast<unsigned long long>(r.requests),
+                                r.modelled_mibps(), r.wall_mibps());
+            }
+        }
+        for (std::size_t i = 0; i < m.device_count(); ++i) j["stats"][m.dev(i).name()] = m.dev(i).stats();
+    }
+    if (json) std::cout << j.dump(2) << "\n";
+}
+
+} // namespace
+
+void register_machine_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand("machine", "print a machine's devices, models and placement; probe each device");
+    auto choice = std::make_shared<machine_choice>();
+    auto json = std::make_shared<bool>(false);
+    auto no_probe = std::make_shared<bool>(false);
+    auto small_block = std::make_shared<std::string>("4KiB");
+    auto large_block = std::make_shared<std::string>("1MiB");
+    auto volume = std::make_shared<std::string>("64MiB");
+    add_machine_options(cmd, *choice);
+    cmd->add_flag("--json", *json, "print JSON instead of tables");
+    cmd->add_flag("--no-probe", *no_probe, "only describe the machine");
+    cmd->add_option("--small-block", *small_block, "probe block size 1 (IEC units)")->capture_default_str();
+    cmd->add_option("--large-block", *large_block, "probe block size 2 (IEC units)")->capture_default_str();
+    cmd->add_option("--volume", *volume, "bytes per probe pattern (capped at 4096 requests)")->capture_default_str();
+    cmd->callback([=] {
+        std::uint64_t small = parse_size(*small_block), large = parse_size(*large_block), vol = parse_size(*volume);
+        if (small == 0 || small % 4096 || large == 0 || large % 4096)
+            throw config_error("--small-block and --large-block must be positive multiples of 4 KiB");
+        run_machine(*choice, *json, !*no_probe, small, large, vol);
+    });
+}
+
+} // namespace flashxxl::cli

@@ -1,0 +1,17 @@
+# Installs flashxxl into a scratch prefix and builds test/downstream/consumer with find_package.
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+function(run)
+  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "command failed (${rc}): ${ARGV}\n${out}\n${err}")
+  endif()
+endfunction()
+run(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/lib" -DCMAKE_INSTALL_PREFIX=${prefix}
+    -DFLASHXXL_BUILD_TESTS=OFF -DFLASHXXL_BUILD_BENCH=OFF -DFLASHXXL_BUILD_CLI=OFF)
+run(${CMAKE_COMMAND} --install "${WORK_DIR}/lib")
+run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/test/downstream/consumer" -B "${WORK_DIR}/consumer"
+    -DCMAKE_PREFIX_PATH=${prefix})
+run(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer")
+run("${WORK_DIR}/consumer/consumer")
+file(REMOVE_RECURSE "${WORK_DIR}")
