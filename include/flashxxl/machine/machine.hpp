@@ -35,11 +35,11 @@ public:
         for (const device_spec& d : spec.devices) devices_.push_back(std::make_unique<device>(d));
         try {
             placement_ = make_placement(spec.placement.policy, spec.placement.options);
+            check_placement();
         } catch (const config_error& e) {
             throw config_error((spec.placement.origin.empty() ? spec.origin : spec.placement.origin) + ": " +
                                e.what());
         }
-        check_placement();
     }
 
     //! One of the embedded presets (machine_presets()): hybrid-2009, two-hdd-2009, modern.
@@ -77,8 +77,8 @@ public:
     //! Replaces the placement policy (e.g. a user policy object).
     void set_placement(std::unique_ptr<placement_policy> policy) {
         std::lock_guard<std::mutex> lock(*lock_);
+        check_placement_locked(*policy);  // a bad policy is refused and the old one stays
         placement_ = std::move(policy);
-        check_placement_locked();
     }
 
     //! Reserves `bytes` for a block of role `r`; the placement policy picks the device from
@@ -129,16 +129,16 @@ public:
 private:
     void check_placement() {
         std::lock_guard<std::mutex> lock(*lock_);
-        check_placement_locked();
+        check_placement_locked(*placement_);
     }
     //! Asks the policy once per role so that a bad device name fails now, not mid-run.
-    void check_placement_locked() {
+    void check_placement_locked(placement_policy& policy) const {
+        if (dynamic_cast<random_striping*>(&policy)) return;  // keep its random stream untouched
         auto view = placement_view();
         for (role r : all_roles) {
-            if (dynamic_cast<random_striping*>(placement_.get())) break;  // keep its random stream untouched
-            std::size_t i = placement_->choose(r, 0, 0, view);
+            std::size_t i = policy.choose(r, 0, 0, view);
             if (i >= devices_.size())
-                throw config_error("placement " + placement_->name() + " chose device #" + std::to_string(i) +
+                throw config_error("placement " + policy.name() + " chose device #" + std::to_string(i) +
                                    " of machine '" + name_ + "'");
         }
     }

@@ -1,0 +1,94 @@
+// Tests of the per-device extent allocator: hard capacity, reuse, coalescing, no overlap.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <vector>
+
+#include "flashxxl/machine/extent_allocator.hpp"
+#include "flashxxl/units.hpp"
+
+using namespace flashxxl;
+
+TEST(ExtentAllocator, CapacityIsHardAndTheErrorNamesTheDevice) {
+    extent_allocator a("ssd0", 1 * MiB);
+    a.allocate(512 * KiB);
+    a.allocate(512 * KiB);
+    EXPECT_EQ(a.free_bytes(), 0u);
+    try {
+        a.allocate(4 * KiB);
+        FAIL() << "allocated past capacity";
+    } catch (const out_of_space& e) {
+        EXPECT_EQ(e.device(), "ssd0");
+        EXPECT_NE(std::string(e.what()).find("ssd0"), std::string::npos);
+    }
+    EXPECT_THROW(extent_allocator("d", 1 * MiB).allocate(2 * MiB), out_of_space);
+    EXPECT_THROW(extent_allocator("d", 1 * MiB).allocate(UINT64_MAX), out_of_space);
+    EXPECT_THROW(extent_allocator("d", 1 * MiB).allocate(0), invalid_request);
+}
+
+TEST(ExtentAllocator, RoundsToAlignmentAndReusesFreedExtents) {
+    extent_allocator a("d", 64 * KiB);
+    std::uint64_t x = a.allocate(1);  // one byte takes one 4 KiB unit
+    EXPECT_EQ(a.free_bytes(), 60 * KiB);
+    std::uint64_t y = a.allocate(8 * KiB);
+    EXPECT_NE(x, y);
+    a.release(x, 1);
+    std::uint64_t z = a.allocate(4 * KiB);
+    EXPECT_EQ(z, x) << "a freed extent of exactly the right size is reused";
+    a.release(y, 8 * KiB);
+    a.release(z, 4 * KiB);
+    EXPECT_EQ(a.free_bytes(), 64 * KiB);
+    EXPECT_EQ(a.largest_free(), 64 * KiB) << "freed neighbours coalesce";
+}
+
+TEST(ExtentAllocator, ReleasingWhatWasNotAllocatedThrows) {
+    extent_allocator a("d", 64 * KiB);
+    std::uint64_t x = a.allocate(8 * KiB);
+    EXPECT_THROW(a.release(x + 4 * KiB, 4 * KiB), invalid_request);
+    EXPECT_THROW(a.release(x, 4 * KiB), invalid_request);  // wrong length
+    a.release(x, 8 * KiB);
+    EXPECT_THROW(a.release(x, 8 * KiB), invalid_request);  // double free
+}
+
+TEST(ExtentAllocator, RandomizedNoOverlapAndFullReuse) {
+    const std::uint64_t capacity = 16 * MiB;
+    extent_allocator a("d", capacity);
+    std::mt19937_64 rng(7);
+    std::map<std::uint64_t, std::uint64_t> live;  // offset -> rounded length
+    std::uint64_t used = 0;
+    for (int step = 0; step < 20000; ++step) {
+        bool do_alloc = live.empty() || rng() % 100 < 55;
+        if (do_alloc) {
+            std::uint64_t bytes = 1 + rng() % (256 * KiB);
+            std::uint64_t rounded = (bytes + 4095) / 4096 * 4096;
+            try {
+                std::uint64_t off = a.allocate(bytes);
+                ASSERT_EQ(off % 4096, 0u);
+                ASSERT_LE(off + rounded, capacity);
+                auto next = live.lower_bound(off);
+                if (next != live.end()) {
+                    ASSERT_LE(off + rounded, next->first) << "overlap with next";
+                }
+                if (next != live.begin()) {
+                    auto prev = std::prev(next);
+                    ASSERT_LE(prev->first + prev->second, off) << "overlap with previous";
+                }
+                live[off] = rounded;
+                used += rounded;
+            } catch (const out_of_space&) {
+                ASSERT_LT(a.largest_free(), rounded) << "refused although a large enough extent was free";
+            }
+        } else {
+            auto it = live.begin();
+            std::advance(it, static_cast<long>(rng() % live.size()));
+            a.release(it->first, it->second);
+            used -= it->second;
+            live.erase(it);
+        }
+        ASSERT_EQ(a.used_bytes(), used);
+    }
+    for (auto& [off, len] : live) a.release(off, len);
+    EXPECT_EQ(a.free_bytes(), capacity);
+    EXPECT_EQ(a.largest_free(), capacity);
+}

@@ -1,0 +1,208 @@
+// Tests of the machine config parser: valid configs, and an error naming line and field for each bad one.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+
+using namespace flashxxl;
+
+TEST(ParseSize, IecUnitsAndPlainBytes) {
+    EXPECT_EQ(parse_size("4096"), 4096u);
+    EXPECT_EQ(parse_size("16KiB"), 16u * KiB);
+    EXPECT_EQ(parse_size("512 MiB"), 512u * MiB);
+    EXPECT_EQ(parse_size("32gib"), 32u * GiB);
+    EXPECT_EQ(parse_size("2TiB"), 2u * TiB);
+    EXPECT_EQ(parse_size("7B"), 7u);
+}
+
+TEST(ParseSize, RejectsDecimalAndGarbage) {
+    for (const char* bad : {"16M", "16MB", "1G", "1GB", "4k", "abc", "", "MiB", "12XiB", "-5", "1.5MiB"}) {
+        EXPECT_THROW(parse_size(bad), config_error) << bad;
+    }
+    try {
+        parse_size("16M");
+        FAIL();
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("IEC"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(parse_size("99999999999999999999"), config_error);
+    EXPECT_THROW(parse_size("17179869184GiB"), config_error);  // 2^64 bytes
+}
+
+TEST(MachineConfig, ParsesDevicesOptionsAndPlacement) {
+    machine_spec spec = parse_machine_config(
+        "# a hybrid machine\n"
+        "name=lab\n"
+        "\n"
+        "flash=memory,1GiB,memory name=ssd model=hama-ssd-2009 chunk=256KiB  # tuned\n"
+        "disk=memory,2GiB,memory name=hdd model=barracuda-7200.11 pace=on scale=0.5\n"
+        "placement=per_role static_data=ssd hot=hdd,ssd\n",
+        "lab.cfg");
+    EXPECT_EQ(spec.name, "lab");
+    ASSERT_EQ(spec.devices.size(), 2u);
+    EXPECT_EQ(spec.devices[0].name, "ssd");
+    EXPECT_EQ(spec.devices[0].klass, device_class::flash);
+    EXPECT_EQ(spec.devices[0].size, 1 * GiB);
+    EXPECT_EQ(spec.devices[0].model, "hama-ssd-2009");
+    EXPECT_EQ(spec.devices[0].params.values().at("chunk"), "256KiB");
+    EXPECT_EQ(spec.devices[0].origin, "lab.cfg:4");
+    EXPECT_TRUE(spec.devices[1].pacing.enabled);
+    EXPECT_DOUBLE_EQ(spec.devices[1].pacing.scale, 0.5);
+    EXPECT_EQ(spec.placement.policy, "per_role");
+    EXPECT_EQ(spec.placement.options.at("hot"), "hdd,ssd");
+}
+
+TEST(MachineConfig, DefaultNamesAndPlacement) {
+    machine_spec spec = parse_machine_config("disk=memory,4MiB,memory\ndisk=memory,4MiB,memory\n");
+    ASSERT_EQ(spec.devices.size(), 2u);
+    EXPECT_EQ(spec.devices[0].name, "disk0");
+    EXPECT_EQ(spec.devices[1].name, "disk1");
+    EXPECT_EQ(spec.placement.policy, "flash_aware");
+}
+
+struct bad_config {
+    const char* text;
+    const char* must_mention;  // besides "cfg:LINE"
+    int line;
+};
+
+TEST(MachineConfig, EveryMalformedLineNamesLineAndField) {
+    const bad_config cases[] = {
+        {"flash=memory,1GiB\n", "PATH,SIZE,IO_IMPL", 1},
+        {"flash=memory,1GiB,memory,extra\n", "PATH,SIZE,IO_IMPL", 1},
+        {"# ok\nflash=memory,16M,memory\n", "field 'size'", 2},
+        {"flash=memory,0,memory\n", "field 'size'", 1},
+        {"flash=memory,5000,memory\n", "4 KiB", 1},
+        {"flash=memory,1GiB,floppy\n", "field 'io_impl'", 1},
+        {"flash=/tmp/x,1GiB,memory\n", "field 'path'", 1},
+        {"flash=memory,1GiB,syscall\n", "field 'path'", 1},
+        {"flash=memory,1GiB,memory pace=maybe model=hama-ssd-2009\n", "field 'pace'", 1},
+        {"flash=memory,1GiB,memory model=hama-ssd-2009 pace=on scale=-1\n", "field 'scale'", 1},
+        {"flash=memory,1GiB,memory model=hama-ssd-2009 scale=2\n", "field 'scale'", 1},
+        {"flash=memory,1GiB,memory colour=blue\n", "field 'colour'", 1},
+        {"flash=memory,1GiB,memory name=a\ndisk=memory,1GiB,memory name=a\n", "used twice", 2},
+        {"flash=memory,1GiB,memory name=a name=b\n", "given twice", 1},
+        {"flash=memory,1GiB,memory justaword\n", "key=value", 1},
+        {"flsh=memory,1GiB,memory\n", "field 'flsh'", 1},
+        {"flash memory\n", "KEY=VALUE", 1},
+        {"flash=memory,1GiB,memory\nplacement=flash_aware\nplacement=single device=x\n", "second placement", 3},
+        {"flash=memory,1GiB,memory tl_page=128KiB\n", "tl=on", 1},
+        {"flash=memory,1GiB,memory pace=on\n", "model", 1},
+        {"flash=memory,1GiB,memory direct=sometimes\n", "field 'direct'", 1},
+    };
+    for (const bad_config& c : cases) {
+        try {
+            parse_machine_config(c.text, "cfg");
+            ADD_FAILURE() << "accepted: " << c.text;
+        } catch (const config_error& e) {
+            std::string msg = e.what();
+            EXPECT_NE(msg.find("cfg:" + std::to_string(c.line) + ":"), std::string::npos) << msg;
+            EXPECT_NE(msg.find(c.must_mention), std::string::npos) << "'" << c.must_mention << "' not in: " << msg;
+            EXPECT_EQ(e.line(), static_cast<std::size_t>(c.line)) << msg;
+        }
+    }
+}
+
+TEST(MachineConfig, EmptyConfigIsAnError) {
+    EXPECT_THROW(parse_machine_config("# nothing\n\n", "empty.cfg"), config_error);
+}
+
+TEST(MachineConfig, UnknownModelAndModelParameterNameTheLine) {
+    try {
+        machine::from_config_text("disk=memory,1GiB,memory\nflash=memory,1GiB,memory model=hama-ssd-2009 chonk=1MiB\n",
+                                  "m.cfg");
+        FAIL();
+    } catch (const config_error& e) {
+        std::string msg = e.what();
+        EXPECT_NE(msg.find("m.cfg:2"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("chonk"), std::string::npos) << msg;
+    }
+    try {
+        machine::from_config_text("flash=memory,1GiB,memory model=no-such-ssd\n", "m.cfg");
+        FAIL();
+    } catch (const config_error& e) {
+        std::string msg = e.what();
+        EXPECT_NE(msg.find("m.cfg:1"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("no-such-ssd"), std::string::npos) << msg;
+    }
+}
+
+TEST(MachineConfig, DeviceLargerThanModelCapacityIsRejected) {
+    try {
+        machine::from_config_text("flash=memory,64GiB,memory model=hama-ssd-2009\n", "big.cfg");
+        FAIL();
+    } catch (const config_error& e) {
+        std::string msg = e.what();
+        EXPECT_NE(msg.find("big.cfg:1"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("capacity"), std::string::npos) << msg;
+    }
+}
+
+TEST(MachineConfig, BadPlacementNamesTheLine) {
+    for (const char* placement : {"placement=fastest\n", "placement=single\n", "placement=single device=nope\n",
+                                  "placement=per_role hot=nope\n", "placement=per_role warm=ssd\n",
+                                  "placement=random_striping seed=x\n", "placement=flash_aware x=1\n"}) {
+        std::string text = std::string("flash=memory,4MiB,memory name=ssd\n") + placement;
+        try {
+            machine::from_config_text(text, "p.cfg");
+            ADD_FAILURE() << "accepted: " << placement;
+        } catch (const config_error& e) {
+            EXPECT_NE(std::string(e.what()).find("p.cfg:2"), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(MachinePresets, AllPresetsBuildAndUnknownOnesListTheNames) {
+    for (const auto& p : machine_presets()) {
+        machine m = machine::from_preset(p.name);
+        EXPECT_GE(m.device_count(), 2u) << p.name;
+        for (std::size_t i = 0; i < m.device_count(); ++i) EXPECT_NE(m.dev(i).model(), nullptr);
+    }
+    try {
+        machine::from_preset("hybrid-2010");
+        FAIL();
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("hybrid-2009"), std::string::npos) << e.what();
+    }
+}
+
+TEST(MachinePresets, HybridHasFlashAndHddWithThePapersModels) {
+    machine m = machine::from_preset("hybrid-2009");
+    EXPECT_EQ(m.dev("ssd").klass(), device_class::flash);
+    EXPECT_EQ(m.dev("hdd").klass(), device_class::hdd);
+    EXPECT_EQ(m.dev("ssd").model()->preset(), "hama-ssd-2009");
+    EXPECT_EQ(m.dev("hdd").model()->preset(), "barracuda-7200.11");
+    EXPECT_EQ(m.placement().name(), "flash_aware");
+    EXPECT_THROW(m.dev("tape"), config_error);
+}
+
+TEST(MachinePresets, FileBackedUnderADirectoryIsSparseAndRemoved) {
+    std::string dir = ::testing::TempDir() + "flashxxl_preset_files";
+    std::string mk = "mkdir -p " + dir;
+    ASSERT_EQ(std::system(mk.c_str()), 0);
+    std::string ssd_file = dir + "/hybrid-2009-ssd.img";
+    {
+        machine_options opts;
+        opts.backing_dir = dir;
+        machine m = machine::from_preset("hybrid-2009", opts);
+        EXPECT_EQ(m.dev("ssd").spec().io_impl, "syscall");
+        EXPECT_EQ(std::system(("test -f " + ssd_file).c_str()), 0);
+        // a second machine on the same directory must not silently take over the files
+        EXPECT_THROW(machine::from_preset("hybrid-2009", opts), config_error);
+    }
+    EXPECT_NE(std::system(("test -e " + ssd_file).c_str()), 0) << "backing file not removed";
+    std::system(("rm -rf " + dir).c_str());
+}
+
+TEST(MachinePresets, SeveralMachinesInOneProcessAreIndependent) {
+    machine a = machine::from_preset("hybrid-2009");
+    machine b = machine::from_preset("hybrid-2009");
+    EXPECT_NE(a.dev("ssd").queue_id(), b.dev("ssd").queue_id());
+    EXPECT_NE(a.dev("ssd").queue_id(), a.dev("hdd").queue_id());
+    extent e = a.allocate(role::static_data, 1 * MiB);
+    EXPECT_EQ(e.dev, &a.dev("ssd"));
+    EXPECT_EQ(b.dev("ssd").allocator().used_bytes(), 0u);
+    a.release(e);
+}

@@ -1,0 +1,103 @@
+// Tests of placement policies: each role lands where the policy says; random striping is uniform.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+
+using namespace flashxxl;
+
+namespace {
+const char* kHybrid =
+    "flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\n"
+    "disk=memory,64MiB,memory name=hdd model=barracuda-7200.11\n";
+}
+
+TEST(Placement, FlashAwarePutsStaticDataOnFlashAndTheRestOnHdd) {
+    machine m = machine::from_config_text(std::string(kHybrid) + "placement=flash_aware\n");
+    for (int i = 0; i < 10; ++i) {
+        EXPECT_EQ(m.allocate(role::static_data, 64 * KiB, i).dev->name(), "ssd");
+        EXPECT_EQ(m.allocate(role::hot, 64 * KiB, i).dev->name(), "hdd");
+        EXPECT_EQ(m.allocate(role::scratch, 64 * KiB, i).dev->name(), "hdd");
+        EXPECT_EQ(m.allocate(role::stream, 64 * KiB, i).dev->name(), "hdd");
+    }
+}
+
+TEST(Placement, FlashAwareFallsBackWhenAClassIsMissingOrFull) {
+    machine hdd_only = machine::from_config_text("disk=memory,4MiB,memory name=a\ndisk=memory,4MiB,memory name=b\n");
+    std::map<std::string, int> seen;
+    for (int i = 0; i < 8; ++i) seen[hdd_only.allocate(role::static_data, 4 * KiB, i).dev->name()]++;
+    EXPECT_EQ(seen["a"], 4);
+    EXPECT_EQ(seen["b"], 4);
+
+    machine small_flash = machine::from_config_text(
+        "flash=memory,1MiB,memory name=f1\nflash=memory,2MiB,memory name=f2\ndisk=memory,4MiB,memory name=h\n");
+    small_flash.allocate(role::static_data, 1 * MiB, 0);                            // fills f1
+    EXPECT_EQ(small_flash.allocate(role::static_data, 1 * MiB, 0).dev->name(), "f2");  // f1 full: next flash
+    small_flash.allocate(role::static_data, 1 * MiB, 1);
+    EXPECT_THROW(small_flash.allocate(role::static_data, 1 * MiB, 0), out_of_space);  // all flash full
+}
+
+TEST(Placement, SingleAndPerRole) {
+    machine single = machine::from_config_text(std::string(kHybrid) + "placement=single device=hdd\n");
+    for (role r : all_roles) EXPECT_EQ(single.allocate(r, 4 * KiB).dev->name(), "hdd");
+
+    machine per_role =
+        machine::from_config_text(std::string(kHybrid) + "placement=per_role static_data=hdd hot=ssd scratch=ssd,hdd\n");
+    EXPECT_EQ(per_role.allocate(role::static_data, 4 * KiB).dev->name(), "hdd");
+    EXPECT_EQ(per_role.allocate(role::hot, 4 * KiB).dev->name(), "ssd");
+    EXPECT_EQ(per_role.allocate(role::scratch, 4 * KiB, 0).dev->name(), "ssd");
+    EXPECT_EQ(per_role.allocate(role::scratch, 4 * KiB, 1).dev->name(), "hdd");
+}
+
+TEST(Placement, RandomStripingIsRoughlyUniformAndDeterministic) {
+    auto run = [](std::uint64_t seed) {
+        machine m = machine::from_config_text(std::string(kHybrid) + "placement=random_striping seed=" +
+                                              std::to_string(seed) + "\n");
+        std::vector<int> picks;
+        for (int i = 0; i < 8000; ++i) {
+            extent e = m.allocate(i % 2 ? role::static_data : role::hot, 4 * KiB, i);
+            picks.push_back(e.dev->name() == "ssd");
+            m.release(e);
+        }
+        return picks;
+    };
+    std::vector<int> a = run(3), b = run(3), c = run(4);
+    EXPECT_EQ(a, b) << "same seed, same placement";
+    EXPECT_NE(a, c);
+    int on_ssd_static = 0, on_ssd_hot = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) (i % 2 ? on_ssd_static : on_ssd_hot) += a[i];
+    // 4000 fair coin flips per role: 5 sigma is about +-158.
+    EXPECT_NEAR(on_ssd_static, 2000, 160);
+    EXPECT_NEAR(on_ssd_hot, 2000, 160);
+}
+
+TEST(Placement, UserPolicyObject) {
+    machine m = machine::from_config_text(kHybrid);
+    m.set_placement(std::make_unique<function_placement>(
+        "last", [](role, std::uint64_t, std::uint64_t, const std::vector<placement_device>& d) { return d.size() - 1; }));
+    EXPECT_EQ(m.allocate(role::static_data, 4 * KiB).dev->name(), "hdd");
+    // a policy choosing a device that does not exist is refused when installed, not mid-run
+    EXPECT_THROW(m.set_placement(std::make_unique<function_placement>(
+                     "bad", [](role, std::uint64_t, std::uint64_t, const std::vector<placement_device>&) {
+                         return std::size_t(9);
+                     })),
+                 config_error);
+    EXPECT_EQ(m.placement().name(), "last") << "the refused policy did not replace the old one";
+}
+
+TEST(Placement, PerRoleStatsFollowThePlacement) {
+    machine m = machine::from_config_text(std::string(kHybrid) + "placement=flash_aware\n");
+    alignas(4096) static char buf[64 * 1024];
+    extent index = m.allocate(role::static_data, sizeof buf);
+    extent pool = m.allocate(role::hot, sizeof buf);
+    index.dev->wait(index.dev->awrite(buf, index.offset, sizeof buf, role::static_data), role::static_data);
+    pool.dev->wait(pool.dev->awrite(buf, pool.offset, sizeof buf, role::hot), role::hot);
+    device_stats ssd = m.dev("ssd").stats(), hdd = m.dev("hdd").stats();
+    EXPECT_EQ(ssd.of(role::static_data).write_bytes, sizeof buf);
+    EXPECT_EQ(ssd.of(role::hot).write_bytes, 0u);
+    EXPECT_EQ(hdd.of(role::hot).write_bytes, sizeof buf);
+    EXPECT_EQ(hdd.of(role::static_data).write_bytes, 0u);
+    EXPECT_GT(ssd.of(role::static_data).modelled_s, 0.0);
+}
