@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# flashxxl's two commands: `./run.sh` (install, build, main job) and `./run.sh test` (whole suite).
+#
+#   ./run.sh            install missing Debian packages, build, run the main job on the embedded
+#                       default machine (hybrid-2009: emulated 2009 SSD + HDD)
+#   ./run.sh test       install, build, run the whole test suite: a RelWithDebInfo build, then an
+#                       AddressSanitizer + UBSan build of the tests
+#   ./run.sh build      install and build only (binaries in build/release)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(g++ cmake make libstxxl-dev libboost-dev libboost-graph-dev libtbb-dev libgtest-dev libgmock-dev
+          libbenchmark-dev libcli11-dev nlohmann-json3-dev gnuplot-nox fio)
+JOBS=${JOBS:-$(nproc)}
+
+install_dependencies() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "run.sh: installing ${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+configure_and_build() {  # dir, extra cmake args...
+    local dir=$1; shift
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake --build "$dir" -j "$JOBS"
+}
+
+export STXXLLOGFILE=/dev/null STXXLERRLOGFILE=/dev/null
+
+case "${1:-run}" in
+run)
+    install_dependencies
+    configure_and_build build/release
+    ./build/release/flashxxl machine --machine hybrid-2009
+    ;;
+build)
+    install_dependencies
+    configure_and_build build/release
+    ;;
+test)
+    install_dependencies
+    configure_and_build build/release
+    ctest --test-dir build/release --output-on-failure -j "$JOBS"
+    # Sanitizer build of the tests (no benchmarks, no packaging test).
+    configure_and_build build/asan -DFLASHXXL_SANITIZE=ON -DFLASHXXL_BUILD_BENCH=OFF
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ctest --test-dir build/asan --output-on-failure -j "$JOBS"
+    ;;
+*)
+    echo "usage: ./run.sh [run|test|build]" >&2
+    exit 2
+    ;;
+esac
