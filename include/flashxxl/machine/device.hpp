@@ -167,7 +167,7 @@ private:
         int mode = stxxl::file::RDWR | stxxl::file::CREAT | stxxl::file::NO_LOCK;
         if (spec_.direct == "on") mode |= stxxl::file::REQUIRE_DIRECT;
         if (spec_.direct == "try") mode |= stxxl::file::DIRECT;
-        int queue = spec_.io_impl == "linuxaio" ? stxxl::file::DEFAULT_LINUXAIO_QUEUE : stxxl::file::DEFAULT_QUEUE;
+        int queue = spec_.io_impl == "linuxaio" ? +stxxl::file::DEFAULT_LINUXAIO_QUEUE : +stxxl::file::DEFAULT_QUEUE;
         std::unique_ptr<stxxl::file> f;
         try {
             f.reset(stxxl::create_file(spec_.io_impl, path, mode, queue));
