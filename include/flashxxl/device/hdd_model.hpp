@@ -1,0 +1,169 @@
+// Timing model of a hard disk: zoned transfer rate, square-root seek curve, rotation, write cache.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "flashxxl/device/device_model.hpp"
+#include "flashxxl/device/model_number_format.hpp"
+#include "flashxxl/device/model_params.hpp"
+#include "flashxxl/device/model_request_check.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! Hard-disk model (shared/DEVICE-MODELS.md, "HDD model"). With x = offset / capacity:
+//! rate R(x) = R_od sqrt(1 - x (1 - rho^2)) (constant linear density, radius shrinking to rho
+//! of the outer one), radial head position y(x) = (1 - sqrt(1 - x (1 - rho^2))) / (1 - rho) in
+//! [0, 1], seek(d) = t1 + a sqrt(d) with seek(0) = 0 (the DiskSim-style square-root curve).
+//! A request that does not start where the previous one ended pays a seek and a rotation:
+//! reads T/2 - T p^2/2 (p = share of the first track covered; the drive reads from wherever the
+//! head lands), writes T / (n_ws + 1) (write cache with n_ws segments reorders them).
+//! Defaults: Seagate Barracuda 7200.11 500 GB fitted to shared/seeds/000 Table 3.1.
+class hdd_model final : public device_model {
+public:
+    //! Parameters; the names are the override keys (units in the names).
+    struct config {
+        std::uint64_t capacity = 500000000000ull; //!< emulated capacity in bytes ("capacity")
+        double r_od_mibps = 87.8;                 //!< transfer rate at the outer diameter ("r_od_mibps")
+        double rho = 0.5;                         //!< inner / outer radius ratio, assumed ("rho")
+        double rpm = 7200;                        //!< spindle speed, T = 60 / rpm ("rpm")
+        double seek_t1_ms = 0.8;                  //!< seek settle time, assumed ("seek_t1_ms")
+        double seek_a_ms = 11.72;                 //!< seek(d) = t1 + a sqrt(d) ("seek_a_ms")
+        double c_r_ms = 0.073;                    //!< per-read command overhead ("c_r_ms")
+        double c_w_ms = 0.090;                    //!< per-write command overhead ("c_w_ms")
+        std::uint64_t n_ws = 14;                  //!< write-cache segments ("n_ws")
+
+        //! Reads every key from `p` (the current values are the defaults).
+        void take(model_params& p) {
+            capacity = p.take_size("capacity", capacity);
+            r_od_mibps = p.take_number("r_od_mibps", r_od_mibps);
+            rho = p.take_number("rho", rho);
+            rpm = p.take_number("rpm", rpm);
+            seek_t1_ms = p.take_number("seek_t1_ms", seek_t1_ms);
+            seek_a_ms = p.take_number("seek_a_ms", seek_a_ms);
+            c_r_ms = p.take_number("c_r_ms", c_r_ms);
+            c_w_ms = p.take_number("c_w_ms", c_w_ms);
+            n_ws = p.take_count("n_ws", n_ws);
+        }
+        //! key=value pairs that take() reads back to the same config.
+        std::vector<std::pair<std::string, std::string>> list() const {
+            return {{"capacity", format_model_size(capacity)},
+                    {"r_od_mibps", format_model_number(r_od_mibps)},
+                    {"rho", format_model_number(rho)},
+                    {"rpm", format_model_number(rpm)},
+                    {"seek_t1_ms", format_model_number(seek_t1_ms)},
+                    {"seek_a_ms", format_model_number(seek_a_ms)},
+                    {"c_r_ms", format_model_number(c_r_ms)},
+                    {"c_w_ms", format_model_number(c_w_ms)},
+                    {"n_ws", std::to_string(n_ws)}};
+        }
+        //! Throws config_error naming `model` and the offending key.
+        void validate(const std::string& model) const {
+            auto fail = [&](const std::string& what) {
+                throw config_error("device model " + model + ": " + what);
+            };
+            if (capacity == 0) fail("parameter 'capacity' must be > 0");
+            if (!(r_od_mibps > 0)) fail("parameter 'r_od_mibps' must be > 0");
+            if (!(rho > 0 && rho < 1)) fail("parameter 'rho' must lie in (0, 1)");
+            if (!(rpm > 0)) fail("parameter 'rpm' must be > 0");
+            if (!(seek_t1_ms >= 0)) fail("parameter 'seek_t1_ms' must be >= 0");
+            if (!(seek_a_ms >= 0)) fail("parameter 'seek_a_ms' must be >= 0");
+            if (!(c_r_ms >= 0)) fail("parameter 'c_r_ms' must be >= 0");
+            if (!(c_w_ms >= 0)) fail("parameter 'c_w_ms' must be >= 0");
+        }
+    };
+
+    //! Validates `cfg` (config_error naming `preset_name`).
+    explicit hdd_model(const config& cfg, std::string preset_name = "custom")
+        : cfg_(cfg), preset_(std::move(preset_name)) {
+        cfg_.validate(name());
+    }
+
+    double service(io_op op, std::uint64_t offset, std::uint64_t length) override {
+        check_model_request(name(), cfg_.capacity, op, offset, length);
+        const bool write = op == io_op::write;
+        double t = (write ? cfg_.c_w_ms : cfg_.c_r_ms) * 1e-3;
+        const double rate = rate_bytes_per_s(offset);
+        if (!has_next_ || offset != next_) {
+            t += seek_seconds(std::fabs(radial_position(offset) - head_));
+            const double T = revolution_seconds();
+            if (write) {
+                t += T / static_cast<double>(cfg_.n_ws + 1);
+            } else {
+                const double track = rate * T; // bytes on the first track
+                const double rest = track - std::fmod(static_cast<double>(offset), track);
+                const double p = std::min(1.0, std::min(static_cast<double>(length), rest) / track);
+                t += T / 2 - T * p * p / 2;
+            }
+        }
+        t += static_cast<double>(length) / rate;
+        if (write) {
+            counters_.host_bytes_written += length;
+            counters_.media_bytes_written += length;
+        }
+        head_ = radial_position(offset + length);
+        next_ = offset + length;
+        has_next_ = true;
+        return t;
+    }
+
+    std::uint64_t capacity() const override { return cfg_.capacity; }
+    device_class klass() const override { return device_class::hdd; }
+    std::string kind() const override { return "hdd"; }
+    std::string preset() const override { return preset_; }
+    std::vector<std::pair<std::string, std::string>> parameters() const override { return cfg_.list(); }
+    model_counters counters() const override { return counters_; }
+
+    void reset() override {
+        counters_ = model_counters{};
+        head_ = 0;
+        next_ = 0;
+        has_next_ = false;
+    }
+
+    std::unique_ptr<device_model> clone_fresh() const override {
+        return std::make_unique<hdd_model>(cfg_, preset_);
+    }
+
+    //! The configuration in use.
+    const config& cfg() const { return cfg_; }
+    //! One revolution T in seconds.
+    double revolution_seconds() const { return 60.0 / cfg_.rpm; }
+    //! Sustained transfer rate R(x) in bytes/s at byte `offset`.
+    double rate_bytes_per_s(std::uint64_t offset) const {
+        return cfg_.r_od_mibps * static_cast<double>(MiB) * std::sqrt(zone_factor(offset));
+    }
+    //! Radial head position y in [0, 1] (0 = outer edge) of byte `offset`.
+    double radial_position(std::uint64_t offset) const {
+        return (1 - std::sqrt(zone_factor(offset))) / (1 - cfg_.rho);
+    }
+    //! Seek time in seconds over radial distance d in [0, 1]: t1 + a sqrt(d), and 0 for d = 0.
+    double seek_seconds(double d) const {
+        return d < 1e-12 ? 0.0 : (cfg_.seek_t1_ms + cfg_.seek_a_ms * std::sqrt(d)) * 1e-3;
+    }
+    //! Current radial head position.
+    double head_position() const { return head_; }
+
+private:
+    std::string name() const { return preset_ + " (hdd)"; }
+    double zone_factor(std::uint64_t offset) const {
+        const double x = static_cast<double>(offset) / static_cast<double>(cfg_.capacity);
+        return 1 - x * (1 - cfg_.rho * cfg_.rho);
+    }
+
+    config cfg_;
+    std::string preset_;
+    model_counters counters_;
+    double head_ = 0;
+    std::uint64_t next_ = 0;
+    bool has_next_ = false;
+};
+
+} // namespace flashxxl

@@ -1,0 +1,352 @@
+// Timing model of a modern SSD with a page-mapped FTL: greedy GC, over-provisioning, parallel units.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "flashxxl/device/device_model.hpp"
+#include "flashxxl/device/model_number_format.hpp"
+#include "flashxxl/device/model_params.hpp"
+#include "flashxxl/device/model_request_check.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! Page-mapped SSD (shared/DEVICE-MODELS.md, "SSD model, page-mapped mode").
+//!
+//! Geometry: logical page p lives on unit p mod N (static striping, so a unit never holds more
+//! logical pages than its share and its over-provisioning is exact). Each unit has
+//! ceil(share * (1 + OP) / pages_per_block) erase blocks, one open (active) block that takes
+//! host writes and GC copies, and greedy garbage collection (victim = the full block with the
+//! fewest valid pages) whenever it needs a block and only the one reserve block is free.
+//!
+//! Time: the model keeps its own clock `now` (the sum of the times it has returned, i.e. the
+//! emulated device's busy time; requests are served one after another in submission order)
+//! and a busy-until time per unit, as FEMU does (`max(now, unit_busy_until) + t_op`).
+//! - read: every page costs t_read on its unit, units work in parallel, the transfer is capped
+//!   by bw_r: done = c_r + max(max over units of finish, now + len / bw_r).
+//! - write: acknowledged from the write cache after c_w + len / bw_w and never waits. The
+//!   post-cache write rate of the modern devices is unknown (DEVICE-MODELS.md: measure, do not
+//!   invent), so only cached writes are modelled. The flash work behind the cache (t_prog per
+//!   programmed page, t_read + t_prog per page copied by GC) is charged to the unit doing it,
+//!   and later reads on that unit wait for it.
+//!
+//! Memory grows with what was written, not with the emulated capacity: a unit's forward map
+//! is created on its first write and filled in pieces of map_piece_entries entries (at 4 KiB
+//! pages a piece is 4 KiB of map per 4 MiB of the unit's logical space, so scattered page
+//! writes cost about their own size in map, sequential ones about 0.2%), and the reverse map
+//! exists only for blocks that have been opened. A fresh 1 TB model holds about 10 KiB.
+class page_mapped_ssd final : public device_model {
+public:
+    //! Parameters; the names are the override keys (units in the names).
+    struct config {
+        std::uint64_t capacity = 1000000000000ull; //!< logical capacity in bytes ("capacity")
+        std::uint64_t page = 4 * KiB;              //!< mapping unit and flash page ("page")
+        std::uint64_t block = 4 * MiB;             //!< erase block ("block")
+        double op_percent = 7;                     //!< over-provisioning, % of capacity ("op_percent")
+        std::uint64_t units = 64;                  //!< parallel units (dies/planes) ("units")
+        double c_r_us = 0;                         //!< per-read command overhead ("c_r_us")
+        double t_read_us = 45;                     //!< unit time per page read ("t_read_us")
+        double bw_r_mibps = 7.45e9 / MiB;          //!< host read transfer cap ("bw_r_mibps")
+        double c_w_us = 17.5;                      //!< per-write cached latency ("c_w_us")
+        double bw_w_mibps = 6.9e9 / MiB;           //!< cached write rate ("bw_w_mibps")
+        double t_prog_us = 0;                      //!< unit time per page program, 0 = free ("t_prog_us")
+
+        //! Reads every key from `p` (the current values are the defaults).
+        void take(model_params& p) {
+            capacity = p.take_size("capacity", capacity);
+            page = p.take_size("page", page);
+            block = p.take_size("block", block);
+            op_percent = p.take_number("op_percent", op_percent);
+            units = p.take_count("units", units);
+            c_r_us = p.take_number("c_r_us", c_r_us);
+            t_read_us = p.take_number("t_read_us", t_read_us);
+            bw_r_mibps = p.take_number("bw_r_mibps", bw_r_mibps);
+            c_w_us = p.take_number("c_w_us", c_w_us);
+            bw_w_mibps = p.take_number("bw_w_mibps", bw_w_mibps);
+            t_prog_us = p.take_number("t_prog_us", t_prog_us);
+        }
+        //! key=value pairs that take() reads back to the same config.
+        std::vector<std::pair<std::string, std::string>> list() const {
+            return {{"capacity", format_model_size(capacity)},
+                    {"page", format_model_size(page)},
+                    {"block", format_model_size(block)},
+                    {"op_percent", format_model_number(op_percent)},
+                    {"units", std::to_string(units)},
+                    {"c_r_us", format_model_number(c_r_us)},
+                    {"t_read_us", format_model_number(t_read_us)},
+                    {"bw_r_mibps", format_model_number(bw_r_mibps)},
+                    {"c_w_us", format_model_number(c_w_us)},
+                    {"bw_w_mibps", format_model_number(bw_w_mibps)},
+                    {"t_prog_us", format_model_number(t_prog_us)}};
+        }
+        //! Throws config_error naming `model` and the offending key.
+        void validate(const std::string& model) const {
+            auto fail = [&](const std::string& what) {
+                throw config_error("device model " + model + ": " + what);
+            };
+            if (page == 0) fail("parameter 'page' must be > 0");
+            if (block == 0 || block % page != 0)
+                fail("parameter 'block' = " + std::to_string(block) +
+                     " must be a positive multiple of 'page' (" + std::to_string(page) + ")");
+            if (capacity == 0 || capacity % page != 0)
+                fail("parameter 'capacity' = " + std::to_string(capacity) +
+                     " must be a positive multiple of 'page' (" + std::to_string(page) + ")");
+            if (units == 0 || units > capacity / page)
+                fail("parameter 'units' = " + std::to_string(units) + " must lie in [1, capacity / page]");
+            if (!(op_percent > 0 && op_percent <= 1000)) fail("parameter 'op_percent' must lie in (0, 1000]");
+            if (!(bw_r_mibps > 0)) fail("parameter 'bw_r_mibps' must be > 0");
+            if (!(bw_w_mibps > 0)) fail("parameter 'bw_w_mibps' must be > 0");
+            if (!(c_r_us >= 0)) fail("parameter 'c_r_us' must be >= 0");
+            if (!(t_read_us >= 0)) fail("parameter 't_read_us' must be >= 0");
+            if (!(c_w_us >= 0)) fail("parameter 'c_w_us' must be >= 0");
+            if (!(t_prog_us >= 0)) fail("parameter 't_prog_us' must be >= 0");
+            const std::uint64_t ppb = block / page;
+            const std::uint64_t share = (capacity / page + units - 1) / units;
+            const std::uint64_t logical_blocks = (share + ppb - 1) / ppb;
+            const std::uint64_t blocks = physical_blocks_per_unit();
+            if (blocks < logical_blocks + 2)
+                fail("parameter 'op_percent' = " + format_model_number(op_percent) + " leaves " +
+                     std::to_string(blocks) + " blocks per unit for " + std::to_string(logical_blocks) +
+                     " blocks of data; garbage collection needs at least 2 spare blocks per unit "
+                     "(raise op_percent or capacity, or lower block or units)");
+            if (double(blocks) * double(ppb) >= double(std::numeric_limits<std::uint32_t>::max()))
+                fail("too many pages per unit for the 32-bit map (raise 'page' or 'units')");
+        }
+        //! Erase blocks per unit: ceil(logical pages per unit * (1 + OP) / pages per block).
+        std::uint64_t physical_blocks_per_unit() const {
+            const std::uint64_t ppb = block / page;
+            const std::uint64_t share = (capacity / page + units - 1) / units;
+            return static_cast<std::uint64_t>(
+                std::ceil(double(share) * (1 + op_percent / 100) / double(ppb) - 1e-9));
+        }
+    };
+
+    //! Entries per lazily allocated piece of a unit's forward map.
+    static constexpr std::uint32_t map_piece_entries = 1024;
+
+    //! Validates `cfg` (config_error naming `preset_name`).
+    explicit page_mapped_ssd(const config& cfg, std::string preset_name = "custom")
+        : cfg_(cfg), preset_(std::move(preset_name)) {
+        cfg_.validate(name());
+        ppb_ = static_cast<std::uint32_t>(cfg_.block / cfg_.page);
+        logical_pages_ = cfg_.capacity / cfg_.page;
+        blocks_per_unit_ = static_cast<std::uint32_t>(cfg_.physical_blocks_per_unit());
+        const std::uint64_t share = (logical_pages_ + cfg_.units - 1) / cfg_.units;
+        map_pieces_ = static_cast<std::size_t>((share + map_piece_entries - 1) / map_piece_entries);
+        reset();
+    }
+
+    double service(io_op op, std::uint64_t offset, std::uint64_t length) override {
+        check_model_request(name(), cfg_.capacity, op, offset, length);
+        const std::uint64_t first = offset / cfg_.page, last = (offset + length - 1) / cfg_.page;
+        const double start = now_;
+        double done;
+        if (op == io_op::read) {
+            // Pages per unit of [first, last] under static striping, without a per-page loop.
+            const std::uint64_t n = last - first + 1, N = cfg_.units;
+            const std::uint64_t full = n / N, rem = n % N;
+            double finish = start;
+            const std::uint64_t touched = std::min<std::uint64_t>(n, N);
+            for (std::uint64_t i = 0; i < touched; ++i) {
+                const std::uint64_t u = (first + i) % N;
+                const double pages = double(full + (i < rem ? 1 : 0));
+                unit& un = units_[u];
+                un.busy_until = std::max(un.busy_until, start) + pages * cfg_.t_read_us * 1e-6;
+                finish = std::max(finish, un.busy_until);
+            }
+            done = cfg_.c_r_us * 1e-6 +
+                   std::max(finish, start + double(length) / (cfg_.bw_r_mibps * double(MiB)));
+        } else {
+            counters_.host_bytes_written += length;
+            for (std::uint64_t p = first; p <= last; ++p)
+                write_page(p, start);
+            done = start + cfg_.c_w_us * 1e-6 + double(length) / (cfg_.bw_w_mibps * double(MiB));
+        }
+        now_ = done;
+        return done - start;
+    }
+
+    //! TRIM: pages wholly inside [offset, offset + length) become invalid (GC need not copy them).
+    void discard(std::uint64_t offset, std::uint64_t length) override {
+        check_model_request(name(), cfg_.capacity, "discard", offset, length);
+        const std::uint64_t first = (offset + cfg_.page - 1) / cfg_.page;
+        const std::uint64_t end = (offset + length) / cfg_.page;
+        for (std::uint64_t p = first; p < end; ++p) {
+            unit& un = units_[p % cfg_.units];
+            invalidate(un, static_cast<std::uint32_t>(p / cfg_.units));
+        }
+    }
+
+    std::uint64_t capacity() const override { return cfg_.capacity; }
+    device_class klass() const override { return device_class::flash; }
+    std::string kind() const override { return "ssd-page-mapped"; }
+    std::string preset() const override { return preset_; }
+    std::vector<std::pair<std::string, std::string>> parameters() const override { return cfg_.list(); }
+    model_counters counters() const override { return counters_; }
+
+    void reset() override {
+        counters_ = model_counters{};
+        now_ = 0;
+        units_.clear();
+        units_.resize(cfg_.units); // maps and blocks are allocated on a unit's first write
+    }
+
+    std::unique_ptr<device_model> clone_fresh() const override {
+        return std::make_unique<page_mapped_ssd>(cfg_, preset_);
+    }
+
+    //! The configuration in use.
+    const config& cfg() const { return cfg_; }
+    //! The model's clock: the sum of all service times returned since the last reset().
+    double now_seconds() const { return now_; }
+    //! Busy-until time of unit `u` on the model's clock (flash work queued behind the cache).
+    double unit_busy_until(std::uint64_t u) const { return units_.at(u).busy_until; }
+    //! Erase blocks per unit.
+    std::uint32_t blocks_per_unit() const { return blocks_per_unit_; }
+    //! Bytes of heap this model holds (maps, block states); grows with what was written.
+    std::size_t memory_bytes() const {
+        std::size_t bytes = units_.capacity() * sizeof(unit);
+        for (const auto& un : units_) {
+            bytes += un.map.capacity() * sizeof(un.map[0]);
+            for (const auto& piece : un.map)
+                if (piece) bytes += map_piece_entries * sizeof(std::uint32_t);
+            bytes += un.blocks.capacity() * sizeof(block_state) +
+                     un.free_blocks.capacity() * sizeof(std::uint32_t);
+            for (const auto& b : un.blocks)
+                bytes += b.rmap.capacity() * sizeof(std::uint32_t);
+        }
+        return bytes;
+    }
+
+private:
+    static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+
+    struct block_state {
+        std::uint32_t valid = 0;         // pages still mapped
+        std::uint32_t written = 0;       // write pointer
+        std::vector<std::uint32_t> rmap; // page in block -> unit-local logical page, or none
+    };
+    struct unit {
+        double busy_until = 0;
+        std::vector<std::unique_ptr<std::uint32_t[]>> map; // local logical page -> local physical page
+        std::vector<block_state> blocks;                   // blocks opened so far (ids = indices)
+        std::vector<std::uint32_t> free_blocks;            // erased blocks
+        std::uint32_t active = none;                       // block taking writes
+    };
+
+    std::string name() const { return preset_ + " (ssd-page-mapped)"; }
+
+    std::uint32_t free_count(const unit& un) const {
+        return static_cast<std::uint32_t>(un.free_blocks.size()) + blocks_per_unit_ -
+               static_cast<std::uint32_t>(un.blocks.size());
+    }
+    std::uint32_t take_block(unit& un) {
+        if (!un.free_blocks.empty()) {
+            std::uint32_t b = un.free_blocks.back();
+            un.free_blocks.pop_back();
+            return b;
+        }
+        un.blocks.emplace_back();
+        un.blocks.back().rmap.assign(ppb_, none);
+        return static_cast<std::uint32_t>(un.blocks.size() - 1);
+    }
+    std::uint32_t& map_entry(unit& un, std::uint32_t local) {
+        if (un.map.empty()) un.map.resize(map_pieces_);
+        auto& piece = un.map[local / map_piece_entries];
+        if (!piece) {
+            piece.reset(new std::uint32_t[map_piece_entries]);
+            std::fill(piece.get(), piece.get() + map_piece_entries, none);
+        }
+        return piece[local % map_piece_entries];
+    }
+    void invalidate(unit& un, std::uint32_t local) {
+        if (un.map.empty()) return;
+        const auto& piece = un.map[local / map_piece_entries];
+        if (!piece) return;
+        std::uint32_t& ppn = piece[local % map_piece_entries];
+        if (ppn == none) return;
+        block_state& b = un.blocks[ppn / ppb_];
+        b.rmap[ppn % ppb_] = none;
+        --b.valid;
+        ppn = none;
+    }
+    // Appends `local` to the unit's active block (which must have room) and maps it.
+    void append(unit& un, std::uint32_t local) {
+        block_state& b = un.blocks[un.active];
+        const std::uint32_t pos = b.written++;
+        b.rmap[pos] = local;
+        ++b.valid;
+        map_entry(un, local) = un.active * ppb_ + pos;
+        counters_.media_bytes_written += cfg_.page;
+    }
+    bool active_full(const unit& un) const {
+        return un.active == none || un.blocks[un.active].written == ppb_;
+    }
+
+    // Greedy GC: copy the valid pages of the full block with the fewest into the active block, erase it.
+    void collect(unit& un, std::uint64_t unit_index) {
+        std::uint32_t victim = none, best = ppb_;
+        for (std::uint32_t i = 0; i < un.blocks.size(); ++i) {
+            const block_state& b = un.blocks[i];
+            if (i != un.active && b.written == ppb_ && b.valid < best) {
+                best = b.valid;
+                victim = i;
+            }
+        }
+        if (victim == none)
+            throw out_of_space(name(), "garbage collection in unit " + std::to_string(unit_index) +
+                                           " found no block with invalid pages to reclaim");
+        for (std::uint32_t pos = 0; pos < ppb_ && un.blocks[victim].valid > 0; ++pos) {
+            const std::uint32_t local = un.blocks[victim].rmap[pos];
+            if (local == none) continue;
+            un.blocks[victim].rmap[pos] = none;
+            --un.blocks[victim].valid;
+            if (active_full(un)) un.active = take_block(un); // at most once: victim had < ppb valid
+            append(un, local);
+            ++counters_.gc_page_copies;
+            un.busy_until += (cfg_.t_read_us + cfg_.t_prog_us) * 1e-6;
+        }
+        block_state& v = un.blocks[victim];
+        v.written = 0;
+        std::fill(v.rmap.begin(), v.rmap.end(), none);
+        un.free_blocks.push_back(victim);
+        ++counters_.erases;
+    }
+
+    void write_page(std::uint64_t page, double start) {
+        const std::uint64_t u = page % cfg_.units;
+        const auto local = static_cast<std::uint32_t>(page / cfg_.units);
+        unit& un = units_[u];
+        un.busy_until = std::max(un.busy_until, start);
+        invalidate(un, local);
+        while (active_full(un)) {
+            if (free_count(un) > 1) {
+                un.active = take_block(un);
+                break;
+            }
+            collect(un, u); // keeps one reserve block as the copy destination
+        }
+        append(un, local);
+        un.busy_until += cfg_.t_prog_us * 1e-6;
+    }
+
+    config cfg_;
+    std::string preset_;
+    std::uint32_t ppb_ = 0;
+    std::uint64_t logical_pages_ = 0;
+    std::uint32_t blocks_per_unit_ = 0;
+    std::size_t map_pieces_ = 0; // forward-map pieces per unit
+    model_counters counters_;
+    double now_ = 0;
+    std::vector<unit> units_;
+};
+
+} // namespace flashxxl
