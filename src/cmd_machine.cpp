@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/tl/tl_stats_json.hpp"
 #include "flashxxl/units.hpp"
 #include "machine_options.hpp"
 
@@ -35,6 +36,10 @@ std::vector<probe_result> probe_device(device& dev, std::uint64_t small_block, s
     std::uint64_t span = std::min<std::uint64_t>(dev.capacity(), 8 * GiB);
     std::mt19937_64 rng(42);
     for (std::uint64_t block : {small_block, large_block}) {
+        if (dev.has_translation_layer()) {  // whole logical pages only
+            std::uint64_t page = dev.tl()->config().page_bytes;
+            block = (block + page - 1) / page * page;
+        }
         if (block > span) continue;
         char* buffer = static_cast<char*>(stxxl::aligned_alloc<4096>(block));
         for (std::uint64_t i = 0; i < block; ++i) buffer[i] = static_cast<char>(i * 131);
@@ -45,8 +50,11 @@ std::vector<probe_result> probe_device(device& dev, std::uint64_t small_block, s
             bool random = pattern[0] == 'r';
             double before = dev.busy_seconds();
             auto begin = std::chrono::steady_clock::now();
+            // Through a translation layer, reading a never-written page is an error: random
+            // reads there stay inside the range the sequential writes covered.
+            std::uint64_t random_span = dev.has_translation_layer() && !write ? requests * block : span;
             for (std::uint64_t k = 0; k < requests; ++k) {
-                std::uint64_t offset = random ? (rng() % (span / block)) * block : k * block;
+                std::uint64_t offset = random ? (rng() % (random_span / block)) * block : k * block;
                 auto req = write ? dev.awrite(buffer, offset, block, role::scratch)
                                  : dev.aread(buffer, offset, block, role::scratch);
                 dev.wait(req, role::scratch);
@@ -85,6 +93,12 @@ void run_machine(const machine_choice& choice, bool json, bool probe, std::uint6
             jd["model"] = {{"preset", model->preset()}, {"kind", model->kind()}, {"capacity_bytes", model->capacity()}};
             for (auto& [k, v] : model->parameters()) jd["model"]["parameters"][k] = v;
         }
+        if (const translation_layer* tl = d.tl()) {
+            jd["translation_layer"] = {{"page_bytes", tl->config().page_bytes},
+                                       {"segment_bytes", tl->config().segment_bytes},
+                                       {"cleaning", to_string(tl->config().policy)},
+                                       {"logical_bytes", d.capacity()}};
+        }
         j["devices"].push_back(jd);
         if (!json) {
             std::cout << "  " << d.name() << ": " << to_string(d.klass()) << ", " << format_bytes(double(s.size))
@@ -99,11 +113,16 @@ void run_machine(const machine_choice& choice, bool json, bool probe, std::uint6
             } else {
                 std::cout << "    real device (no model): times are wall-clock\n";
             }
+            if (const translation_layer* tl = d.tl())
+                std::cout << "    translation layer: pages of " << format_size(tl->config().page_bytes)
+                          << ", segments of " << format_size(tl->config().segment_bytes) << ", "
+                          << to_string(tl->config().policy) << " cleaning, logical capacity "
+                          << format_bytes(double(d.capacity())) << "\n";
         }
     }
     if (probe) {
         if (!json) {
-            std::cout << "\nprobe (queue depth 1; random offsets block-aligned over the first 8 GiB):\n";
+            std::cout << "\nprobe (queue depth 1; random offsets block-aligned over the first min(size, 8 GiB)):\n";
             std::printf("  %-8s %-11s %10s %9s %14s %14s\n", "device", "pattern", "block", "requests",
                         "modelled_MiB/s", "wall_MiB/s");
         }
@@ -123,7 +142,18 @@ void run_machine(const machine_choice& choice, bool json, bool probe, std::uint6
                                 r.modelled_mibps(), r.wall_mibps());
             }
         }
-        for (std::size_t i = 0; i < m.device_count(); ++i) j["stats"][m.dev(i).name()] = m.dev(i).stats();
+        for (std::size_t i = 0; i < m.device_count(); ++i) {
+            device& d = m.dev(i);
+            j["stats"][d.name()] = d.stats();
+            if (d.tl()) {
+                tl_stats ts = d.tl()->stats();
+                j["stats"][d.name()]["translation_layer"] = ts;
+                if (!json)
+                    std::printf("  %s: translation layer write amplification %.3f (%llu segments cleaned)\n",
+                                d.name().c_str(), ts.write_amplification(),
+                                static_cast<unsigned long long>(ts.segments_cleaned));
+            }
+        }
     }
     if (json) std::cout << j.dump(2) << "\n";
 }

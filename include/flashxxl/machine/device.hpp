@@ -22,6 +22,7 @@
 #include "flashxxl/machine/extent_allocator.hpp"
 #include "flashxxl/machine/machine_spec.hpp"
 #include "flashxxl/machine/queue_id_pool.hpp"
+#include "flashxxl/tl/translation_layer.hpp"
 
 namespace flashxxl {
 
@@ -36,7 +37,9 @@ public:
         try {
             build();
         } catch (...) {
+            tl_.reset();
             emulated_.reset();
+            if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
             remove_backing_file();
             queue_id_pool::instance().release(queue_id_);
             throw;
@@ -47,9 +50,10 @@ public:
     device& operator=(const device&) = delete;
 
     ~device() {
-        top_.reset();       // the translation layer flushes into the emulated file
+        tl_.reset();        // the translation layer flushes into the emulated file
         emulated_.reset();  // drains outstanding requests, closes the backing
         remove_backing_file();
+        if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
         queue_id_pool::instance().release(queue_id_);
     }
 
@@ -61,7 +65,7 @@ public:
     int queue_id() const { return queue_id_; }
 
     //! The top of the stack: what containers read and write.
-    stxxl::file& file() { return top_ ? *top_ : static_cast<stxxl::file&>(*emulated_); }
+    stxxl::file& file() { return tl_ ? static_cast<stxxl::file&>(*tl_) : static_cast<stxxl::file&>(*emulated_); }
     //! The accounting / model layer (below any translation layer).
     emulated_file& emulated() { return *emulated_; }
     const emulated_file& emulated() const { return *emulated_; }
@@ -69,7 +73,10 @@ public:
     const device_model* model() const { return emulated_->model(); }
     extent_allocator& allocator() { return *allocator_; }
     const extent_allocator& allocator() const { return *allocator_; }
-    bool has_translation_layer() const { return top_ != nullptr; }
+    bool has_translation_layer() const { return tl_ != nullptr; }
+    //! The translation layer (config tl=on), or nullptr.
+    translation_layer* tl() { return tl_.get(); }
+    const translation_layer* tl() const { return tl_.get(); }
 
     //! Asynchronous read of `length` bytes at `offset`, counted under role `r`.
     stxxl::request_ptr aread(void* buffer, std::uint64_t offset, std::uint64_t length, role r,
@@ -95,7 +102,7 @@ public:
     //! the device below it (segment writes, cleaning); modelled time is the device's.
     device_stats stats() const {
         device_stats s = emulated_->stats();
-        if (top_) {
+        if (tl_) {
             std::lock_guard<std::mutex> lock(host_mutex_);
             for (std::size_t i = 0; i < role_count; ++i) {
                 double wait = s.by_role[i].wait_s;
@@ -108,17 +115,31 @@ public:
     //! Modelled busy time of the device so far (seconds).
     double busy_seconds() const { return emulated_->busy_seconds(); }
 
-    //! Installs a translation layer on top of the emulated file (done by the machine when the
-    //! config says tl=on). The allocator is rebuilt for the layer's logical capacity, so this
-    //! must happen before anything is allocated.
-    void install_translation_layer(std::unique_ptr<stxxl::file> layer, std::uint64_t logical_capacity) {
-        if (allocator_->allocated_count() != 0)
-            throw config_error("device '" + name() + "': translation layer installed after allocations");
-        top_ = std::move(layer);
-        allocator_ = std::make_unique<extent_allocator>(name(), logical_capacity);
+    //! The translation-layer settings of a config line's tl_* keys (tl_page, tl_segment,
+    //! tl_spare, tl_cleaning, tl_low_watermark); config_error names the key.
+    static tl_config parse_tl_options(const device_spec& spec) {
+        tl_config cfg;
+        for (const auto& [key, value] : spec.tl_options) {
+            try {
+                if (key == "tl_page") cfg.page_bytes = parse_size(value);
+                else if (key == "tl_segment") cfg.segment_bytes = parse_size(value);
+                else if (key == "tl_spare") cfg.spare_bytes = parse_size(value);
+                else if (key == "tl_cleaning") cfg.policy = parse_cleaning_policy(value);
+                else if (key == "tl_low_watermark") cfg.low_watermark_segments = static_cast<std::uint64_t>(parse_size(value));
+                else
+                    throw config_error("unknown translation-layer option (expected tl_page, tl_segment, tl_spare, "
+                                       "tl_cleaning or tl_low_watermark)");
+            } catch (const config_error& e) {
+                throw config_error(spec.origin + ": field '" + key + "': " + e.what());
+            }
+        }
+        try {
+            cfg.validate(spec.size, spec.name);
+        } catch (const config_error& e) {
+            throw config_error(spec.origin + ": " + e.what());
+        }
+        return cfg;
     }
-    //! The translation layer, or nullptr.
-    stxxl::file* translation_layer() { return top_.get(); }
 
 private:
     void build() {
@@ -146,7 +167,17 @@ private:
             std::lock_guard<std::mutex> lock(queue_id_pool::instance().creation_mutex());
             emulated_->touch_queue();
         }
-        allocator_ = std::make_unique<extent_allocator>(spec_.name, spec_.size);
+        std::uint64_t allocatable = spec_.size;
+        if (spec_.tl) {
+            tl_config cfg = parse_tl_options(spec_);
+            tl_queue_id_ = queue_id_pool::instance().acquire();
+            std::lock_guard<std::mutex> lock(queue_id_pool::instance().creation_mutex());
+            tl_ = std::make_unique<translation_layer>(*emulated_, spec_.size, cfg, spec_.name, tl_queue_id_);
+            allocatable = tl_->size();
+        }
+        // The allocator hands out whole Br pages under a translation layer.
+        allocator_ = std::make_unique<extent_allocator>(spec_.name, allocatable,
+                                                        tl_ ? tl_->config().page_bytes : 4096);
     }
 
     std::unique_ptr<stxxl::file> open_backing_file() {
@@ -187,20 +218,21 @@ private:
 
     stxxl::request_ptr submit(io_op op, void* buffer, std::uint64_t offset, std::uint64_t length, role r,
                               const stxxl::completion_handler& on_complete) {
-        if (!top_) return emulated_->submit(op, buffer, offset, length, r, on_complete);
+        if (!tl_) return emulated_->submit(op, buffer, offset, length, r, on_complete);
         {
             std::lock_guard<std::mutex> lock(host_mutex_);
             host_by_role_[index_of(r)].add(op, length);
         }
-        return op == io_op::read ? top_->aread(buffer, offset, length, on_complete)
-                                 : top_->awrite(buffer, offset, length, on_complete);
+        return op == io_op::read ? tl_->aread(buffer, offset, length, on_complete)
+                                 : tl_->awrite(buffer, offset, length, on_complete);
     }
 
     device_spec spec_;
     int queue_id_ = -1;
     bool created_ = false;
     std::unique_ptr<emulated_file> emulated_;
-    std::unique_ptr<stxxl::file> top_;
+    int tl_queue_id_ = -1;
+    std::unique_ptr<translation_layer> tl_;
     std::unique_ptr<extent_allocator> allocator_;
     mutable std::mutex host_mutex_;
     std::array<io_counters, role_count> host_by_role_{};
