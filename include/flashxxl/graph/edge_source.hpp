@@ -1,0 +1,42 @@
+// The edge-source protocol shared by readers and generators, and the summary they report.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "flashxxl/graph/edge.hpp"
+
+namespace flashxxl {
+
+//! What a pass over an edge list saw.
+//!
+//! An *edge source* is any object with `bool next(edge&)` (false at the end; each call yields
+//! one edge, in file or generation order) and `node_id node_count() const` (every id yielded is
+//! below it; for a text file without a bound it is max id + 1 of what was read so far).
+//! Readers (text_edge_reader, binary_edge_reader) and generators (grid_generator,
+//! tree_generator, random_graph_generator, rmat_generator) are edge sources.
+struct edge_list_summary {
+    std::uint64_t nodes = 0;      //!< node count: declared, or max id + 1
+    std::uint64_t edges = 0;      //!< edges yielded (self-loops and repeats included)
+    std::uint64_t self_loops = 0; //!< edges with u == v among them
+    node_id max_id = no_node;     //!< largest id seen, no_node when there were no edges
+};
+
+//! Pulls every remaining edge of `source` into `sink(const edge&)`; returns the summary.
+template <class Source, class Sink>
+edge_list_summary copy_edges(Source& source, Sink&& sink) {
+    edge_list_summary s;
+    edge e;
+    while (source.next(e)) {
+        ++s.edges;
+        if (e.u == e.v) ++s.self_loops;
+        node_id hi = e.max_endpoint();
+        if (s.max_id == no_node || hi > s.max_id) s.max_id = hi;
+        sink(static_cast<const edge&>(e));
+    }
+    s.nodes = source.node_count();
+    return s;
+}
+
+} // namespace flashxxl

@@ -1,0 +1,181 @@
+// Streaming reader of SNAP-style text edge lists ("u v" per line, '#' comments, blank lines).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/edge.hpp"
+#include "flashxxl/graph/edge_source.hpp"
+#include "flashxxl/graph/stdio_file.hpp"
+
+namespace flashxxl {
+
+//! Reads a text edge list one line at a time through a fixed buffer (never the whole file).
+//!
+//! Format (docs/graph-formats.md): each line is blank, a comment whose first non-blank
+//! character is '#', or two non-negative decimal node ids `u v` separated by spaces or tabs
+//! (leading / trailing blanks and a CR before the LF are allowed). Anything else (a third token,
+//! a negative number, non-numeric text, a number above 2^64 - 1, an id >= the node bound)
+//! throws `input_error` with the message "FILE:LINE: what was expected, what was found".
+//! An edge source (edge_source.hpp).
+class text_edge_reader {
+public:
+    //! Opens `path`. Ids must be < `node_bound` (no_node: any 64-bit id). Lines may be at most
+    //! `buffer_bytes` long.
+    explicit text_edge_reader(std::string path, node_id node_bound = no_node,
+                              std::size_t buffer_bytes = std::size_t(1) << 20)
+        : file_(path, "rb"), path_(std::move(path)), bound_(node_bound),
+          buf_(buffer_bytes < 64 ? 64 : buffer_bytes) {}
+
+    //! Yields the next edge; false at the end of the file.
+    bool next(edge& e) {
+        for (;;) {
+            const char* line = nullptr;
+            std::size_t len = 0;
+            if (!next_line(line, len)) return false;
+            if (parse_line(line, len, e)) {
+                ++edges_;
+                node_id hi = e.max_endpoint();
+                if (max_id_ == no_node || hi > max_id_) max_id_ = hi;
+                return true;
+            }
+        }
+    }
+
+    //! The bound if one was given, else max id + 1 of the edges read so far (0 if none).
+    node_id node_count() const {
+        if (bound_ != no_node) return bound_;
+        return max_id_ == no_node ? 0 : max_id_ + 1;
+    }
+    //! Largest id read so far; no_node before the first edge.
+    node_id max_id() const { return max_id_; }
+    //! Edges yielded so far.
+    std::uint64_t edges_read() const { return edges_; }
+    //! 1-based number of the line last read (0 before the first).
+    std::uint64_t line_number() const { return line_no_; }
+    //! The file's path.
+    const std::string& path() const { return path_; }
+
+private:
+    // Finds the next line in the buffer, refilling it as needed; false at end of file.
+    bool next_line(const char*& line, std::size_t& len) {
+        for (;;) {
+            if (begin_ < end_) {
+                const void* nl = std::memchr(buf_.data() + begin_, '\n', end_ - begin_);
+                if (nl) {
+                    std::size_t stop = static_cast<std::size_t>(static_cast<const char*>(nl) - buf_.data());
+                    line = buf_.data() + begin_;
+                    len = stop - begin_;
+                    begin_ = stop + 1;
+                    ++line_no_;
+                    return true;
+                }
+            }
+            if (eof_) {
+                if (begin_ == end_) return false;
+                line = buf_.data() + begin_; // last line without '\n'
+                len = end_ - begin_;
+                begin_ = end_;
+                ++line_no_;
+                return true;
+            }
+            // Move the partial line to the front and read more.
+            if (begin_ > 0) {
+                std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+                end_ -= begin_;
+                begin_ = 0;
+            }
+            if (end_ == buf_.size())
+                fail(line_no_ + 1, "line longer than " + std::to_string(buf_.size()) +
+                                       " bytes (expected 'u v')");
+            std::size_t got = file_.read_some(buf_.data() + end_, buf_.size() - end_);
+            if (got == 0) eof_ = true;
+            end_ += got;
+        }
+    }
+
+    static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+    static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+    [[noreturn]] void fail(std::uint64_t line, const std::string& what) const {
+        throw input_error(path_ + ":" + std::to_string(line) + ": " + what);
+    }
+
+    // The token starting at p (up to the next blank), quoted and shortened for messages.
+    static std::string token_at(const char* p, const char* end) {
+        const char* q = p;
+        while (q < end && !is_blank(*q)) ++q;
+        std::string t(p, q);
+        if (t.size() > 40) t = t.substr(0, 37) + "...";
+        return "'" + t + "'";
+    }
+
+    // Parses one node id at p; advances p past it.
+    node_id parse_id(const char*& p, const char* end, const char* which) const {
+        if (p == end) fail(line_no_, std::string("expected two node ids 'u v', found only one"));
+        if (*p == '-')
+            fail(line_no_, std::string("expected a non-negative node id as ") + which + ", found " +
+                               "negative number " + token_at(p, end));
+        if (!is_digit(*p))
+            fail(line_no_, std::string("expected a non-negative integer node id as ") + which +
+                               ", found " + token_at(p, end));
+        const char* start = p;
+        node_id value = 0;
+        constexpr node_id max = std::numeric_limits<node_id>::max();
+        while (p < end && is_digit(*p)) {
+            node_id digit = static_cast<node_id>(*p - '0');
+            if (value > (max - digit) / 10)
+                fail(line_no_, std::string("node id ") + token_at(start, end) + " as " + which +
+                                   " overflows 64 bits (expected at most 18446744073709551615)");
+            value = value * 10 + digit;
+            ++p;
+        }
+        if (p < end && !is_blank(*p))
+            fail(line_no_, std::string("expected a non-negative integer node id as ") + which +
+                               ", found " + token_at(start, end));
+        if (bound_ != no_node && value >= bound_)
+            fail(line_no_, std::string("node id ") + std::to_string(value) + " as " + which +
+                               " is out of range: the node count is " + std::to_string(bound_) +
+                               ", so ids must be below it");
+        return value;
+    }
+
+    // False for blank and comment lines; throws for malformed ones.
+    bool parse_line(const char* p, std::size_t len, edge& e) const {
+        const char* end = p + len;
+        while (p < end && is_blank(*p)) ++p;
+        if (p == end || *p == '#') return false;
+        e.u = parse_id(p, end, "first endpoint (u)");
+        while (p < end && is_blank(*p)) ++p;
+        e.v = parse_id(p, end, "second endpoint (v)");
+        while (p < end && is_blank(*p)) ++p;
+        if (p != end)
+            fail(line_no_, "unexpected third token " + token_at(p, end) +
+                               " (expected exactly two node ids 'u v' per line)");
+        return true;
+    }
+
+    stdio_file file_;
+    std::string path_;
+    node_id bound_;
+    std::vector<char> buf_;
+    std::size_t begin_ = 0, end_ = 0;
+    bool eof_ = false;
+    std::uint64_t line_no_ = 0;
+    std::uint64_t edges_ = 0;
+    node_id max_id_ = no_node;
+};
+
+//! Streams every edge of the text file `path` into `sink(const edge&)`; see text_edge_reader.
+template <class Sink>
+edge_list_summary read_text_edges(const std::string& path, Sink&& sink, node_id node_bound = no_node) {
+    text_edge_reader reader(path, node_bound);
+    return copy_edges(reader, std::forward<Sink>(sink));
+}
+
+} // namespace flashxxl

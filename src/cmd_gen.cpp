@@ -1,0 +1,318 @@
+// `flashxxl gen`: writes a generated graph (grid, tree, random, rmat) as a text or binary edge list.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/binary_edge_writer.hpp"
+#include "flashxxl/graph/grid_generator.hpp"
+#include "flashxxl/graph/node_permutation.hpp"
+#include "flashxxl/graph/random_graph_generator.hpp"
+#include "flashxxl/graph/rmat_generator.hpp"
+#include "flashxxl/graph/text_edge_writer.hpp"
+#include "flashxxl/graph/tree_generator.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl::cli {
+namespace {
+
+//! Everything `gen` can be told; which fields apply depends on the kind.
+struct gen_options {
+    std::string kind;
+    std::uint64_t side = 0;
+    std::uint64_t nodes = 0;
+    std::uint64_t levels = 0;
+    std::string block = "128KiB";
+    std::uint64_t item_bytes = 8;
+    double degree = 0;
+    std::uint64_t edges = 0;
+    unsigned scale = 0;
+    std::uint64_t edge_factor = 16;
+    double a = 0.57, b = 0.19, c = 0.19;
+    std::uint64_t seed = 1;
+    std::string out;
+    std::string format = "text";
+    unsigned id_width = 0; // 0: 4 when every id fits 32 bits, else 8
+    bool force = false;
+    bool json = false;
+    bool quiet = false;
+    bool shuffle = false;
+};
+
+const std::vector<std::string> kinds = {"grid", "tree", "random", "rmat"};
+
+//! Options that only some kinds take, and the kinds that take them.
+const std::map<std::string, std::vector<std::string>> kind_options = {
+    {"grid", {"--side"}},
+    {"tree", {"--nodes", "--levels", "--block", "--item-bytes"}},
+    {"random", {"--nodes", "--degree", "--edges"}},
+    {"rmat", {"--scale", "--edge-factor", "--a", "--b", "--c"}},
+};
+
+std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
+    std::string s;
+    for (const std::string& i : items) s += (s.empty() ? "" : sep) + i;
+    return s;
+}
+
+//! Prints "gen KIND: X of Y edges (P%)" on stderr about twice a second for big outputs:
+//! rewritten in place on a terminal, one line every 10 seconds otherwise.
+class progress_line {
+public:
+    progress_line(std::string label, std::uint64_t total, bool enabled)
+        : label_(std::move(label)), total_(total), enabled_(enabled && total >= (std::uint64_t(1) << 22)),
+          tty_(isatty(2) != 0), start_(clock::now()), last_(start_) {}
+
+    void tick(std::uint64_t done) {
+        if (!enabled_ || (done & 0xffff) != 0) return;
+        auto now = clock::now();
+        double since = std::chrono::duration<double>(now - last_).count();
+        if (since < (tty_ ? 0.5 : 10.0)) return;
+        last_ = now;
+        double elapsed = std::chrono::duration<double>(now - start_).count();
+        std::fprintf(stderr, "%sgen %s: %.1f M of %.1f M edges (%.0f%%), %.1f M edges/s%s", tty_ ? "\r" : "",
+                     label_.c_str(), double(done) / 1e6, double(total_) / 1e6, 100.0 * double(done) / double(total_),
+                     double(done) / 1e6 / elapsed, tty_ ? "   " : "\n");
+        printed_ = true;
+    }
+    void finish() {
+        if (printed_ && tty_) std::fprintf(stderr, "\n");
+    }
+
+private:
+    using clock = std::chrono::steady_clock;
+    std::string label_;
+    std::uint64_t total_;
+    bool enabled_, tty_;
+    clock::time_point start_, last_;
+    bool printed_ = false;
+};
+
+struct gen_result {
+    std::uint64_t nodes = 0, edges = 0, self_loops = 0, bytes = 0;
+    unsigned id_width = 0;
+};
+
+//! Streams `gen` into the temporary file `path` in the requested format.
+template <class Generator>
+gen_result write_graph(Generator& gen, const gen_options& o, const std::string& path,
+                       const std::vector<std::string>& comments) {
+    gen_result r;
+    r.nodes = gen.node_count();
+    progress_line progress(o.kind, gen.edge_count(), !o.quiet);
+    edge e;
+    if (o.format == "text") {
+        text_edge_writer w(path, comments);
+        while (gen.next(e)) {
+            w.push(e);
+            r.self_loops += e.u == e.v;
+            progress.tick(++r.edges);
+        }
+        w.close();
+        r.bytes = w.bytes_written();
+    } else {
+        r.id_width = o.id_width != 0 ? o.id_width : (r.nodes <= (std::uint64_t(1) << 32) ? 4 : 8);
+        binary_edge_writer w(path, r.id_width, r.nodes);
+        while (gen.next(e)) {
+            w.push(e);
+            r.self_loops += e.u == e.v;
+            progress.tick(++r.edges);
+        }
+        w.close();
+        r.bytes = w.file_bytes();
+    }
+    progress.finish();
+    return r;
+}
+
+//! Writes `gen`, through a seeded node permutation when --shuffle was given.
+template <class Generator>
+gen_result write_maybe_shuffled(Generator& gen, const gen_options& o, const std::string& path,
+                                const std::vector<std::string>& comments) {
+    if (!o.shuffle) return write_graph(gen, o, path, comments);
+    relabeled_source<Generator> shuffled(gen, o.seed);
+    return write_graph(shuffled, o, path, comments);
+}
+
+void require(bool given, const std::string& kind, const std::string& what) {
+    if (!given) throw config_error("gen " + kind + ": " + what + " is required");
+}
+
+void run_gen(const gen_options& o, CLI::App* cmd) {
+    bool known = false;
+    for (const std::string& k : kinds) known = known || k == o.kind;
+    if (!known)
+        throw config_error("gen: unknown graph kind '" + o.kind + "' (expected one of: " + join(kinds) + ")");
+    for (const auto& [kind, options] : kind_options) {
+        if (kind == o.kind) continue;
+        for (const std::string& opt : options) {
+            bool own = false;
+            for (const std::string& mine : kind_options.at(o.kind)) own = own || mine == opt;
+            if (!own && cmd->count(opt) > 0)
+                throw config_error("gen " + o.kind + ": option " + opt + " does not apply (" + o.kind +
+                                   " takes " + join(kind_options.at(o.kind)) + ")");
+        }
+    }
+    if (o.format != "text" && o.format != "binary")
+        throw config_error("gen: --format '" + o.format + "' is unknown (expected text or binary)");
+    if (o.id_width != 0 && o.id_width != 4 && o.id_width != 8)
+        throw config_error("gen: --id-width " + std::to_string(o.id_width) + " (expected 4 or 8)");
+    if (o.id_width != 0 && o.format != "binary")
+        throw config_error("gen: --id-width applies to --format binary only");
+    std::error_code ec;
+    if (std::filesystem::exists(o.out, ec) && !o.force)
+        throw config_error("gen: output file '" + o.out + "' exists (pass --force to overwrite it)");
+
+    nlohmann::json params;
+    std::vector<std::string> comments;
+    std::string description = "flashxxl gen " + o.kind;
+    bool loops = false, dups = false;
+    // The output goes to a temporary name first, so a failed run never leaves half a graph.
+    const std::string tmp = o.out + ".tmp-" + std::to_string(getpid());
+    auto header = [&](std::uint64_t n, std::uint64_t m) {
+        for (auto& [k, v] : params.items()) description += " " + k + "=" + v.dump();
+        if (o.shuffle) description += " shuffle=true";
+        comments = {description + " seed=" + std::to_string(o.seed), "Nodes: " + std::to_string(n) +
+                                                                          " Edges: " + std::to_string(m),
+                    std::string("self-loops ") + (loops ? "possible" : "none") + ", repeated edges " +
+                        (dups ? "possible" : "none") + " (docs/graph-formats.md)"};
+    };
+    gen_result r;
+    auto start = std::chrono::steady_clock::now();
+    try {
+        if (o.kind == "grid") {
+            require(cmd->count("--side") > 0, o.kind, "--side");
+            grid_generator g(o.side);
+            params["side"] = o.side;
+            loops = g.may_have_self_loops;
+            dups = g.may_have_duplicates;
+            header(g.node_count(), g.edge_count());
+            r = write_maybe_shuffled(g, o, tmp, comments);
+        } else if (o.kind == "tree") {
+            require(cmd->count("--nodes") > 0, o.kind, "--nodes");
+            if (cmd->count("--levels") > 0 && (cmd->count("--block") > 0 || cmd->count("--item-bytes") > 0))
+                throw config_error("gen tree: give either --levels or --block / --item-bytes, not both");
+            std::uint64_t levels = o.levels;
+            if (cmd->count("--levels") == 0) levels = tree_generator::default_levels(parse_size(o.block), o.item_bytes);
+            tree_generator g(o.nodes, levels);
+            params["nodes"] = o.nodes;
+            params["levels"] = levels;
+            params["chains"] = g.chains();
+            loops = g.may_have_self_loops;
+            dups = g.may_have_duplicates;
+            header(g.node_count(), g.edge_count());
+            r = write_maybe_shuffled(g, o, tmp, comments);
+        } else if (o.kind == "random") {
+            require(cmd->count("--nodes") > 0, o.kind, "--nodes");
+            if ((cmd->count("--degree") > 0) == (cmd->count("--edges") > 0))
+                throw config_error("gen random: give exactly one of --degree (average degree) and --edges");
+            std::uint64_t m = cmd->count("--edges") > 0 ? o.edges
+                                                        : random_graph_generator::edges_for_degree(o.nodes, o.degree);
+            random_graph_generator g(o.nodes, m, o.seed);
+            params["nodes"] = o.nodes;
+            params["edges"] = m;
+            loops = g.may_have_self_loops;
+            dups = g.may_have_duplicates;
+            header(g.node_count(), g.edge_count());
+            r = write_maybe_shuffled(g, o, tmp, comments);
+        } else {
+            require(cmd->count("--scale") > 0, o.kind, "--scale");
+            rmat_params p;
+            p.scale = o.scale;
+            p.edge_factor = o.edge_factor;
+            p.a = o.a;
+            p.b = o.b;
+            p.c = o.c;
+            rmat_generator g(p, o.seed);
+            params["scale"] = p.scale;
+            params["edge_factor"] = p.edge_factor;
+            params["a"] = p.a;
+            params["b"] = p.b;
+            params["c"] = p.c;
+            params["d"] = p.d();
+            loops = g.may_have_self_loops;
+            dups = g.may_have_duplicates;
+            header(g.node_count(), g.edge_count());
+            r = write_maybe_shuffled(g, o, tmp, comments);
+        }
+        std::filesystem::rename(tmp, o.out);
+    } catch (...) {
+        std::filesystem::remove(tmp, ec);
+        throw;
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    if (o.json) {
+        nlohmann::json j = {{"command", "gen"},
+                            {"kind", o.kind},
+                            {"params", params},
+                            {"seed", o.seed},
+                            {"shuffle", o.shuffle},
+                            {"nodes", r.nodes},
+                            {"edges", r.edges},
+                            {"self_loops", r.self_loops},
+                            {"may_have_self_loops", loops},
+                            {"may_have_duplicates", dups},
+                            {"file", o.out},
+                            {"format", o.format},
+                            {"bytes", r.bytes},
+                            {"seconds", seconds}};
+        if (o.format == "binary") j["id_width"] = r.id_width;
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cout << "gen " << o.kind << ": " << r.nodes << " nodes, " << r.edges << " edges (" << r.self_loops
+                  << " self-loops" << (dups ? ", repeats possible" : "") << ") -> " << o.out << " (" << o.format;
+        if (o.format == "binary") std::cout << ", " << r.id_width << "-byte ids";
+        std::cout << ", " << format_bytes(double(r.bytes)) << ") in ";
+        std::printf("%.2f s\n", seconds);
+        std::fflush(stdout);
+    }
+}
+
+} // namespace
+
+void register_gen_command(CLI::App& app) {
+    auto o = std::make_shared<gen_options>();
+    auto* cmd = app.add_subcommand(
+        "gen", "generate a graph (grid, tree, random, rmat) as a text or binary edge list (docs/graph-formats.md)");
+    cmd->add_option("kind", o->kind, "graph kind: " + join(kinds, " | "))->required();
+    cmd->add_option("--side", o->side, "grid: side length (side x side nodes)");
+    cmd->add_option("--nodes", o->nodes, "tree, random: number of nodes");
+    cmd->add_option("--levels", o->levels, "tree: levels below the source (default round(sqrt(block / item-bytes)))");
+    cmd->add_option("--block", o->block, "tree: block size B in bytes for the default levels (IEC units)")
+        ->capture_default_str();
+    cmd->add_option("--item-bytes", o->item_bytes, "tree: item size for the default levels")->capture_default_str();
+    cmd->add_option("--degree", o->degree, "random: average degree (edges = round(nodes x degree / 2))");
+    cmd->add_option("--edges", o->edges, "random: number of edges");
+    cmd->add_option("--scale", o->scale, "rmat: log2 of the node count");
+    cmd->add_option("--edge-factor", o->edge_factor, "rmat: edges per node")->capture_default_str();
+    cmd->add_option("--a", o->a, "rmat: probability of the top-left quadrant")->capture_default_str();
+    cmd->add_option("--b", o->b, "rmat: probability of the top-right quadrant")->capture_default_str();
+    cmd->add_option("--c", o->c, "rmat: probability of the bottom-left quadrant (d = 1 - a - b - c)")
+        ->capture_default_str();
+    cmd->add_option("--seed", o->seed, "random seed (random, rmat, --shuffle; grid and tree are otherwise deterministic)")
+        ->capture_default_str();
+    cmd->add_option("--out", o->out, "output file")->required();
+    cmd->add_option("--format", o->format, "text (SNAP-style 'u v' lines) or binary (FXEDGES1)")
+        ->capture_default_str();
+    cmd->add_option("--id-width", o->id_width, "binary: bytes per id, 4 or 8 (default 4 when ids fit)");
+    cmd->add_flag("--force", o->force, "overwrite an existing output file");
+    cmd->add_flag("--json", o->json, "print a JSON summary instead of a line");
+    cmd->add_flag("--quiet", o->quiet, "no progress line on stderr");
+    cmd->add_flag("--shuffle", o->shuffle, "relabel the nodes by a random permutation drawn from --seed");
+    cmd->callback([o, cmd] { run_gen(*o, cmd); });
+}
+
+} // namespace flashxxl::cli

@@ -1,0 +1,85 @@
+# End-to-end checks of `flashxxl gen`: its error messages, one successful run per format, determinism.
+# Usage: bash gen_errors.sh /path/to/flashxxl   (exits non-zero on the first failed check)
+set -u
+bin=${1:?usage: bash gen_errors.sh /path/to/flashxxl}
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+dir=$(mktemp -d /tmp/flashxxl-gen-cli-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+export STXXLLOGFILE=/dev/null STXXLERRLOGFILE=/dev/null
+failures=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# expect_error "expected stderr fragment" args...: the command must fail and say the fragment.
+expect_error() {
+    local fragment=$1; shift
+    if "$bin" "$@" >out.txt 2>err.txt; then
+        fail "'flashxxl $*' succeeded, expected an error with '$fragment'"
+    elif ! grep -qF -- "$fragment" err.txt; then
+        fail "'flashxxl $*' said '$(cat err.txt)', expected '$fragment'"
+    fi
+}
+
+expect_error "unknown graph kind 'ring' (expected one of: grid, tree, random, rmat)" gen ring --out a.txt
+expect_error "gen grid: --side is required" gen grid --out a.txt
+expect_error "option --side does not apply (rmat takes --scale" gen rmat --scale 4 --side 3 --out a.txt
+expect_error "give exactly one of --degree" gen random --nodes 10 --out a.txt
+expect_error "give exactly one of --degree" gen random --nodes 10 --degree 2 --edges 5 --out a.txt
+expect_error "--format 'csv' is unknown (expected text or binary)" gen grid --side 3 --format csv --out a.txt
+expect_error "--id-width 3 (expected 4 or 8)" gen grid --side 3 --format binary --id-width 3 --out a.txt
+expect_error "rmat: scale 0 out of range" gen rmat --scale 0 --out a.txt
+expect_error "rmat: probabilities" gen rmat --scale 4 --a 0.9 --out a.txt
+expect_error "grid side 0 is out of range" gen grid --side 0 --out a.txt
+expect_error "tree: node count must be at least 1" gen tree --nodes 0 --out a.txt
+expect_error "decimal unit" gen tree --nodes 100 --block 128K --out a.txt
+expect_error "--out" gen grid --side 3
+expect_error "cannot open" gen grid --side 3 --out "$dir/no/such/dir/a.txt"
+leftover=$(ls | grep -v -x -e out.txt -e err.txt)
+[ -z "$leftover" ] || fail "failed runs left files behind: $leftover"
+
+# A successful text run, with the exact edge count of a grid, and its JSON summary.
+if "$bin" gen grid --side 10 --out grid.txt >out.txt 2>err.txt; then
+    grep -q "100 nodes, 180 edges" out.txt || fail "grid summary line: $(cat out.txt)"
+    [ "$(grep -vc '^#' grid.txt)" = 180 ] || fail "grid.txt has $(grep -vc '^#' grid.txt) edge lines, expected 180"
+else
+    fail "gen grid failed: $(cat err.txt)"
+fi
+expect_error "output file 'grid.txt' exists (pass --force to overwrite it)" gen grid --side 10 --out grid.txt
+if "$bin" gen grid --side 10 --out grid.txt --force --json >out.json 2>err.txt; then
+    grep -q '"edges": 180' out.json || fail "JSON lacks \"edges\": 180: $(cat out.json)"
+    grep -q '"nodes": 100' out.json || fail "JSON lacks \"nodes\": 100: $(cat out.json)"
+else
+    fail "gen grid --force failed: $(cat err.txt)"
+fi
+
+# --shuffle renames the nodes: same edge count, other lines.
+if "$bin" gen grid --side 10 --shuffle --seed 3 --out shuffled.txt >out.txt 2>err.txt; then
+    [ "$(grep -vc '^#' shuffled.txt)" = 180 ] || fail "shuffled grid has $(grep -vc '^#' shuffled.txt) edges"
+    cmp -s <(grep -v '^#' grid.txt) <(grep -v '^#' shuffled.txt) && fail "--shuffle changed nothing"
+else
+    fail "gen grid --shuffle failed: $(cat err.txt)"
+fi
+
+# Binary: 32-byte header plus 2 x 4 bytes per edge; the tree has n - 1 edges.
+if "$bin" gen tree --nodes 1001 --levels 10 --format binary --out tree.bin >out.txt 2>err.txt; then
+    size=$(stat -c %s tree.bin)
+    [ "$size" = $((32 + 1000 * 8)) ] || fail "tree.bin has $size bytes, expected $((32 + 1000 * 8))"
+    [ "$(head -c 8 tree.bin)" = FXEDGES1 ] || fail "tree.bin does not start with FXEDGES1"
+else
+    fail "gen tree failed: $(cat err.txt)"
+fi
+
+# Same seed, same file; another seed, another file.
+"$bin" gen rmat --scale 8 --seed 7 --out r1.txt >/dev/null 2>&1 || fail "gen rmat (seed 7) failed"
+"$bin" gen rmat --scale 8 --seed 7 --out r2.txt >/dev/null 2>&1 || fail "gen rmat (seed 7, again) failed"
+"$bin" gen rmat --scale 8 --seed 8 --out r3.txt >/dev/null 2>&1 || fail "gen rmat (seed 8) failed"
+cmp -s r1.txt r2.txt || fail "same seed gave different R-MAT files"
+cmp -s <(grep -v '^#' r1.txt) <(grep -v '^#' r3.txt) && fail "different seeds gave the same R-MAT edges"
+[ -z "$(ls | grep tmp-)" ] || fail "temporary files left behind: $(ls | grep tmp-)"
+
+if [ "$failures" -ne 0 ]; then
+    echo "gen_errors.sh: $failures check(s) failed" >&2
+    exit 1
+fi
+echo "gen_errors.sh: all checks passed"
