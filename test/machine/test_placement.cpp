@@ -101,3 +101,29 @@ TEST(Placement, PerRoleStatsFollowThePlacement) {
     EXPECT_EQ(hdd.of(role::static_data).write_bytes, 0u);
     EXPECT_GT(ssd.of(role::static_data).modelled_s, 0.0);
 }
+
+#include <sstream>
+
+#include "flashxxl/machine/stats_scope.hpp"
+
+TEST(StatsScope, ReportsOnlyWhatHappenedInsideTheScope) {
+    machine m = machine::from_config_text(std::string(kHybrid) + "placement=flash_aware\n");
+    alignas(4096) static char buf[16 * 1024];
+    extent before = m.allocate(role::hot, sizeof buf);
+    before.dev->wait(before.dev->awrite(buf, before.offset, sizeof buf, role::hot), role::hot);
+    std::ostringstream out;
+    {
+        stats_scope scope(m, "phase two", out);
+        extent e = m.allocate(role::static_data, sizeof buf);
+        e.dev->wait(e.dev->awrite(buf, e.offset, sizeof buf, role::static_data), role::static_data);
+        e.dev->wait(e.dev->aread(buf, e.offset, sizeof buf, role::static_data), role::static_data);
+        std::vector<device_stats> d = scope.delta();
+        EXPECT_EQ(d[0].of(role::static_data).write_bytes, sizeof buf);
+        EXPECT_EQ(d[0].of(role::static_data).read_bytes, sizeof buf);
+        EXPECT_EQ(d[1].total.bytes(), 0u) << "the write before the scope is not counted";
+        EXPECT_GT(d[0].total.modelled_s, 0.0);
+    }
+    std::string text = out.str();
+    EXPECT_NE(text.find("[phase two]"), std::string::npos) << text;
+    EXPECT_NE(text.find("static_data"), std::string::npos) << text;
+}

@@ -1,0 +1,64 @@
+// RAII reporter: prints what a machine's devices did between construction and destruction.
+#pragma once
+
+#include <chrono>
+#include <iostream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "flashxxl/device/device_stats.hpp"
+#include "flashxxl/machine/machine.hpp"
+
+namespace flashxxl {
+
+//! Snapshots every device's stats when constructed; `delta()` gives what happened since, and
+//! the destructor prints it as a table (FOXXLL's scoped_print_iostats habit):
+//!
+//!     { flashxxl::stats_scope scope(m, "sort phase"); ... }   // prints RDV / WRV per device and role
+class stats_scope {
+public:
+    stats_scope(machine& m, std::string label, std::ostream& out = std::cerr, bool print = true)
+        : machine_(m), label_(std::move(label)), out_(out), print_(print), before_(m.stats()),
+          begin_(std::chrono::steady_clock::now()) {}
+
+    stats_scope(const stats_scope&) = delete;
+    stats_scope& operator=(const stats_scope&) = delete;
+
+    ~stats_scope() {
+        if (!print_) return;
+        try {
+            print(out_);
+        } catch (...) {  // never throw from a destructor
+        }
+    }
+
+    //! Per device (in machine order): stats now minus stats at construction.
+    std::vector<device_stats> delta() const {
+        std::vector<device_stats> now = machine_.stats();
+        for (std::size_t i = 0; i < now.size() && i < before_.size(); ++i) now[i] -= before_[i];
+        return now;
+    }
+    //! Wall seconds since construction.
+    double wall_seconds() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin_).count();
+    }
+
+    //! The table the destructor prints.
+    void print(std::ostream& out) const {
+        std::vector<device_stats> d = delta();
+        out << "[" << label_ << "] wall " << wall_seconds() << " s\n";
+        print_counters_header(out);
+        for (std::size_t i = 0; i < d.size(); ++i) print_stats_table(out, machine_.dev(i).name(), d[i]);
+    }
+
+private:
+    machine& machine_;
+    std::string label_;
+    std::ostream& out_;
+    bool print_;
+    std::vector<device_stats> before_;
+    std::chrono::steady_clock::time_point begin_;
+};
+
+} // namespace flashxxl

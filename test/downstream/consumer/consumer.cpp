@@ -1,0 +1,24 @@
+// A downstream program built against an installed flashxxl via find_package(flashxxl).
+#include <cstdio>
+#include <cstring>
+
+#include <stxxl/bits/common/aligned_alloc.h>
+
+#include <flashxxl/machine/machine.hpp>
+
+int main() {
+    flashxxl::machine m = flashxxl::machine::from_preset("hybrid-2009");
+    const std::size_t bytes = 1 << 20;
+    flashxxl::extent e = m.allocate(flashxxl::role::static_data, bytes);
+    char* buffer = static_cast<char*>(stxxl::aligned_alloc<4096>(bytes));
+    std::memset(buffer, 7, bytes);
+    e.dev->wait(e.dev->awrite(buffer, e.offset, bytes, flashxxl::role::static_data), flashxxl::role::static_data);
+    std::memset(buffer, 0, bytes);
+    e.dev->wait(e.dev->aread(buffer, e.offset, bytes, flashxxl::role::static_data), flashxxl::role::static_data);
+    bool ok = buffer[bytes - 1] == 7 && e.dev->name() == "ssd" && e.dev->busy_seconds() > 0;
+    stxxl::aligned_dealloc<4096>(buffer);
+    m.release(e);
+    std::printf("consumer: %s, modelled %.4f s on %s\n", ok ? "ok" : "FAILED", m.dev("ssd").busy_seconds(),
+                m.dev("ssd").name().c_str());
+    return ok ? 0 : 1;
+}
