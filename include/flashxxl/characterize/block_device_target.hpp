@@ -1,0 +1,100 @@
+// A characterization target on a whole block device, only with explicit consent and when unused.
+#pragma once
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "flashxxl/characterize/aligned_buffer.hpp"
+#include "flashxxl/characterize/device_safety.hpp"
+#include "flashxxl/characterize/posix_io.hpp"
+#include "flashxxl/characterize/target.hpp"
+#include "flashxxl/error.hpp"
+
+namespace flashxxl::characterize {
+
+//! A raw block device. Refused unless `allow_write` equals `path` exactly (--allow-write=DEVICE),
+//! the path is a block device, neither it nor a partition of it is mounted (/proc/self/mounts),
+//! sysfs lists no holders (LVM, md, dm), it opens with O_EXCL (the kernel refuses that while a
+//! file system or another exclusive user holds it), and its first 72 KiB carry no file-system,
+//! partition-table or volume signature. Everything is checked before the first write.
+class block_device_target : public target {
+public:
+    block_device_target(const std::string& path, const std::string& allow_write, std::uint64_t limit = 0)
+        : path_(path) {
+        if (allow_write != path)
+            throw io_failure("refusing to write block device '" + path + "': pass --allow-write=" + path +
+                             " (exactly this path) to consent to destroying its contents");
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0) throw io_failure("cannot stat '" + path + "': " + std::strerror(errno));
+        if (!S_ISBLK(st.st_mode)) throw io_failure("'" + path + "' is not a block device");
+        std::string dev = canonical_path(path);
+        std::vector<std::string> family = partitions_of(dev);
+        family.push_back(dev);
+        family.push_back(path);
+        if (auto m = mounted_among(family, read_mounts()))
+            throw io_failure("refusing to write block device '" + path + "': " + *m + " is mounted");
+        if (has_holders(dev))
+            throw io_failure("refusing to write block device '" + path + "': it is held by another device "
+                             "(LVM, md or device mapper; see /sys/class/block/*/holders)");
+        fd_ = ::open(path.c_str(), O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
+        if (fd_ < 0)
+            throw io_failure("refusing to write block device '" + path + "': exclusive open failed (" +
+                             std::strerror(errno) + "); it is in use");
+        try {
+            std::uint64_t bytes = 0;
+            if (::ioctl(fd_, BLKGETSIZE64, &bytes) != 0)
+                throw io_failure("'" + path + "': cannot read the device size: " + std::strerror(errno));
+            int logical = 512;
+            if (::ioctl(fd_, BLKSSZGET, &logical) != 0) logical = 512;
+            std::uint64_t align = std::max<std::uint64_t>(4096, static_cast<std::uint64_t>(logical));
+            std::uint8_t* b = buf_.get(signature_probe_bytes);
+            timed_pio(fd_, path_, io_op::read, b, 0, std::min<std::uint64_t>(signature_probe_bytes, bytes / align * align));
+            if (auto sig = find_signature(b, std::min<std::uint64_t>(signature_probe_bytes, bytes)))
+                throw io_failure("refusing to write block device '" + path + "': it holds a " + *sig +
+                                 " signature; wipe it yourself (e.g. wipefs) if its contents are really unwanted");
+            std::uint64_t cap = bytes / align * align;
+            if (limit && limit < cap) cap = limit / align * align;
+            guard_.emplace(path_, cap, align);
+        } catch (...) {
+            ::close(fd_);
+            fd_ = -1;
+            throw;
+        }
+    }
+    block_device_target(const block_device_target&) = delete;
+    block_device_target& operator=(const block_device_target&) = delete;
+    ~block_device_target() override {
+        if (fd_ >= 0) ::close(fd_);
+    }
+
+    std::string name() const override { return path_; }
+    std::string kind() const override { return "block-device"; }
+    bool modelled() const override { return false; }
+    void pause(double seconds) override {
+        if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    }
+
+protected:
+    const io_guard& guard() const override { return *guard_; }
+    double do_io(io_op op, std::uint64_t offset, std::uint64_t length) override {
+        return timed_pio(fd_, path_, op, buf_.get(length), offset, length);
+    }
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    std::optional<io_guard> guard_;
+    aligned_buffer buf_;
+};
+
+} // namespace flashxxl::characterize

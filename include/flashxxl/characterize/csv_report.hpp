@@ -1,0 +1,51 @@
+// The characterization as CSV: one row per experiment, repeat and block size; and the per-IO log.
+#pragma once
+
+#include <ostream>
+
+#include "flashxxl/characterize/results.hpp"
+#include "flashxxl/device/device_class.hpp"
+
+namespace flashxxl::characterize {
+
+namespace detail {
+inline std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string o = "\"";
+    for (char ch : s) o += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return o + "\"";
+}
+} // namespace detail
+
+//! One row per run record (every repeat of every pattern and block size), units in the header.
+inline void write_csv(std::ostream& out, const characterization& c) {
+    out << "experiment,line,pattern,mix,ratio,repeat,block_bytes,shift_bytes,granularity_bytes,offset_bytes,"
+           "span_bytes,ios,ignored_ios,bytes,seconds,throughput_mib_s,lat_min_s,lat_mean_s,lat_stddev_s,"
+           "lat_p50_s,lat_p99_s,lat_p999_s,lat_max_s,startup_ios,period_ios\n";
+    out.precision(9);
+    for (const auto& r : c.runs) {
+        out << detail::csv_field(r.label) << ',' << r.line << ',' << detail::csv_field(r.code) << ','
+            << detail::csv_field(r.mix_code) << ',' << r.ratio << ',' << r.repeat << ',' << r.pattern.block << ','
+            << r.pattern.shift << ',' << r.pattern.effective_granularity() << ',' << r.pattern.offset << ','
+            << r.pattern.span << ',' << r.ios << ',' << r.ignored << ',' << r.bytes << ',' << r.seconds << ','
+            << r.throughput_mib_s << ',' << r.latency.min_s << ',' << r.latency.mean_s << ',' << r.latency.stddev_s
+            << ',' << r.latency.p50_s << ',' << r.latency.p99_s << ',' << r.latency.p999_s << ',' << r.latency.max_s
+            << ',' << r.phases.startup << ',' << r.phases.period << '\n';
+    }
+}
+
+//! The per-IO log: one row per request of every run (offsets only when the runner logged them).
+inline void write_io_log(std::ostream& out, const characterization& c) {
+    out << "experiment,repeat,pattern,block_bytes,index,op,offset_bytes,response_s\n";
+    out.precision(9);
+    for (const auto& r : c.runs)
+        for (std::size_t i = 0; i < r.times_s.size(); ++i) {
+            out << detail::csv_field(r.label) << ',' << r.repeat << ',' << detail::csv_field(r.code) << ','
+                << r.pattern.block << ',' << i << ',';
+            if (i < r.ops.size()) out << (r.ops[i] ? "write" : "read") << ',' << r.offsets[i];
+            else out << to_string(r.pattern.op) << ',';
+            out << ',' << r.times_s[i] << '\n';
+        }
+}
+
+} // namespace flashxxl::characterize

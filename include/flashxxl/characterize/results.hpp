@@ -1,0 +1,75 @@
+// The measurements of one characterization: runs, bursts, stride tests, in plain value types.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "flashxxl/characterize/experiment.hpp"
+#include "flashxxl/characterize/latency_summary.hpp"
+#include "flashxxl/characterize/phase_detection.hpp"
+#include "flashxxl/characterize/recovery.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl::characterize {
+
+//! One repeat of one pattern at one block size (a `run` line, or one point of a `sweep`).
+struct run_record {
+    std::string label;          //!< the experiment's label
+    std::size_t line = 0;       //!< line in the experiment text
+    std::string code;           //!< "SR", "RW@4KiB", ... (io_pattern::code)
+    bool in_sweep = false;      //!< part of a block-size sweep (feeds the recommendation)
+    io_pattern pattern;         //!< the resolved pattern
+    std::string mix_code;       //!< second pattern of a mix, empty if none
+    std::uint64_t ratio = 0;    //!< mix ratio
+    std::uint64_t repeat = 0;   //!< 0-based repeat index
+    std::uint64_t ios = 0;      //!< requests issued (including ignored ones)
+    std::uint64_t ignored = 0;  //!< leading requests left out of throughput and statistics
+    std::uint64_t bytes = 0;    //!< bytes of the counted requests
+    double seconds = 0;         //!< summed response time of the counted requests
+    double throughput_mib_s = 0;
+    double wall_s = 0;          //!< wall time of the whole repeat (CPU time on a model target)
+    latency_summary latency;    //!< of the counted requests
+    phase_info phases;          //!< uFLIP start-up / period of the whole series
+    std::vector<double> times_s;          //!< every response time, in issue order
+    std::vector<std::uint64_t> offsets;   //!< every offset (only when per-IO logging is on)
+    std::vector<std::uint8_t> ops;        //!< every op, 0 read / 1 write (only with per-IO logging)
+};
+
+//! A random-write burst followed by windowed sequential writes (seeds/000 Section 3.3.3).
+struct burst_record {
+    std::string label;
+    std::size_t line = 0;
+    std::uint64_t burst_block = 0, seq_block = 0;
+    double burst_time_s = 0, window_s = 0;
+    std::uint64_t burst_ios = 0;
+    double burst_mib_s = 0;
+    std::vector<double> window_mib_s;
+    recovery_info recovery;
+};
+
+//! One seeds/002 test: per-iteration completion times of `length` blocks at a stride.
+struct stride_record {
+    std::string label;
+    std::size_t line = 0;
+    bool write_read = false;          //!< write-then-read test instead of the read test
+    std::uint64_t block = 0, length = 0, stride = 0;
+    std::vector<double> first_s;      //!< read test: in order; write_read: the writes
+    std::vector<double> second_s;     //!< read test: shuffled;  write_read: the reads back
+};
+
+//! Everything one characterization measured.
+struct characterization {
+    std::string target_name, target_kind;
+    bool modelled = false;
+    std::uint64_t capacity = 0, alignment = 0;
+    std::vector<run_record> runs;
+    std::vector<burst_record> bursts;
+    std::vector<stride_record> strides;
+    std::map<std::string, std::uint64_t> self_scaling; //!< pattern code -> block where doubling stopped
+    double device_seconds = 0;      //!< summed response times and pauses of every request
+    std::uint64_t bytes_read = 0, bytes_written = 0, requests = 0;
+};
+
+} // namespace flashxxl::characterize

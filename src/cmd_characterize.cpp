@@ -1,0 +1,402 @@
+// `flashxxl characterize`: measures a device (model, file or block device) and recommends Br and Bw.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "flashxxl/characterize/block_device_target.hpp"
+#include "flashxxl/characterize/csv_report.hpp"
+#include "flashxxl/characterize/experiment_check.hpp"
+#include "flashxxl/characterize/experiment_file.hpp"
+#include "flashxxl/characterize/file_target.hpp"
+#include "flashxxl/characterize/gnuplot_report.hpp"
+#include "flashxxl/characterize/json_report.hpp"
+#include "flashxxl/characterize/misalignment.hpp"
+#include "flashxxl/characterize/model_target.hpp"
+#include "flashxxl/characterize/plan_estimate.hpp"
+#include "flashxxl/characterize/plans.hpp"
+#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/characterize/recommendation.hpp"
+#include "flashxxl/characterize/runner.hpp"
+#include "flashxxl/device/model_presets.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/machine/machine_config.hpp"
+#include "flashxxl/machine/presets.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl::cli {
+
+namespace {
+
+namespace ch = flashxxl::characterize;
+
+struct characterize_args {
+    std::string model, machine, device, file, allow_write, size_text, span_text, limit_text;
+    std::vector<std::string> params;
+    std::string plan, experiments;
+    double time_s = -1;
+    long long count = -1, repeat = -1, uflip_count = -1;
+    bool random_state = false, no_bursts = false, no_misaligned = false;
+    double read_share = 0.95, write_share = 0.90;
+    std::string out_dir, json_path, csv_path, io_log_path, config_path, config_name;
+    bool dry_run = false, progress = false, quiet = false, keep = false, no_plots = false;
+    std::uint64_t seed = 1;
+};
+
+struct made_target {
+    std::unique_ptr<ch::target> t;
+    std::string preset;          // model preset (model targets)
+    model_params params;         // its overrides
+    std::string snippet_path;    // path for the config snippet
+    std::string snippet_name;
+};
+
+//! A file target that does not exist yet, for --dry-run: same range and alignment, no I/O.
+class planned_target : public ch::target {
+public:
+    planned_target(std::string path, std::uint64_t size) : path_(std::move(path)), guard_(path_, size, 4096) {}
+    std::string name() const override { return path_; }
+    std::string kind() const override { return "file (not created yet)"; }
+    bool modelled() const override { return false; }
+
+protected:
+    const ch::io_guard& guard() const override { return guard_; }
+    double do_io(io_op, std::uint64_t, std::uint64_t) override {
+        throw invalid_request("dry run: no I/O may be issued to '" + path_ + "'");
+    }
+
+private:
+    std::string path_;
+    ch::io_guard guard_;
+};
+
+model_params parse_params(const std::vector<std::string>& kvs) {
+    model_params p;
+    for (const auto& kv : kvs) {
+        auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw config_error("--param '" + kv + "': expected key=value");
+        p.set(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    return p;
+}
+
+made_target make_target(const characterize_args& a) {
+    made_target m;
+    int kinds = !a.model.empty() + !a.machine.empty() + !a.file.empty() + (a.machine.empty() && !a.device.empty());
+    if (kinds != 1)
+        throw config_error("characterize needs exactly one target: --model PRESET, --machine NAME --device DEV, "
+                           "--file PATH, or --device /dev/BLOCKDEVICE --allow-write=/dev/BLOCKDEVICE");
+    if (!a.model.empty() || !a.machine.empty()) {
+        if (!a.machine.empty()) {
+            if (a.device.empty()) throw config_error("--machine " + a.machine + " needs --device NAME");
+            if (!a.params.empty()) throw config_error("--param applies to --model; a machine's models take their "
+                                                      "parameters from its config");
+            struct stat st {};
+            machine_spec spec = ::stat(a.machine.c_str(), &st) == 0 ? load_machine_config(a.machine)
+                                                                       : preset_machine_spec(a.machine);
+            const device_spec* d = nullptr;
+            std::string names;
+            for (const auto& x : spec.devices) {
+                names += (names.empty() ? "" : ", ") + x.name;
+                if (x.name == a.device) d = &x;
+            }
+            if (!d) throw config_error("machine '" + spec.name + "' has no device '" + a.device + "' (devices: " + names + ")");
+            if (d->model.empty())
+                throw config_error("device '" + d->name + "' of machine '" + spec.name + "' (" + d->origin +
+                                   ") is a real device; characterize its file with --file or its block device "
+                                   "with --device and --allow-write");
+            m.preset = d->model;
+            m.params = d->params;
+            m.snippet_name = d->name;
+        } else {
+            m.preset = a.model;
+            m.params = parse_params(a.params);
+            m.snippet_name = a.model;
+        }
+        auto model = make_model(m.preset, m.params);
+        m.t = std::make_unique<ch::model_target>(std::move(model), m.preset);
+        m.snippet_path = "/path/to/" + m.snippet_name + ".img";
+        return m;
+    }
+    if (!a.params.empty()) throw config_error("--param applies to --model only");
+    if (!a.file.empty()) {
+        std::uint64_t size = a.size_text.empty() ? 0 : parse_size(a.size_text);
+        m.snippet_path = a.file;
+        struct stat st {};
+        if (a.dry_run && ::lstat(a.file.c_str(), &st) != 0) {
+            // Nothing may be written in a dry run, not even the new file's header.
+            if (size == 0) throw config_error("'" + a.file + "' does not exist; give --size to create it");
+            m.t = std::make_unique<planned_target>(a.file, size);
+            m.snippet_name = "flash0";
+            return m;
+        }
+        if (a.dry_run) {
+            // An existing file: check that it is ours without changing it (size 0 = no resize).
+            auto f = std::make_unique<ch::file_target>(a.file, 0);
+            m.snippet_name = "flash0";
+            if (size != 0 && size != f->capacity()) m.t = std::make_unique<planned_target>(a.file, size);
+            else m.t = std::move(f);
+            return m;
+        }
+        auto f = std::make_unique<ch::file_target>(a.file, size);
+        f->remove_on_close(f->created() && !a.keep);
+        m.snippet_name = "flash0";
+        m.t = std::move(f);
+        return m;
+    }
+    std::uint64_t limit = a.limit_text.empty() ? 0 : parse_size(a.limit_text);
+    m.t = std::make_unique<ch::block_device_target>(a.device, a.allow_write, limit);
+    m.snippet_path = a.device;
+    m.snippet_name = "flash0";
+    return m;
+}
+
+std::string mib(double x) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(x < 1 ? 4 : 2) << x;
+    return s.str();
+}
+
+void print_summary(std::ostream& out, const ch::characterization& c, const ch::recommendation& r,
+                   const std::string& snippet) {
+    out << "target: " << c.target_name << " (" << c.target_kind << (c.modelled ? ", modelled time" : ", measured")
+        << "), " << format_bytes(double(c.capacity)) << ", alignment " << c.alignment << " B\n";
+    out << "requests: " << c.requests << ", read " << format_bytes(double(c.bytes_read)) << ", written "
+        << format_bytes(double(c.bytes_written)) << ", device time " << std::fixed << std::setprecision(1)
+        << c.device_seconds << " s\n";
+    if (!r.curves.empty()) {
+        std::vector<std::string> codes;
+        std::vector<std::uint64_t> blocks;
+        for (const auto& kv : r.curves) {
+            codes.push_back(kv.first);
+            for (const auto& p : kv.second) blocks.push_back(p.block);
+        }
+        std::sort(blocks.begin(), blocks.end());
+        blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+        out << "\nthroughput (MiB/s)\n" << std::setw(10) << "block";
+        for (const auto& c2 : codes) out << std::setw(12) << c2;
+        out << "\n";
+        for (auto b : blocks) {
+            out << std::setw(10) << format_size(b);
+            for (const auto& c2 : codes) {
+                double v = r.at(c2, b);
+                out << std::setw(12) << (v > 0 ? mib(v) : "-");
+            }
+            out << "\n";
+        }
+        out << "peak read " << mib(r.peak_read_mib_s) << " MiB/s, peak sequential write "
+            << mib(r.peak_seq_write_mib_s) << " MiB/s\n";
+    }
+    if (!c.self_scaling.empty()) {
+        out << "self-scaling sizes (doubling gains < 2.5% beyond):";
+        for (const auto& kv : c.self_scaling) out << " " << kv.first << "=" << format_size(kv.second);
+        out << "\n";
+    }
+    for (const auto& b : c.bursts)
+        out << "burst " << b.label << ": " << b.burst_ios << " random writes, then median " << mib(b.recovery.median_mib_s)
+            << " MiB/s, recovery to 60% after " << std::setprecision(0) << b.recovery.recovery_s << " s\n";
+    for (const auto& m : ch::misalignment(c))
+        out << "misaligned random writes " << format_size(m.block) << " shifted " << format_size(m.shift) << ": "
+            << mib(m.mib_s) << " MiB/s (" << std::setprecision(2) << m.ratio_to_aligned << " x aligned)\n";
+    if (!c.strides.empty()) out << c.strides.size() << " stride / write-then-read tests (see the JSON and CDF plot)\n";
+    out << "\nrecommendation (Br: random reads >= " << std::setprecision(0) << r.options.read_share * 100
+        << "% of peak read; Bw: random writes >= " << r.options.write_share * 100 << "% of peak sequential write)\n";
+    out << "  Br = " << (r.br ? format_size(*r.br) : "not reached") << "\n";
+    out << "  Bw = " << (r.bw_aligned ? format_size(*r.bw_aligned) : "not reached")
+        << "   (block-aligned offsets: what flashxxl's containers issue)\n";
+    out << "  Bw = " << (r.bw_unaligned ? format_size(*r.bw_unaligned) : "not reached")
+        << "   (4 KiB-granular offsets: what the papers' numbers imply)\n";
+    out << "\nmachine config:\n" << snippet;
+}
+
+std::string pick_terminal() {
+    if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) return "";
+    if (std::system("gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1") == 0) return "pngcairo";
+    if (std::system("gnuplot -e 'set terminal png' >/dev/null 2>&1") == 0) return "png";
+    return "svg";
+}
+
+int run_characterize(const characterize_args& a) {
+    made_target m = make_target(a);
+    ch::target& t = *m.t;
+
+    ch::plan_options po;
+    po.alignment = t.alignment();
+    if (!a.span_text.empty()) po.span = parse_size(a.span_text);
+    else if (t.modelled()) po.span = std::min<std::uint64_t>(t.capacity(), t.klass() == device_class::flash ? 8 * GiB : 112 * GiB);
+    else po.span = t.capacity();
+    if (po.span % t.alignment() || po.span == 0 || po.span > t.capacity())
+        throw config_error("--span " + format_size(po.span) + " must be a positive multiple of " +
+                           std::to_string(t.alignment()) + " bytes and at most the target's " + format_size(t.capacity()));
+    std::string plan = a.plan.empty() && a.experiments.empty() ? "quick" : a.plan;
+    if (!plan.empty() && !a.experiments.empty()) throw config_error("give either --plan or --experiments, not both");
+    if (plan == "quick") {
+        po.repeats = 1;
+        // a real SSD: 0.5 s per point, about a minute in all; a model: 300 requests per point
+        // (modelled time is free, and a 16 MiB point needs hundreds of requests to settle)
+        if (t.modelled()) po.time_s = 0, po.count = 300;
+        else po.time_s = 0.5;
+    }
+    if (a.time_s >= 0) po.time_s = a.time_s;
+    if (a.count >= 0) po.count = static_cast<std::uint64_t>(a.count);
+    if (a.repeat > 0) po.repeats = static_cast<std::uint64_t>(a.repeat);
+    if (a.uflip_count > 0) po.uflip_count = static_cast<std::uint64_t>(a.uflip_count);
+    if (po.time_s == 0 && po.count == 0) throw config_error("--time 0 needs --count N");
+    po.random_state = a.random_state;
+    po.bursts = !a.no_bursts;
+    po.misaligned = !a.no_misaligned;
+    po.between_s = t.modelled() ? 0 : 1;
+
+    std::vector<ch::experiment_step> steps;
+    if (!a.experiments.empty()) steps = ch::load_experiments(a.experiments);
+    else steps = ch::parse_experiments(ch::plan_text(plan, po), "plan " + plan);
+    if (a.seed != 1)
+        for (auto& s : steps) s.seed = s.seed * 1000003ull + a.seed;
+    std::vector<ch::experiment_step> checked = steps;
+    ch::check_experiments(checked, t.capacity(), t.alignment());
+
+    if (a.dry_run) {
+        std::cout << "plan (" << (a.experiments.empty() ? "built-in " + plan : a.experiments) << ") for "
+                  << t.name() << " [" << t.kind() << ", " << format_bytes(double(t.capacity())) << "]:\n";
+        for (const auto& s : checked) std::cout << "  " << s.where() << ": " << s.text << "\n";
+        ch::plan_cost cost;
+        if (t.modelled()) {
+            ch::model_target fresh(make_model(m.preset, m.params), m.preset);
+            ch::runner r(fresh);
+            ch::characterization c = r.run(steps);
+            cost.bytes_written = c.bytes_written;
+            cost.bytes_read = c.bytes_read;
+            cost.seconds = c.device_seconds;
+            cost.exact = true;
+        } else {
+            cost = ch::estimate_plan(checked);
+        }
+        std::cout << "bytes to write: " << format_bytes(double(cost.bytes_written)) << " (" << cost.bytes_written
+                  << "), to read: " << format_bytes(double(cost.bytes_read)) << "\n";
+        std::cout << "expected time: " << std::fixed << std::setprecision(1) << cost.seconds << " s"
+                  << (cost.exact ? " of modelled device time (exact: the plan was run on a fresh copy of the model)"
+                                 : " (estimate at 100 MiB/s and 0.2 ms per request; time limits count in full)")
+                  << "\nnothing was written (dry run)\n";
+        return 0;
+    }
+
+    bool show = !a.quiet && (a.progress || ::isatty(2));
+    ch::progress_bar bar(stderr, show);
+    ch::runner_options ro;
+    ro.log_offsets = !a.io_log_path.empty();
+    if (show) ro.progress = [&](double f, const std::string& what) { bar.update(f, what); };
+    ch::runner r(t, ro);
+    ch::characterization c = r.run(steps);
+    bar.finish();
+
+    ch::recommendation_options rop;
+    rop.read_share = a.read_share;
+    rop.write_share = a.write_share;
+    rop.unaligned_granularity = std::max<std::uint64_t>(4 * KiB, t.alignment());
+    ch::recommendation rec = ch::recommend(c, rop);
+    std::string snippet = ch::config_snippet(rec, a.config_path.empty() ? m.snippet_path : a.config_path,
+                                             t.capacity(), a.config_name.empty() ? m.snippet_name : a.config_name,
+                                             t.klass() == device_class::flash);
+    if (!a.quiet) print_summary(std::cout, c, rec, snippet);
+
+    std::string json_path = a.json_path, csv_path = a.csv_path;
+    if (!a.out_dir.empty()) {
+        ::mkdir(a.out_dir.c_str(), 0755);
+        if (json_path.empty()) json_path = a.out_dir + "/characterize.json";
+        if (csv_path.empty()) csv_path = a.out_dir + "/characterize.csv";
+    }
+    if (!json_path.empty()) {
+        std::ofstream o(json_path);
+        if (!o) throw io_failure("cannot write '" + json_path + "'");
+        o << ch::to_json(c, rec, snippet).dump(2) << "\n";
+        if (!a.quiet) std::cout << "wrote " << json_path << "\n";
+    }
+    if (!csv_path.empty()) {
+        std::ofstream o(csv_path);
+        if (!o) throw io_failure("cannot write '" + csv_path + "'");
+        ch::write_csv(o, c);
+        if (!a.quiet) std::cout << "wrote " << csv_path << "\n";
+    }
+    if (!a.io_log_path.empty()) {
+        std::ofstream o(a.io_log_path);
+        if (!o) throw io_failure("cannot write '" + a.io_log_path + "'");
+        ch::write_io_log(o, c);
+        if (!a.quiet) std::cout << "wrote " << a.io_log_path << "\n";
+    }
+    if (!a.out_dir.empty() && !a.no_plots) {
+        std::string term = pick_terminal();
+        ch::gnuplot_files g = ch::write_gnuplot(a.out_dir + "/characterize", c, rec, term.empty() ? "svg" : term);
+        if (term.empty()) {
+            if (!a.quiet) std::cout << "gnuplot not found: wrote " << g.script << " (run it with gnuplot for the plots)\n";
+        } else {
+            std::string cmd = "cd '" + a.out_dir + "' && gnuplot characterize.gp";
+            if (std::system(cmd.c_str()) != 0) std::cerr << "flashxxl: warning: gnuplot failed on " << g.script << "\n";
+            else if (!a.quiet)
+                for (const auto& img : g.images) std::cout << "wrote " << img << "\n";
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+void register_characterize_command(CLI::App& app) {
+    auto a = std::make_shared<characterize_args>();
+    CLI::App* cmd = app.add_subcommand(
+        "characterize", "measure a device (a model, a file, or a block device) and recommend Br and Bw");
+    cmd->add_option("--model", a->model, "device-model preset (" + detail::model_preset_list() + ")");
+    cmd->add_option("--param", a->params, "model parameter override key=value (repeatable)");
+    cmd->add_option("--machine", a->machine, "machine preset (" + machine_preset_names() + ") or config file");
+    cmd->add_option("--device", a->device,
+                    "with --machine: the device's name; otherwise a block device to write (needs --allow-write)");
+    cmd->add_option("--allow-write", a->allow_write, "consent to destroy the contents of this block device (exact path)");
+    cmd->add_option("--limit", a->limit_text, "block device: use only the first SIZE bytes");
+    cmd->add_option("--file", a->file, "target file (created and marked by characterize; existing foreign files are refused)");
+    cmd->add_option("--size", a->size_text, "usable size of the target file (IEC units, e.g. 4GiB)");
+    cmd->add_flag("--keep", a->keep, "keep the target file after the run");
+    cmd->add_option("--plan", a->plan, "built-in plan: ajwani, uflip, stride, quick (default quick)");
+    cmd->add_option("--experiments", a->experiments, "experiment file (verb key=value lines)");
+    cmd->add_option("--span", a->span_text, "bytes of the target to use (default: all; models: 8GiB flash, 112GiB hdd)");
+    cmd->add_option("--time", a->time_s, "time limit per repeat in seconds (modelled on a model; ajwani 30, quick 0.5)");
+    cmd->add_option("--count", a->count, "request-count limit per repeat");
+    cmd->add_option("--repeat", a->repeat, "repeats per pattern (ajwani 3, quick 1)");
+    cmd->add_option("--uflip-count", a->uflip_count, "uFLIP IOCount per run (default 1024)");
+    cmd->add_flag("--random-state", a->random_state, "uflip: enforce a random state first (uFLIP Section 4.1)");
+    cmd->add_flag("--no-bursts", a->no_bursts, "ajwani: leave out the burst / recovery experiments");
+    cmd->add_flag("--no-misaligned", a->no_misaligned, "ajwani: leave out the misaligned random writes");
+    cmd->add_option("--read-share", a->read_share, "Br threshold: share of peak read throughput (default 0.95)")
+        ->check(CLI::Range(0.01, 1.0));
+    cmd->add_option("--write-share", a->write_share, "Bw threshold: share of peak sequential write (default 0.90)")
+        ->check(CLI::Range(0.01, 1.0));
+    cmd->add_option("--out", a->out_dir, "directory for characterize.json, .csv and the plots");
+    cmd->add_option("--json", a->json_path, "write the JSON report here");
+    cmd->add_option("--csv", a->csv_path, "write the CSV (one row per experiment, repeat and block size) here");
+    cmd->add_option("--io-log", a->io_log_path, "write every request's offset and response time here (CSV)");
+    cmd->add_flag("--no-plots", a->no_plots, "do not write or run the gnuplot script");
+    cmd->add_option("--config-path", a->config_path, "path to put into the machine-config snippet");
+    cmd->add_option("--config-name", a->config_name, "device name for the machine-config snippet");
+    cmd->add_flag("--dry-run", a->dry_run, "print the plan, the bytes to write and the expected time; write nothing");
+    cmd->add_flag("--progress", a->progress, "show the progress bar even when stderr is not a terminal");
+    cmd->add_flag("--quiet", a->quiet, "no summary, no progress bar");
+    cmd->add_option("--seed", a->seed, "seed of the random patterns (default 1)");
+    cmd->callback([a]() {
+        int rc = run_characterize(*a);
+        if (rc != 0) throw CLI::RuntimeError(rc);
+    });
+}
+
+} // namespace flashxxl::cli

@@ -1,0 +1,88 @@
+// The experiment-file grammar: verbs, keys, comments, and errors that name the line and the key.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "flashxxl/characterize/experiment_check.hpp"
+#include "flashxxl/characterize/experiment_file.hpp"
+
+namespace ch = flashxxl::characterize;
+using flashxxl::KiB;
+using flashxxl::MiB;
+
+namespace {
+std::string error_of(const std::string& text, std::uint64_t cap = 64 * MiB, std::uint64_t align = 4096) {
+    try {
+        auto steps = ch::parse_experiments(text, "exp.txt");
+        ch::check_experiments(steps, cap, align);
+    } catch (const flashxxl::config_error& e) {
+        return e.what();
+    }
+    return "";
+}
+} // namespace
+
+TEST(characterize_experiment_file, parses_verbs_keys_and_comments) {
+    auto steps = ch::parse_experiments(
+        "# a plan\n"
+        "fill block=1MiB span=32MiB\n"
+        "\n"
+        "run op=write order=rand block=16KiB granularity=4KiB count=100 time=2s repeat=3 ignore=auto # tail\n"
+        "run op=read order=partitioned partitions=8 block=4KiB count=10 pause=100ms burst=5 mix=RW ratio=4\n"
+        "sweep patterns=SR,RW@4KiB from=4KiB to=1MiB max=4MiB selfscale=no fill=none count=5\n"
+        "burst burst_block=same burst_time=5 seq_block=64KiB windows=30 window=4\n"
+        "stride block=4KiB length=16 stride=64KiB repeat=8\n"
+        "pause time=250ms\n",
+        "exp.txt");
+    ASSERT_EQ(steps.size(), 7u);
+    EXPECT_EQ(steps[0].kind, ch::step_kind::fill);
+    EXPECT_EQ(steps[0].pattern.span, 32 * MiB);
+    EXPECT_EQ(steps[1].line, 4u);
+    EXPECT_EQ(steps[1].pattern.order, ch::address_order::random);
+    EXPECT_EQ(steps[1].pattern.granularity, 4 * KiB);
+    EXPECT_TRUE(steps[1].ignore_auto);
+    EXPECT_DOUBLE_EQ(steps[1].time_s, 2.0);
+    EXPECT_EQ(steps[1].pattern.code(), "RW@4KiB");
+    EXPECT_EQ(steps[2].pattern.partitions, 8u);
+    EXPECT_DOUBLE_EQ(steps[2].pause_s, 0.1);
+    EXPECT_TRUE(steps[2].has_mix);
+    EXPECT_EQ(steps[2].mix.op, flashxxl::io_op::write);
+    EXPECT_EQ(steps[2].ratio, 4u);
+    ASSERT_EQ(steps[3].sweep_patterns.size(), 2u);
+    EXPECT_EQ(steps[3].sweep_patterns[1].granularity, 4 * KiB);
+    EXPECT_FALSE(steps[3].self_scale);
+    EXPECT_EQ(steps[4].burst_block, 0u);
+    EXPECT_EQ(steps[5].stride, 64 * KiB);
+    EXPECT_DOUBLE_EQ(steps[6].time_s, 0.25);
+    ch::check_experiments(steps, 64 * MiB, 4096);
+    EXPECT_EQ(steps[1].pattern.span, 64 * MiB); // span=all resolved
+}
+
+TEST(characterize_experiment_file, errors_name_the_line_and_the_key) {
+    EXPECT_NE(error_of("\n\nfrobnicate block=4KiB\n").find("exp.txt:3"), std::string::npos);
+    EXPECT_NE(error_of("\n\nfrobnicate block=4KiB\n").find("unknown verb"), std::string::npos);
+    std::string e = error_of("run op=read count=1 colour=blue\n");
+    EXPECT_NE(e.find("exp.txt:1"), std::string::npos) << e;
+    EXPECT_NE(e.find("'colour'"), std::string::npos) << e;
+    EXPECT_NE(e.find("unknown key"), std::string::npos) << e;
+    e = error_of("# c\nrun op=read block=16M count=1\n");
+    EXPECT_NE(e.find("exp.txt:2: field 'block'"), std::string::npos) << e;
+    e = error_of("run op=read\n");
+    EXPECT_NE(e.find("count"), std::string::npos) << e; // needs a limit
+    e = error_of("run op=sideways count=1\n");
+    EXPECT_NE(e.find("field 'op'"), std::string::npos) << e;
+    e = error_of("run op=read block=4KiB count=1 count=2\n");
+    EXPECT_NE(e.find("given twice"), std::string::npos) << e;
+    e = error_of("run op=read block=512 count=1\n"); // below the target's 4 KiB alignment
+    EXPECT_NE(e.find("field 'block'"), std::string::npos) << e;
+    EXPECT_NE(e.find("alignment"), std::string::npos) << e;
+    e = error_of("run op=read block=4KiB offset=60MiB span=8MiB count=1\n");
+    EXPECT_NE(e.find("field 'span'"), std::string::npos) << e;
+    e = error_of("stride block=4KiB length=100 stride=1MiB\n");
+    EXPECT_NE(e.find("field 'length'"), std::string::npos) << e;
+    e = error_of("run op=read block=4KiB count=1 justaword\n");
+    EXPECT_NE(e.find("key=value"), std::string::npos) << e;
+    e = error_of("sweep patterns=SR,QQ count=1\n");
+    EXPECT_NE(e.find("field 'patterns'"), std::string::npos) << e;
+    EXPECT_EQ(error_of("run op=read block=4KiB count=1\n"), "");
+}

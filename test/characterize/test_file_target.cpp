@@ -1,0 +1,168 @@
+// The file target: created and marked by the tool, foreign files and tmpfs refused, O_DIRECT I/O works.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "flashxxl/characterize/block_device_target.hpp"
+#include "flashxxl/characterize/device_safety.hpp"
+#include "flashxxl/characterize/experiment_file.hpp"
+#include "flashxxl/characterize/file_target.hpp"
+#include "flashxxl/characterize/runner.hpp"
+
+namespace ch = flashxxl::characterize;
+using flashxxl::KiB;
+using flashxxl::MiB;
+
+namespace {
+struct temp_dir {
+    std::string path;
+    temp_dir() {
+        // the build directory is on the real disk (/tmp may be tmpfs, which the target refuses)
+        char tmpl[] = "./characterize-test-XXXXXX";
+        char* p = ::mkdtemp(tmpl);
+        path = p ? p : "";
+    }
+    ~temp_dir() {
+        std::string cmd = "rm -rf '" + path + "'";
+        if (!path.empty()) (void)std::system(cmd.c_str());
+    }
+};
+} // namespace
+
+TEST(characterize_file_target, refuses_a_file_it_did_not_create) {
+    temp_dir d;
+    ASSERT_FALSE(d.path.empty());
+    std::string p = d.path + "/precious.dat";
+    {
+        std::ofstream f(p);
+        f << std::string(16384, 'x');
+    }
+    try {
+        ch::file_target t(p, 8 * KiB);
+        FAIL() << "a foreign file was opened for writing";
+    } catch (const flashxxl::io_failure& e) {
+        EXPECT_NE(std::string(e.what()).find("not created by flashxxl characterize"), std::string::npos) << e.what();
+    }
+    std::ifstream f(p);
+    std::string content((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(content, std::string(16384, 'x')); // untouched
+}
+
+TEST(characterize_file_target, creates_marks_reopens_and_runs) {
+    temp_dir d;
+    std::string p = d.path + "/target.img";
+    {
+        ch::file_target t(p, 1 * MiB);
+        EXPECT_TRUE(t.created());
+        EXPECT_EQ(t.capacity(), 1 * MiB);
+        EXPECT_EQ(t.alignment(), 4096u);
+        ch::runner r(t);
+        auto c = r.run(ch::parse_experiments("fill block=256KiB\nrun op=read order=rand block=4KiB count=32\n", "t"));
+        EXPECT_EQ(c.bytes_written, 1 * MiB);
+        ASSERT_EQ(c.runs.size(), 1u);
+        EXPECT_EQ(c.runs[0].ios, 32u);
+        EXPECT_GT(c.runs[0].seconds, 0.0);
+        EXPECT_THROW(t.io(flashxxl::io_op::write, 1 * MiB, 4096), flashxxl::invalid_request);
+    }
+    struct stat st {};
+    ASSERT_EQ(::stat(p.c_str(), &st), 0);
+    EXPECT_EQ(std::uint64_t(st.st_size), 1 * MiB + ch::file_target::header_bytes);
+    std::ifstream f(p);
+    std::string head(31, '\0');
+    f.read(&head[0], 31);
+    EXPECT_EQ(head, "FLASHXXL-CHARACTERIZE-TARGET v1");
+    {
+        ch::file_target again(p, 0); // reopened: our marker is there
+        EXPECT_FALSE(again.created());
+        EXPECT_EQ(again.capacity(), 1 * MiB);
+        again.remove_on_close(true); // not created by this object: must stay
+    }
+    EXPECT_EQ(::stat(p.c_str(), &st), 0);
+    {
+        std::string q = d.path + "/scratch.img";
+        ch::file_target t(q, 64 * KiB);
+        t.remove_on_close(true);
+        EXPECT_EQ(::stat(q.c_str(), &st), 0);
+    }
+    EXPECT_NE(::stat((d.path + "/scratch.img").c_str(), &st), 0);
+}
+
+TEST(characterize_file_target, refuses_tmpfs) {
+    struct statfs fs {};
+    if (::statfs("/dev/shm", &fs) != 0 || fs.f_type != 0x01021994) GTEST_SKIP() << "/dev/shm is not tmpfs here";
+    std::string p = "/dev/shm/flashxxl-characterize-test-" + std::to_string(::getpid());
+    try {
+        ch::file_target t(p, 64 * KiB);
+        FAIL() << "tmpfs accepted";
+    } catch (const flashxxl::io_failure& e) {
+        EXPECT_NE(std::string(e.what()).find("tmpfs"), std::string::npos) << e.what();
+    }
+    struct stat st {};
+    EXPECT_NE(::stat(p.c_str(), &st), 0); // the refused file was removed again
+}
+
+TEST(characterize_device_safety, block_device_needs_exact_consent_and_no_mounts) {
+    try {
+        ch::block_device_target t("/dev/loop7", "/dev/loop");
+        FAIL() << "written without exact consent";
+    } catch (const flashxxl::io_failure& e) {
+        EXPECT_NE(std::string(e.what()).find("--allow-write=/dev/loop7"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(ch::block_device_target("/etc/hostname", "/etc/hostname"), flashxxl::io_failure); // not a block device
+    std::string mounts = "/dev/sdb1 /data ext4 rw 0 0\n/dev/mapper/vg-root / ext4 rw 0 0\nproc /proc proc rw 0 0\n"
+                         "/dev/disk\\040with\\040space /x ext4 rw 0 0\n";
+    EXPECT_EQ(ch::mounted_among({"/dev/sdb", "/dev/sdb1", "/dev/sdb2"}, mounts).value_or(""), "/dev/sdb1");
+    EXPECT_FALSE(ch::mounted_among({"/dev/sdc", "/dev/sdc1"}, mounts).has_value());
+    EXPECT_EQ(ch::mounted_among({"/dev/disk with space"}, mounts).value_or(""), "/dev/disk with space");
+}
+
+TEST(characterize_device_safety, a_mounted_block_device_is_refused_before_it_is_opened) {
+    // the device the root file system is mounted from, if this machine shows it in /dev
+    std::string real = ch::read_mounts(), dev;
+    std::istringstream in(real);
+    std::string src, mnt;
+    while (in >> src >> mnt) {
+        std::string rest;
+        std::getline(in, rest);
+        struct stat st {};
+        if (src.rfind("/dev/", 0) == 0 && ::stat(src.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
+            dev = src;
+            break;
+        }
+    }
+    if (dev.empty()) GTEST_SKIP() << "no mounted block device visible in /dev";
+    try {
+        ch::block_device_target t(dev, dev);
+        FAIL() << "mounted device " << dev << " accepted";
+    } catch (const flashxxl::io_failure& e) {
+        EXPECT_NE(std::string(e.what()).find("is mounted"), std::string::npos) << e.what();
+    }
+}
+
+TEST(characterize_device_safety, signatures_are_found) {
+    std::vector<std::uint8_t> buf(ch::signature_probe_bytes, 0);
+    EXPECT_FALSE(ch::find_signature(buf.data(), buf.size()).has_value());
+    auto with = [&](std::size_t at, const std::string& magic) {
+        std::vector<std::uint8_t> b(ch::signature_probe_bytes, 0);
+        std::copy(magic.begin(), magic.end(), b.begin() + static_cast<std::ptrdiff_t>(at));
+        return ch::find_signature(b.data(), b.size()).value_or("none");
+    };
+    EXPECT_EQ(with(1080, "\x53\xef"), "ext2/3/4");
+    EXPECT_EQ(with(0, "XFSB"), "xfs");
+    EXPECT_EQ(with(65536 + 64, "_BHRfS_M"), "btrfs");
+    EXPECT_EQ(with(512, "EFI PART"), "GPT partition table");
+    EXPECT_NE(with(510, "\x55\xaa").find("MBR"), std::string::npos);
+    EXPECT_EQ(with(4086, "SWAPSPACE2"), "Linux swap");
+    EXPECT_EQ(with(0, "LUKS\xba\xbe"), "LUKS");
+    // the cyclic 0x00..0xff pattern the tool writes carries no signature
+    for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = std::uint8_t(i & 0xff);
+    EXPECT_FALSE(ch::find_signature(buf.data(), buf.size()).has_value());
+}
