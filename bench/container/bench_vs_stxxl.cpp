@@ -1,0 +1,333 @@
+// Driver: flashxxl sorter / sort / priority queue / vector scan vs STXXL's on the same disk (syscall files).
+//
+// Usage: bench_container_vs_stxxl [--dir DIR] [--bytes SIZE] [--memory SIZE] [--json FILE] [--only NAME]
+// Both libraries get a syscall file (O_DIRECT where possible) in DIR and the same memory M.
+// STXXL reads a generated config file DIR/flashxxl-bench.stxxl (STXXLCFG), so it never creates
+// /var/tmp/stxxl. Prints one table row per benchmark (wall times, ratio, volumes) and JSON.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <stxxl/io>
+#include <stxxl/priority_queue>
+#include <stxxl/sort>
+#include <stxxl/sorter>
+#include <stxxl/stats>
+#include <stxxl/vector>
+
+#include "flashxxl/container/priority_queue.hpp"
+#include "flashxxl/container/sort.hpp"
+#include "flashxxl/container/sorter.hpp"
+#include "flashxxl/container/vector.hpp"
+#include "flashxxl/units.hpp"
+
+namespace {
+
+using namespace flashxxl;
+using item = std::uint64_t;
+// flashxxl: reads of 256 KiB, writes of 2 MiB (STXXL's default block size for both).
+using fx_blocks = blocks<256 * 1024, 2 * 1024 * 1024>;
+constexpr std::size_t stxxl_block = 2 * 1024 * 1024;
+
+struct stxxl_less {
+    bool operator()(item a, item b) const { return a < b; }
+    item min_value() const { return std::numeric_limits<item>::min(); }
+    item max_value() const { return std::numeric_limits<item>::max(); }
+};
+// STXXL's PQ returns the largest under cmp: greater gives a min-queue.
+struct stxxl_greater {
+    bool operator()(item a, item b) const { return a > b; }
+    item min_value() const { return std::numeric_limits<item>::max(); }
+};
+
+std::uint64_t mix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct result {
+    std::string name;
+    double fx_s = 0, st_s = 0;
+    std::uint64_t fx_read = 0, fx_written = 0, st_read = 0, st_written = 0;
+    bool ok = true;
+};
+
+struct volumes {
+    std::uint64_t read = 0, written = 0;
+};
+volumes fx_volume(const machine& m) {
+    volumes v;
+    for (const auto& s : m.stats()) {
+        v.read += s.total.read_bytes;
+        v.written += s.total.write_bytes;
+    }
+    return v;
+}
+volumes st_volume(const stxxl::stats_data& d) { return {std::uint64_t(d.get_read_volume()), std::uint64_t(d.get_written_volume())}; }
+
+machine fx_machine(const std::string& dir, std::uint64_t capacity) {
+    return machine::from_config_text("name=bench\n"
+                                     "disk=" + dir + "/flashxxl-bench.img," + format_size(capacity) +
+                                         ",syscall name=disk direct=try\n"
+                                         "placement=single device=disk\n",
+                                     "bench");
+}
+
+result bench_sorter(const std::string& dir, std::uint64_t n, std::uint64_t memory) {
+    result r{"sorter push/sort/pop"};
+    {
+        machine m = fx_machine(dir, 4 * n * sizeof(item) + GiB);
+        auto t0 = std::chrono::steady_clock::now();
+        sorter<item, std::less<item>, fx_blocks> s(m, memory);
+        for (std::uint64_t i = 0; i < n; ++i) s.push(mix64(i));
+        s.sort();
+        item prev = 0, sum = 0;
+        for (; !s.empty(); ++s) {
+            r.ok = r.ok && prev <= *s;
+            prev = *s;
+            sum += *s;
+        }
+        r.fx_s = seconds_since(t0);
+        volumes v = fx_volume(m);
+        r.fx_read = v.read;
+        r.fx_written = v.written;
+    }
+    {
+        stxxl::stats_data before(*stxxl::stats::get_instance());
+        auto t0 = std::chrono::steady_clock::now();
+        stxxl::sorter<item, stxxl_less, stxxl_block> s(stxxl_less(), memory);
+        for (std::uint64_t i = 0; i < n; ++i) s.push(mix64(i));
+        s.sort();
+        item prev = 0;
+        for (; !s.empty(); ++s) {
+            r.ok = r.ok && prev <= *s;
+            prev = *s;
+        }
+        r.st_s = seconds_since(t0);
+        volumes v = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before);
+        r.st_read = v.read;
+        r.st_written = v.written;
+    }
+    return r;
+}
+
+result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory) {
+    result r{"sort(vector)"};
+    {
+        machine m = fx_machine(dir, 4 * n * sizeof(item) + GiB);
+        using V = vector<item, fx_blocks>;
+        V v(m, V::min_memory());
+        {
+            V::stream_writer w(v);
+            for (std::uint64_t i = 0; i < n; ++i) w.push(mix64(i));
+        }
+        volumes v0 = fx_volume(m);
+        auto t0 = std::chrono::steady_clock::now();
+        flashxxl::sort(v, std::less<item>(), memory);
+        r.fx_s = seconds_since(t0);
+        volumes v1 = fx_volume(m);
+        r.fx_read = v1.read - v0.read;
+        r.fx_written = v1.written - v0.written;
+        item prev = 0;
+        for (V::stream_reader in(v); !in.empty(); ++in) {
+            r.ok = r.ok && prev <= *in;
+            prev = *in;
+        }
+    }
+    {
+        using SV = stxxl::VECTOR_GENERATOR<item, 4, 8, stxxl_block>::result;
+        SV v;
+        {
+            SV::bufwriter_type w(v);
+            for (std::uint64_t i = 0; i < n; ++i) w << mix64(i);
+            w.finish();
+        }
+        stxxl::stats_data before(*stxxl::stats::get_instance());
+        auto t0 = std::chrono::steady_clock::now();
+        stxxl::sort(v.begin(), v.end(), stxxl_less(), memory);
+        r.st_s = seconds_since(t0);
+        volumes vv = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before);
+        r.st_read = vv.read;
+        r.st_written = vv.written;
+        item prev = 0;
+        for (SV::bufreader_type in(v); !in.empty(); ++in) {
+            r.ok = r.ok && prev <= *in;
+            prev = *in;
+        }
+    }
+    return r;
+}
+
+result bench_vector_scan(const std::string& dir, std::uint64_t n) {
+    result r{"vector scan"};
+    item fx_sum = 0, st_sum = 0;
+    {
+        machine m = fx_machine(dir, 2 * n * sizeof(item) + GiB);
+        using V = vector<item, fx_blocks>;
+        V v(m, V::min_memory());
+        {
+            V::stream_writer w(v);
+            for (std::uint64_t i = 0; i < n; ++i) w.push(mix64(i));
+        }
+        volumes v0 = fx_volume(m);
+        auto t0 = std::chrono::steady_clock::now();
+        for (V::stream_reader in(v, 0, n, 16); !in.empty();) {  // 16 blocks (4 MiB) of prefetch
+            std::uint64_t k = in.run();
+            const item* p = &*in;
+            for (std::uint64_t i = 0; i < k; ++i) fx_sum += p[i];
+            in.skip(k);
+        }
+        r.fx_s = seconds_since(t0);
+        volumes v1 = fx_volume(m);
+        r.fx_read = v1.read - v0.read;
+    }
+    {
+        using SV = stxxl::VECTOR_GENERATOR<item, 4, 8, stxxl_block>::result;
+        SV v;
+        {
+            SV::bufwriter_type w(v);
+            for (std::uint64_t i = 0; i < n; ++i) w << mix64(i);
+            w.finish();
+        }
+        stxxl::stats_data before(*stxxl::stats::get_instance());
+        auto t0 = std::chrono::steady_clock::now();
+        for (SV::bufreader_type in(v); !in.empty(); ++in) st_sum += *in;
+        r.st_s = seconds_since(t0);
+        r.st_read = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before).read;
+    }
+    r.ok = fx_sum == st_sum;
+    return r;
+}
+
+template <class PushPop>
+void pq_workload(PushPop& q, std::uint64_t n, bool interleaved, bool& ok) {
+    item last = 0;
+    std::uint64_t pushed = 0, popped = 0;
+    auto pop = [&] {
+        item k = q.top();
+        ok = ok && (popped == 0 || k >= last);
+        last = k;
+        q.pop();
+        ++popped;
+    };
+    if (!interleaved) {
+        for (; pushed < n; ++pushed) q.push(mix64(pushed) >> 1);
+    } else {
+        for (; pushed < n / 2; ++pushed) q.push(mix64(pushed) >> 20);
+        std::uint64_t step = 0;
+        while (pushed < n) {
+            pop();
+            std::uint64_t x = mix64(~step++);
+            for (std::uint64_t j = 0; j < 1 + (x & 1) && pushed < n; ++j, ++pushed) q.push(last + ((x >> 8) & 0xffffff));
+        }
+    }
+    while (!q.empty()) pop();
+    ok = ok && popped == pushed;
+}
+
+constexpr std::uint64_t stxxl_pq_internal = 64 * 1024 * 1024;
+using stxxl_pq = stxxl::PRIORITY_QUEUE_GENERATOR<item, stxxl_greater, stxxl_pq_internal, (1ull << 28) / 1024>::result;
+
+result bench_pq(const std::string& dir, std::uint64_t n, std::uint64_t memory, bool interleaved) {
+    result r{interleaved ? "priority_queue interleaved" : "priority_queue n push, n pop"};
+    {
+        machine m = fx_machine(dir, 4 * n * sizeof(item) + GiB);
+        auto t0 = std::chrono::steady_clock::now();
+        {
+            flashxxl::priority_queue<item, std::greater<item>, fx_blocks> q(m, memory);
+            pq_workload(q, n, interleaved, r.ok);
+        }
+        r.fx_s = seconds_since(t0);
+        volumes v = fx_volume(m);
+        r.fx_read = v.read;
+        r.fx_written = v.written;
+    }
+    {
+        stxxl::stats_data before(*stxxl::stats::get_instance());
+        auto t0 = std::chrono::steady_clock::now();
+        {
+            // The internal part is fixed at compile time (64 MiB); the pools get the rest of M.
+            std::uint64_t pools = memory > stxxl_pq_internal ? memory - stxxl_pq_internal : 16 * MiB;
+            stxxl_pq q(pools / 2, pools / 2);
+            pq_workload(q, n, interleaved, r.ok);
+        }
+        r.st_s = seconds_since(t0);
+        volumes v = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before);
+        r.st_read = v.read;
+        r.st_written = v.written;
+    }
+    return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string dir = "bench-work", json_path, only;
+    std::uint64_t bytes = 512 * MiB, memory = 64 * MiB;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string a = argv[i], v = argv[i + 1];
+        if (a == "--dir") dir = v;
+        else if (a == "--bytes") bytes = parse_size(v);
+        else if (a == "--memory") memory = parse_size(v);
+        else if (a == "--json") json_path = v;
+        else if (a == "--only") only = v;
+        else {
+            std::cerr << "unknown option " << a << "\n";
+            return 2;
+        }
+    }
+    ::mkdir(dir.c_str(), 0755);
+    std::string cfg = dir + "/flashxxl-bench.stxxl";
+    {
+        std::ofstream out(cfg);
+        out << "disk=" << dir << "/stxxl-bench.img," << format_size(4 * bytes + GiB) << ",syscall direct=try unlink\n";
+    }
+    setenv("STXXLCFG", cfg.c_str(), 1);
+    setenv("STXXLLOGFILE", "/dev/null", 0);
+    setenv("STXXLERRLOGFILE", "/dev/null", 0);
+    std::uint64_t n = bytes / sizeof(item);
+    std::vector<result> results;
+    auto want = [&](const std::string& k) { return only.empty() || only == k; };
+    if (want("sorter")) results.push_back(bench_sorter(dir, n, memory));
+    if (want("sort")) results.push_back(bench_sort(dir, n, memory));
+    if (want("pq")) results.push_back(bench_pq(dir, n / 2, memory, false));
+    if (want("pq-interleaved")) results.push_back(bench_pq(dir, n / 2, memory, true));
+    if (want("scan")) results.push_back(bench_vector_scan(dir, n));
+
+    std::printf("flashxxl (Br 256 KiB, Bw 2 MiB) vs STXXL 1.4.1 (B 2 MiB): %s of uint64, M = %s, files in %s\n",
+                format_bytes(double(bytes)).c_str(), format_bytes(double(memory)).c_str(), dir.c_str());
+    std::printf("%-30s %10s %10s %7s %12s %12s %12s %12s %4s\n", "benchmark", "flashxxl_s", "stxxl_s", "ratio", "fx_RDV",
+                "fx_WRV", "stxxl_RDV", "stxxl_WRV", "ok");
+    nlohmann::json j = nlohmann::json::array();
+    for (const result& r : results) {
+        std::printf("%-30s %10.3f %10.3f %7.3f %12s %12s %12s %12s %4s\n", r.name.c_str(), r.fx_s, r.st_s,
+                    r.st_s > 0 ? r.fx_s / r.st_s : 0.0, format_bytes(double(r.fx_read)).c_str(),
+                    format_bytes(double(r.fx_written)).c_str(), format_bytes(double(r.st_read)).c_str(),
+                    format_bytes(double(r.st_written)).c_str(), r.ok ? "yes" : "NO");
+        j.push_back({{"benchmark", r.name}, {"flashxxl_s", r.fx_s}, {"stxxl_s", r.st_s},
+                     {"ratio", r.st_s > 0 ? r.fx_s / r.st_s : 0.0}, {"flashxxl_read_bytes", r.fx_read},
+                     {"flashxxl_write_bytes", r.fx_written}, {"stxxl_read_bytes", r.st_read},
+                     {"stxxl_write_bytes", r.st_written}, {"ok", r.ok}, {"bytes", bytes}, {"memory", memory}});
+    }
+    if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
+    ::unlink(cfg.c_str());
+    bool ok = true;
+    for (const result& r : results) ok = ok && r.ok;
+    return ok ? 0 : 1;
+}

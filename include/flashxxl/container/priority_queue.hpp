@@ -1,0 +1,331 @@
+// An external merge-based priority queue: insertion heap, sorted external arrays in tiers, loser-tree selection.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+
+#include "flashxxl/container/loser_tree.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/io/aligned_buffer.hpp"
+#include "flashxxl/io/block_reader.hpp"
+#include "flashxxl/io/block_writer.hpp"
+#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/io/segment.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! A priority queue with std::priority_queue semantics (top() is the greatest item under
+//! Cmp; use std::greater for a min-queue) for more items than fit in memory.
+//!
+//! It only merges, never distributes (seeds/001, Section 3.2: merging runs M/Br-way, while
+//! distribution-based queues are limited to M/Bw-way and lose a log factor). Pushed items go to
+//! a small insertion heap (at most 64 Ki items, cache-resident). A full heap is sorted into an
+//! internal run in an arena of about M / 2; when the arena is full, the internal runs are
+//! merged and written as one external sorted array with Bw writes. Every external array is
+//! read back through its own block_reader (a Br block plus one prefetched Br block), whose
+//! buffer is the array's share of the deletion buffer; a loser tree over the heads of the
+//! internal runs and external arrays, and the heap's top, give top(). External arrays form
+//! tiers like a log-structured merge tree: when `tier_fan_in()` arrays share a tier they are merged (Br reads, Bw writes) into one array of the next tier, and if the
+//! reader slots (about M / (4 Br)) run out, all arrays are merged into one. Each item is thus
+//! written O(log_{fan-in}(N / M)) times. Extents are released as soon as they are consumed.
+//!
+//! Items with equal keys are ordinary items here: nothing relies on distinct keys or on
+//! sentinel values, unlike STXXL's queue (STXXL issue #20). Memory: at most M
+//! (memory_usage(M) == M; the arena about M / 2, reader slots, and a 2 x Bw writer while
+//! writing or merging arrays). T must be trivially copyable; it need not be
+//! default-constructible. Not thread-safe.
+template <class T, class Cmp = std::less<T>, class Blocks = blocks<128 * 1024, 16 * 1024 * 1024>>
+class priority_queue {
+public:
+    static constexpr std::size_t Br = Blocks::read_block;
+    static constexpr std::size_t Bw = Blocks::write_block;
+    using value_type = T;
+    using reader_type = block_reader<T, Br>;
+
+    static constexpr std::uint64_t reserve(std::uint64_t memory) { return 16 * 1024 + memory / 64; }
+    static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
+    //! The smallest budget accepted: a 2 x Bw writer, 4 reader slots, a small insertion heap.
+    static constexpr std::uint64_t min_memory() {
+        std::uint64_t need = 2 * Bw + 4 * reader_type::memory_usage(1) + 2 * 4096;
+        return need + reserve(need) + reserve(need) / 32 + 4096;
+    }
+
+    priority_queue(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::hot)
+        : machine_(&m), memory_(memory), cmp_(std::move(cmp)), role_(r) {
+        std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
+        if (usable < 2 * Bw + 4 * reader_type::memory_usage(1) + 2 * 4096)
+            throw config_error("flashxxl::priority_queue: memory budget " + format_bytes(double(memory)) +
+                               " is too small for Br = " + format_bytes(double(Br)) + ", Bw = " +
+                               format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) + ")");
+        std::uint64_t rest = usable - 2 * Bw;
+        std::uint64_t arena_bytes = std::max<std::uint64_t>(rest / 2, 8192);
+        arena_capacity_ = std::max<std::uint64_t>(arena_bytes / sizeof(T), 1);
+        // The heap stays small enough for the cache (64 Ki items at most); full heaps become
+        // sorted internal runs, up to about 64 of them.
+        heap_capacity_ = std::min<std::uint64_t>(
+            arena_capacity_, std::max<std::uint64_t>(std::min<std::uint64_t>(arena_capacity_ / 64, 65536), 64));
+        max_arrays_ = std::size_t((rest - arena_capacity_ * sizeof(T)) / reader_type::memory_usage(1));
+        tier_fan_in_ = std::max<std::size_t>(2, max_arrays_ / 4);
+        arena_ = aligned_buffer(arena_capacity_ * sizeof(T), &account_);
+        tree_ = std::make_unique<loser_tree<sources>>(sources_);
+        rebuild_tree();
+    }
+    priority_queue(const priority_queue&) = delete;
+    priority_queue& operator=(const priority_queue&) = delete;
+    ~priority_queue() = default;  // readers wait for their requests and release their extents
+
+    std::uint64_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const memory_account& account() const { return account_; }
+    //! Items kept in memory (insertion heap and internal runs) before they are written out.
+    std::uint64_t memory_capacity() const { return arena_capacity_; }
+    //! Items of the insertion heap before it becomes an internal sorted run.
+    std::uint64_t heap_capacity() const { return heap_capacity_; }
+    //! External arrays that can be open at once (reader slots).
+    std::size_t max_arrays() const { return max_arrays_; }
+    //! Arrays merged at once within a tier.
+    std::size_t tier_fan_in() const { return tier_fan_in_; }
+    //! External arrays now.
+    std::size_t arrays() const { return arrays_.size(); }
+    //! External merges done so far (each reads and writes the merged items once).
+    std::uint64_t merges() const { return merges_; }
+
+    void push(const T& x) {
+        if (heap_size_ == heap_capacity_) seal_heap();
+        T* h = heap();
+        std::memcpy(static_cast<void*>(h + heap_size_), &x, sizeof(T));
+        ++heap_size_;
+        std::push_heap(h, h + heap_size_, cmp_);
+        ++size_;
+    }
+    //! Pushes [first, last).
+    template <class It>
+    void push_bulk(It first, It last) {
+        for (; first != last; ++first) push(*first);
+    }
+
+    //! The greatest item (not empty()).
+    const T& top() const {
+        check_not_empty("top");
+        if (from_heap()) return heap()[0];
+        return head(tree_->winner());
+    }
+    void pop() {
+        check_not_empty("pop");
+        --size_;
+        if (from_heap()) {
+            T* h = heap();
+            std::pop_heap(h, h + heap_size_, cmp_);
+            --heap_size_;
+            return;
+        }
+        std::size_t w = tree_->winner();
+        if (w < arrays_.size()) arrays_[w].reader->pop();
+        else ++runs_[w - arrays_.size()].cur;
+        tree_->replay();
+    }
+    //! Pops up to n items into `out` (greatest first); returns how many.
+    template <class OutputIt>
+    std::uint64_t pop_bulk(std::uint64_t n, OutputIt out) {
+        std::uint64_t k = 0;
+        for (; k < n && !empty(); ++k) {
+            *out++ = top();
+            pop();
+        }
+        return k;
+    }
+
+private:
+    struct array {
+        std::unique_ptr<reader_type> reader;
+        std::size_t tier = 0;
+    };
+    //! A sorted run in the arena (pop order), consumed from cur.
+    struct internal_run {
+        const T* cur;
+        const T* end;
+    };
+    //! a leaves the queue before b
+    struct pop_order {
+        const Cmp* cmp;
+        bool operator()(const T& a, const T& b) const { return (*cmp)(b, a); }
+    };
+    //! The selection's sources: external arrays [0, A), then internal runs.
+    struct sources {
+        const priority_queue* q;
+        bool exhausted(std::size_t i) const { return q->exhausted(i); }
+        bool less(std::size_t i, std::size_t j) const { return q->pop_order_(q->head(i), q->head(j)); }
+    };
+    //! External arrays only (for merging them).
+    struct array_sources {
+        std::vector<array>* arrays;
+        const pop_order* order;
+        bool exhausted(std::size_t i) const { return (*arrays)[i].reader->empty(); }
+        bool less(std::size_t i, std::size_t j) const {
+            return (*order)((*arrays)[i].reader->front(), (*arrays)[j].reader->front());
+        }
+    };
+    //! Internal runs only (for writing them out).
+    struct run_sources {
+        std::vector<internal_run>* runs;
+        const pop_order* order;
+        bool exhausted(std::size_t i) const { return (*runs)[i].cur == (*runs)[i].end; }
+        bool less(std::size_t i, std::size_t j) const { return (*order)(*(*runs)[i].cur, *(*runs)[j].cur); }
+    };
+
+    T* heap() { return arena_.template as<T>() + used_; }
+    const T* heap() const { return arena_.template as<T>() + used_; }
+    bool exhausted(std::size_t i) const {
+        return i < arrays_.size() ? arrays_[i].reader->empty()
+                                  : runs_[i - arrays_.size()].cur == runs_[i - arrays_.size()].end;
+    }
+    const T& head(std::size_t i) const {
+        return i < arrays_.size() ? arrays_[i].reader->front() : *runs_[i - arrays_.size()].cur;
+    }
+
+    void check_not_empty(const char* what) const {
+        if (size_ == 0) throw invalid_request(std::string("flashxxl::priority_queue::") + what + " on an empty queue");
+    }
+    bool from_heap() const {
+        if (heap_size_ == 0) return false;
+        if (tree_->empty()) return true;
+        return !cmp_(heap()[0], head(tree_->winner()));
+    }
+
+    void rebuild_tree() {
+        runs_.erase(std::remove_if(runs_.begin(), runs_.end(), [](const internal_run& r) { return r.cur == r.end; }),
+                    runs_.end());
+        drop_exhausted();
+        tree_->build(arrays_.size() + runs_.size());
+    }
+
+    //! The full insertion heap becomes a sorted internal run; when the arena has no room for
+    //! another heap, all internal runs are merged into one external array.
+    void seal_heap() {
+        T* h = heap();
+        std::sort(h, h + heap_size_, pop_order_);
+        runs_.push_back(internal_run{h, h + heap_size_});
+        used_ += heap_size_;
+        heap_size_ = 0;
+        if (used_ + heap_capacity_ > arena_capacity_) spill_runs();
+        rebuild_tree();
+    }
+
+    //! Writes the remaining items of every internal run, merged, as one external array.
+    void spill_runs() {
+        drop_exhausted();
+        if (arrays_.size() + 1 > max_arrays_) merge(0, arrays_.size(), next_tier_of_all());
+        std::vector<segment> segs;
+        {
+            run_sources src{&runs_, &pop_order_};
+            loser_tree<run_sources> t(src);
+            t.build(runs_.size());
+            block_writer<T, Br, Bw> w(*machine_, role_, counter_, &account_, 2);
+            while (!t.empty()) {
+                std::size_t win = t.winner();
+                w.push(*runs_[win].cur);
+                ++runs_[win].cur;
+                t.replay();
+            }
+            segs = w.finish();
+        }
+        runs_.clear();
+        used_ = 0;
+        add_array(std::move(segs), 0);
+        // Tiering: a tier that reached its fan-in is merged into one array of the next tier.
+        for (std::size_t tier = 0; tier <= max_tier(); ++tier) {
+            auto in_tier = [tier](const array& a) { return a.tier == tier; };
+            std::size_t count = std::size_t(std::count_if(arrays_.begin(), arrays_.end(), in_tier));
+            if (count < tier_fan_in_) continue;
+            std::stable_partition(arrays_.begin(), arrays_.end(), [&](const array& a) { return !in_tier(a); });
+            merge(arrays_.size() - count, arrays_.size(), tier + 1);
+        }
+    }
+
+    std::size_t max_tier() const {
+        std::size_t t = 0;
+        for (const array& a : arrays_) t = std::max(t, a.tier);
+        return t;
+    }
+    std::size_t next_tier_of_all() const { return arrays_.empty() ? 0 : max_tier() + 1; }
+
+    void add_array(std::vector<segment> segs, std::size_t tier) {
+        array a;
+        a.reader = std::make_unique<reader_type>(*machine_, role_, true, &account_, 1);
+        a.tier = tier;
+        std::size_t handed = 0;
+        try {
+            for (; handed < segs.size(); ++handed) a.reader->add(segs[handed]);
+        } catch (...) {
+            // The reader owns (and releases) what it was given; release the rest.
+            for (std::size_t i = handed + 1; i < segs.size(); ++i) {
+                try {
+                    machine_->release(segs[i].ext);
+                } catch (...) {
+                }
+            }
+            throw;
+        }
+        arrays_.push_back(std::move(a));
+    }
+
+    void drop_exhausted() {
+        arrays_.erase(std::remove_if(arrays_.begin(), arrays_.end(), [](const array& a) { return a.reader->empty(); }),
+                      arrays_.end());
+    }
+
+    //! Merges arrays_[first, last) into one array of `tier` (their readers are consumed).
+    void merge(std::size_t first, std::size_t last, std::size_t tier) {
+        std::vector<array> in;
+        for (std::size_t i = first; i < last; ++i) in.push_back(std::move(arrays_[i]));
+        arrays_.erase(arrays_.begin() + std::ptrdiff_t(first), arrays_.begin() + std::ptrdiff_t(last));
+        array_sources src{&in, &pop_order_};
+        loser_tree<array_sources> t(src);
+        t.build(in.size());
+        std::vector<segment> segs;
+        {
+            block_writer<T, Br, Bw> w(*machine_, role_, counter_, &account_, 2);
+            while (!t.empty()) {
+                std::size_t win = t.winner();
+                w.push(in[win].reader->front());
+                in[win].reader->pop();
+                t.replay();
+            }
+            segs = w.finish();
+        }
+        in.clear();
+        add_array(std::move(segs), tier);
+        ++merges_;
+    }
+
+    machine* machine_;
+    std::uint64_t memory_;
+    Cmp cmp_;
+    pop_order pop_order_{&cmp_};
+    role role_;
+    memory_account account_;
+    std::uint64_t arena_capacity_ = 0, heap_capacity_ = 0;
+    std::size_t max_arrays_ = 0, tier_fan_in_ = 2;
+    aligned_buffer arena_;              // [0, used_): internal runs; then the insertion heap
+    std::uint64_t used_ = 0;
+    std::uint64_t heap_size_ = 0;
+    std::vector<internal_run> runs_;
+    std::vector<array> arrays_;
+    sources sources_{this};
+    std::unique_ptr<loser_tree<sources>> tree_;
+    std::uint64_t size_ = 0;
+    std::uint64_t counter_ = 0;
+    std::uint64_t merges_ = 0;
+};
+
+} // namespace flashxxl

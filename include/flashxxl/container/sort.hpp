@@ -1,0 +1,73 @@
+// flashxxl::sort(vector&, cmp, M): sorts an external vector in place with the Br/Bw merge sorter.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "flashxxl/container/sorter.hpp"
+#include "flashxxl/container/vector.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! What one sort did.
+struct sort_report {
+    std::uint64_t items = 0;
+    //! Times the data was read from the devices: 1 (reading the input) + the sorter's merge
+    //! passes. Reads and writes are each about items x sizeof(T) x passes bytes.
+    std::uint64_t passes = 0;
+    std::uint64_t runs = 0;         //!< sorted runs formed
+    std::uint64_t peak_memory = 0;  //!< most bytes of buffers held at once (<= the budget)
+};
+
+//! Memory sort() needs beyond the sorter: an input reader (2 Br) and an output writer (2 Bw).
+template <class T, class Blocks>
+constexpr std::uint64_t sort_stream_memory() {
+    return vector<T, Blocks>::stream_reader::memory_usage(1) + vector<T, Blocks>::stream_writer::memory_usage();
+}
+
+//! Sorts `v` by `cmp` using at most `memory` bytes of buffers (besides the vector's own cache,
+//! which is written back and emptied first): the input is read once to form runs (role
+//! `scratch` by default), the runs are merged as by sorter, and the result is written back into
+//! the vector with Bw writes. Throws config_error if the budget is too small.
+template <class T, class Blocks, class Cmp>
+sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch) {
+    using sorter_type = sorter<T, Cmp, Blocks>;
+    std::uint64_t streams = sort_stream_memory<T, Blocks>();
+    if (memory < streams + sorter_type::min_memory())
+        throw config_error("flashxxl::sort: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
+                           format_bytes(double(streams + sorter_type::min_memory())));
+    memory_account account;
+    sort_report report;
+    report.items = v.size();
+    sorter_type s(v.get_machine(), memory - streams, std::move(cmp), scratch, &account);
+    {
+        typename vector<T, Blocks>::stream_reader in(v, 0, v.size(), 1, &account);
+        while (!in.empty()) {
+            std::uint64_t k = in.run();
+            s.push(&*in, k);
+            in.skip(k);
+        }
+    }
+    s.sort();
+    v.clear();
+    {
+        typename vector<T, Blocks>::stream_writer out(v, &account);
+        for (; !s.empty(); ++s) out.push(*s);
+        out.finish();
+    }
+    report.passes = v.size() == 0 ? 0 : 1 + s.passes();
+    report.runs = s.runs_formed();
+    report.peak_memory = account.peak();
+    return report;
+}
+
+//! sort(v, std::less<T>(), memory).
+template <class T, class Blocks>
+sort_report sort(vector<T, Blocks>& v, std::uint64_t memory) {
+    return sort(v, std::less<T>(), memory);
+}
+
+} // namespace flashxxl

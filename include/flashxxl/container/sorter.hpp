@@ -1,0 +1,320 @@
+// External merge sorter (push / sort / stream out): parallel run formation, Bw-written runs, M/Br-way merging.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
+
+#include "flashxxl/container/loser_tree.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/io/aligned_buffer.hpp"
+#include "flashxxl/io/block_reader.hpp"
+#include "flashxxl/io/block_writer.hpp"
+#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/io/segment.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! Sorts a stream of items with multiway mergesort in the unit-cost flash model (seeds/001,
+//! Section 3.1: splitting Theta(M/Br)-ways transfers Theta(N log_{M/Br}(N/Br)) items, while
+//! M/Bw-way splitting, what a single block size B = Bw gives, needs more passes).
+//!
+//! Use like stxxl::sorter: push() every item, sort(), then read the items in order with
+//! `*s`, `++s` and `empty()`. Run formation fills a buffer of run_capacity() items (about
+//! M - 2 Bw bytes), sorts it in parallel (TBB) and writes it with Bw writes
+//! (block_writer). sort() merges fan_in() runs at a time (each read through a Br buffer plus
+//! one prefetched Br block, so fan-in ~ M / (2 Br)) until final_fan_in() runs remain, which are
+//! merged while the caller streams the output. passes() counts how often the data was read
+//! from the devices (0 when everything fit in memory): the sorter reads and writes
+//! N x passes() items in total (up to block rounding).
+//!
+//! Memory: buffers never exceed the budget M (memory_usage(M) == M), checked through a
+//! memory_account; the run directory (48 bytes per Bw written) comes on top, bounded by
+//! directory_memory(N). Comparators are plain
+//! strict weak orders (std::less, lambdas): no min/max sentinels. T must be trivially copyable;
+//! it need not be default-constructible. Not thread-safe.
+template <class T, class Cmp = std::less<T>, class Blocks = blocks<128 * 1024, 16 * 1024 * 1024>>
+class sorter {
+public:
+    static constexpr std::size_t Br = Blocks::read_block;
+    static constexpr std::size_t Bw = Blocks::write_block;
+    using value_type = T;
+    using layout = block_layout<T, Br>;
+    using run = std::vector<segment>;
+    //! Br blocks in flight per merged run beyond the one being consumed.
+    static constexpr std::size_t prefetch = 1;
+
+    //! Memory set aside from M for bookkeeping (merge tree, directories, request objects).
+    static constexpr std::uint64_t reserve(std::uint64_t memory) { return 16 * 1024 + memory / 64; }
+    //! Memory a sorter with budget M holds at most in buffers and bookkeeping.
+    static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
+    //! Bound on the run directory for `items` items, held besides M: one 48-byte segment record
+    //! per Bw written, counted four times (old and new level during a merge, vector slack).
+    //! For Bw = 16 MiB that is 12 bytes per MiB of input.
+    std::uint64_t directory_memory(std::uint64_t items) const {
+        std::uint64_t runs = items / run_capacity_ + 2;
+        std::uint64_t segments = layout::bytes_for(items) / Bw + 2 * runs;
+        return 4 * sizeof(segment) * segments + 4 * sizeof(run) * runs;
+    }
+    //! The smallest budget accepted: one item per run buffer and a fan-in of 2.
+    static constexpr std::uint64_t min_memory() {
+        std::uint64_t need = 2 * Bw + 2 * block_reader<T, Br>::memory_usage(prefetch) + sizeof(T);
+        return need + reserve(need) + reserve(need) / 32 + 4096;
+    }
+
+    sorter(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::scratch,
+           memory_account* account = nullptr)
+        : machine_(&m), memory_(memory), cmp_(std::move(cmp)), role_(r),
+          account_(account ? account : &own_account_) {
+        std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
+        std::uint64_t per_run = block_reader<T, Br>::memory_usage(prefetch);
+        if (usable < 2 * Bw + 2 * per_run + sizeof(T))
+            throw config_error("flashxxl::sorter: memory budget " + format_bytes(double(memory)) +
+                               " is too small for Br = " + format_bytes(double(Br)) + ", Bw = " +
+                               format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) +
+                               ": two Bw write buffers and two merge inputs of 2 Br)");
+        run_capacity_ = (usable - 2 * Bw) / sizeof(T);
+        fan_in_ = std::size_t((usable - 2 * Bw) / per_run);
+        final_fan_in_ = std::size_t(usable / per_run);
+    }
+    sorter(const sorter&) = delete;
+    sorter& operator=(const sorter&) = delete;
+    ~sorter() { clear_noexcept(); }
+
+    //! Items per sorted run (the run buffer holds this many).
+    std::uint64_t run_capacity() const { return run_capacity_; }
+    //! Runs merged at once in an intermediate pass (with an output writer).
+    std::size_t fan_in() const { return fan_in_; }
+    //! Runs merged at once in the final pass (no output writer).
+    std::size_t final_fan_in() const { return final_fan_in_; }
+    //! Times the data was read from the devices while merging (valid after sort()).
+    std::uint64_t passes() const { return passes_; }
+    //! Sorted runs written during run formation.
+    std::uint64_t runs_formed() const { return runs_formed_; }
+    //! Runs written in total (run formation and intermediate merges): each ends with at most
+    //! one write shorter than Bw.
+    std::uint64_t runs_written() const { return runs_written_; }
+    const memory_account& account() const { return *account_; }
+    std::uint64_t memory() const { return memory_; }
+
+    //! Adds one item (input phase only).
+    void push(const T& item) {
+        if (state_ != state::input) throw invalid_request("flashxxl::sorter::push after sort(); call clear() first");
+        if (count_ == run_capacity_) form_run();
+        if (buffer_.empty()) buffer_ = aligned_buffer(run_capacity_ * sizeof(T), account_);
+        std::memcpy(static_cast<void*>(buffer_.template as<T>() + count_), &item, sizeof(T));
+        ++count_;
+        ++size_;
+    }
+    //! Adds n items from an array.
+    void push(const T* items, std::uint64_t n) {
+        if (state_ != state::input) throw invalid_request("flashxxl::sorter::push after sort(); call clear() first");
+        while (n > 0) {
+            if (count_ == run_capacity_) form_run();
+            if (buffer_.empty()) buffer_ = aligned_buffer(run_capacity_ * sizeof(T), account_);
+            std::uint64_t k = std::min(n, run_capacity_ - count_);
+            std::memcpy(static_cast<void*>(buffer_.template as<T>() + count_), items, k * sizeof(T));
+            count_ += k;
+            size_ += k;
+            items += k;
+            n -= k;
+        }
+    }
+
+    //! Ends the input and prepares the sorted output.
+    void sort() {
+        if (state_ != state::input) throw invalid_request("flashxxl::sorter::sort called twice; call clear() first");
+        if (runs_.empty()) {
+            T* b = buffer_.template as<T>();
+            if (count_ > 0) tbb::parallel_sort(b, b + count_, cmp_);
+            pos_ = 0;
+            state_ = state::memory_output;
+            return;
+        }
+        if (count_ > 0) form_run();
+        buffer_.reset();
+        while (runs_.size() > final_fan_in_) merge_level();
+        start_final_merge();
+        state_ = state::merge_output;
+    }
+
+    //! Items not yet streamed out (in the input phase: items pushed).
+    std::uint64_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    //! The smallest item not yet streamed out (after sort(), not empty()).
+    const T& operator*() const {
+        if (state_ == state::memory_output) return buffer_.template as<T>()[pos_];
+        return readers_[tree_->winner()]->front();
+    }
+    const T* operator->() const { return &**this; }
+    //! Moves to the next item.
+    sorter& operator++() {
+        --size_;
+        if (state_ == state::memory_output) {
+            ++pos_;
+        } else {
+            std::size_t w = tree_->winner();
+            readers_[w]->pop();
+            tree_->replay();
+        }
+        return *this;
+    }
+
+    //! Drops all items and extents; back to the input phase.
+    void clear() {
+        tree_.reset();
+        readers_.clear();
+        for (run& r : runs_)
+            for (const segment& s : r) machine_->release(s.ext);
+        runs_.clear();
+        buffer_.reset();
+        count_ = size_ = pos_ = passes_ = runs_formed_ = runs_written_ = 0;
+        state_ = state::input;
+    }
+
+private:
+    enum class state { input, memory_output, merge_output };
+
+    struct sources {
+        std::vector<std::unique_ptr<block_reader<T, Br>>>* readers;
+        const Cmp* cmp;
+        bool exhausted(std::size_t i) const { return (*readers)[i]->empty(); }
+        bool less(std::size_t i, std::size_t j) const { return (*cmp)((*readers)[i]->front(), (*readers)[j]->front()); }
+    };
+
+    //! Array chunks sorted by one TBB task each during run formation.
+    struct chunks {
+        std::vector<T*> cur, end;
+        const Cmp* cmp;
+        bool exhausted(std::size_t i) const { return cur[i] == end[i]; }
+        bool less(std::size_t i, std::size_t j) const { return (*cmp)(*cur[i], *cur[j]); }
+    };
+
+    //! Sorts the run buffer and writes it as one run. The buffer is cut into one chunk per
+    //! worker thread; the chunks are sorted in parallel (tbb::parallel_for, std::sort each), and
+    //! merged with a loser tree straight into the Bw write buffers, the copy the writer needs
+    //! anyway. (tbb::parallel_sort partitions its first level on one thread and scaled worse.)
+    void form_run() {
+        T* b = buffer_.template as<T>();
+        block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
+        std::size_t p = std::size_t(tbb::this_task_arena::max_concurrency());
+        p = std::max<std::size_t>(1, std::min<std::size_t>({p, 64, std::size_t(count_ / 65536)}));
+        if (p == 1) {
+            std::sort(b, b + count_, cmp_);
+            w.push(b, count_);
+        } else {
+            chunks c;
+            c.cmp = &cmp_;
+            for (std::size_t i = 0; i < p; ++i) {
+                c.cur.push_back(b + count_ * i / p);
+                c.end.push_back(b + count_ * (i + 1) / p);
+            }
+            tbb::parallel_for(std::size_t(0), p, [&](std::size_t i) { std::sort(c.cur[i], c.end[i], cmp_); });
+            loser_tree<chunks> tree(c);
+            tree.build(p);
+            while (!tree.empty()) {
+                std::size_t win = tree.winner();
+                w.push(*c.cur[win]);
+                ++c.cur[win];
+                tree.replay();
+            }
+        }
+        runs_.push_back(w.finish());
+        ++runs_formed_;
+        ++runs_written_;
+        count_ = 0;
+    }
+
+    //! Merges groups of at most fan_in_ runs into longer runs (one pass over the data).
+    void merge_level() {
+        std::size_t groups = (runs_.size() + fan_in_ - 1) / fan_in_;
+        std::vector<run> in = std::move(runs_);
+        runs_.clear();
+        std::size_t next = 0;
+        try {
+            for (std::size_t g = 0; g < groups; ++g) {
+                std::size_t take = (in.size() - next) / (groups - g);
+                std::vector<std::unique_ptr<block_reader<T, Br>>> rd;
+                for (std::size_t i = 0; i < take; ++i) {
+                    rd.push_back(std::make_unique<block_reader<T, Br>>(*machine_, role_, true, account_, prefetch));
+                    run r = std::move(in[next + i]);
+                    in[next + i].clear();
+                    rd.back()->add_all(r);
+                }
+                next += take;
+                sources src{&rd, &cmp_};
+                loser_tree<sources> tree(src);
+                tree.build(rd.size());
+                block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
+                while (!tree.empty()) {
+                    std::size_t win = tree.winner();
+                    w.push(rd[win]->front());
+                    rd[win]->pop();
+                    tree.replay();
+                }
+                runs_.push_back(w.finish());
+                ++runs_written_;
+            }
+        } catch (...) {
+            for (run& r : in)
+                for (const segment& s : r) machine_->release(s.ext);
+            throw;
+        }
+        ++passes_;
+    }
+
+    void start_final_merge() {
+        readers_.clear();
+        for (run& r : runs_) {
+            readers_.push_back(std::make_unique<block_reader<T, Br>>(*machine_, role_, true, account_, prefetch));
+            run taken = std::move(r);
+            r.clear();
+            readers_.back()->add_all(taken);
+        }
+        runs_.clear();
+        sources_ = sources{&readers_, &cmp_};
+        tree_ = std::make_unique<loser_tree<sources>>(sources_);
+        tree_->build(readers_.size());
+        ++passes_;
+    }
+
+    void clear_noexcept() noexcept {
+        try {
+            clear();
+        } catch (...) {
+        }
+    }
+
+    machine* machine_;
+    std::uint64_t memory_;
+    Cmp cmp_;
+    role role_;
+    memory_account own_account_;
+    memory_account* account_;
+    std::uint64_t run_capacity_ = 0;
+    std::size_t fan_in_ = 0, final_fan_in_ = 0;
+    state state_ = state::input;
+    aligned_buffer buffer_;
+    std::uint64_t count_ = 0;  // items in the run buffer
+    std::uint64_t size_ = 0;
+    std::uint64_t pos_ = 0;
+    std::vector<run> runs_;
+    std::uint64_t block_counter_ = 0;
+    std::uint64_t passes_ = 0, runs_formed_ = 0, runs_written_ = 0;
+    std::vector<std::unique_ptr<block_reader<T, Br>>> readers_;
+    sources sources_{nullptr, nullptr};
+    std::unique_ptr<loser_tree<sources>> tree_;
+};
+
+} // namespace flashxxl

@@ -1,0 +1,176 @@
+// Reads a sequence of segments item by item in Br-sized reads, prefetching k blocks ahead.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <stxxl/bits/io/request.h>
+
+#include "flashxxl/io/aligned_buffer.hpp"
+#include "flashxxl/io/segment.hpp"
+#include "flashxxl/machine/machine.hpp"
+
+namespace flashxxl {
+
+//! Streams the items of a sequence of segments (appended with add(), also while reading) in
+//! order. Every read is one Br block; up to `prefetch` blocks beyond the current one are in
+//! flight (asynchronous device::aread), so reading overlaps with the caller's work.
+//!
+//! With `owning` set the reader releases each segment's extent as soon as its last block has
+//! been consumed (and all remaining ones on destruction), so a merge needs little more disk
+//! space than its input. Memory: (prefetch + 1) x Br. Not thread-safe.
+template <class T, std::size_t Br>
+class block_reader {
+public:
+    using layout = block_layout<T, Br>;
+    static constexpr std::uint64_t memory_usage(std::size_t prefetch = 1) { return (prefetch + 1) * Br; }
+
+    block_reader(machine& m, role r, bool owning, memory_account* account = nullptr, std::size_t prefetch = 1)
+        : machine_(&m), role_(r), owning_(owning) {
+        for (std::size_t i = 0; i <= prefetch; ++i) slots_.push_back(slot{aligned_buffer(Br, account), {}, nullptr, 0, 0, false});
+    }
+    block_reader(const block_reader&) = delete;
+    block_reader& operator=(const block_reader&) = delete;
+    ~block_reader() {
+        for (slot& s : slots_) {
+            try {
+                wait_slot(s);
+            } catch (...) {
+            }
+        }
+        if (owning_)
+            for (std::size_t i = front_; i < segments_.size(); ++i) {
+                const segment& s = segments_[i];
+                try {
+                    machine_->release(s.ext);
+                } catch (...) {
+                }
+            }
+    }
+
+    //! Appends a segment to read after the ones added before. Its data must be on the device
+    //! (its write completed).
+    void add(const segment& s) {
+        if (s.remaining() == 0) {
+            if (owning_) machine_->release(s.ext);
+            return;
+        }
+        segments_.push_back(s);
+        remaining_ += s.remaining();
+        if (next_segment_ + 1 == segments_.size()) next_block_ = s.skip / layout::items_per_block;
+        if (pos_ == end_) advance();
+        else fill();
+    }
+    template <class Range>
+    void add_all(const Range& segs) {
+        for (const segment& s : segs) add(s);
+    }
+
+    //! True when every item has been consumed.
+    bool empty() const { return remaining_ == 0; }
+    //! Items not consumed yet.
+    std::uint64_t size() const { return remaining_; }
+    //! The next item (not empty()).
+    const T& front() const { return *current_; }
+    //! Consumes the next item (not empty()).
+    void pop() {
+        --remaining_;
+        ++current_;
+        if (++pos_ == end_) advance();
+    }
+    //! Items available in memory from front() on, contiguous: front() + [0, run()).
+    std::uint64_t run() const { return end_ - pos_; }
+    //! Consumes k <= run() items.
+    void pop(std::uint64_t k) {
+        remaining_ -= k;
+        current_ += k;
+        pos_ += k;
+        if (pos_ == end_) advance();
+    }
+
+private:
+    struct slot {
+        aligned_buffer buf;
+        stxxl::request_ptr req;
+        device* dev;
+        std::uint64_t first;   // first valid item in the block
+        std::uint64_t end;     // one past the last valid item in the block
+        bool last_of_segment;  // retiring it finishes the front segment
+    };
+
+    // Issues reads until every slot is busy or no block is left to schedule.
+    void fill() {
+        while (issued_ < slots_.size() && next_segment_ < segments_.size()) {
+            const segment& s = segments_[next_segment_];
+            std::uint64_t nblocks = layout::blocks_for(s.items);
+            slot& sl = slots_[(head_ + issued_) % slots_.size()];
+            std::uint64_t b = next_block_;
+            std::uint64_t block_begin = b * layout::items_per_block;
+            sl.first = b == s.skip / layout::items_per_block ? s.skip % layout::items_per_block : 0;
+            sl.end = std::min<std::uint64_t>(layout::items_per_block, s.items - block_begin);
+            sl.last_of_segment = b + 1 == nblocks;
+            sl.dev = s.ext.dev;
+            sl.req = s.ext.dev->aread(sl.buf.data(), s.ext.offset + b * Br, Br, role_);
+            ++issued_;
+            if (++next_block_ == nblocks) {
+                ++next_segment_;
+                if (next_segment_ < segments_.size())
+                    next_block_ = segments_[next_segment_].skip / layout::items_per_block;
+            }
+        }
+    }
+
+    // Retires the current block (if any) and makes the next one current.
+    void advance() {
+        if (have_current_) {
+            slot& done = slots_[head_];
+            have_current_ = false;
+            head_ = (head_ + 1) % slots_.size();
+            --issued_;
+            if (done.last_of_segment) {
+                segment s = segments_[front_];
+                ++front_;
+                if (2 * front_ >= segments_.size()) {  // compact the directory (amortised O(1))
+                    segments_.erase(segments_.begin(), segments_.begin() + std::ptrdiff_t(front_));
+                    next_segment_ -= front_;
+                    front_ = 0;
+                }
+                if (owning_) machine_->release(s.ext);
+            }
+        }
+        fill();
+        pos_ = end_ = 0;
+        if (issued_ == 0) return;
+        slot& cur = slots_[head_];
+        wait_slot(cur);
+        have_current_ = true;
+        pos_ = cur.first;
+        end_ = cur.end;
+        current_ = layout::slot(cur.buf.data(), 0) + pos_;
+    }
+
+    void wait_slot(slot& s) {
+        if (!s.req) return;
+        stxxl::request_ptr req = std::move(s.req);
+        s.req = nullptr;
+        s.dev->wait(req, role_);
+    }
+
+    machine* machine_;
+    role role_;
+    bool owning_;
+    std::vector<slot> slots_;
+    std::vector<segment> segments_;    // [front_, size) not fully consumed, in order
+    std::size_t front_ = 0;
+    std::size_t next_segment_ = 0;     // index in segments_ of the next block to issue
+    std::uint64_t next_block_ = 0;     // block index within that segment
+    std::size_t head_ = 0;             // slot of the current block
+    std::size_t issued_ = 0;           // slots in use, from head_
+    bool have_current_ = false;
+    std::uint64_t pos_ = 0, end_ = 0;  // item range of the current block
+    const T* current_ = nullptr;
+    std::uint64_t remaining_ = 0;
+};
+
+} // namespace flashxxl

@@ -1,0 +1,133 @@
+// Writes a stream of items in Bw-sized writes: Br blocks are coalesced into one write per extent.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include <stxxl/bits/io/request.h>
+
+#include "flashxxl/io/aligned_buffer.hpp"
+#include "flashxxl/io/segment.hpp"
+#include "flashxxl/machine/machine.hpp"
+
+namespace flashxxl {
+
+//! Appends items to a sequence of segments. Items are packed into a Bw buffer in
+//! block_layout<T, Br>; a full buffer goes to a fresh Bw extent from machine::allocate (the
+//! placement policy picks the device from the role and a running block index) as ONE write of
+//! Bw bytes. finish() writes the last, partial buffer with bytes_for(items) bytes (whole Br
+//! blocks). With `buffers` >= 2 writing overlaps with filling the next buffer.
+//!
+//! Memory: buffers x Bw (memory_usage). Errors: out_of_space from the allocator propagates; the
+//! writer stays destructible and its destructor waits for its requests and releases every
+//! extent it still owns. Not thread-safe.
+template <class T, std::size_t Br, std::size_t Bw>
+class block_writer {
+public:
+    using layout = block_layout<T, Br>;
+    static constexpr std::uint64_t items_per_segment = (Bw / Br) * layout::items_per_block;
+
+    //! Bytes of memory a writer with `buffers` buffers holds.
+    static constexpr std::uint64_t memory_usage(std::size_t buffers = 2) { return buffers * Bw; }
+
+    //! \param block_counter running index handed to the placement policy, advanced per extent
+    block_writer(machine& m, role r, std::uint64_t& block_counter, memory_account* account = nullptr,
+                 std::size_t buffers = 2)
+        : machine_(&m), role_(r), counter_(&block_counter) {
+        if (buffers == 0) buffers = 1;
+        for (std::size_t i = 0; i < buffers; ++i) buffers_.push_back(slot{aligned_buffer(Bw, account), {}, nullptr});
+    }
+    block_writer(const block_writer&) = delete;
+    block_writer& operator=(const block_writer&) = delete;
+    ~block_writer() {
+        wait_all_noexcept();
+        for (const segment& s : segments_) release_noexcept(s.ext);
+    }
+
+    //! Appends one item.
+    void push(const T& item) {
+        std::memcpy(static_cast<void*>(layout::slot(buffers_[current_].buf.data(), fill_)), &item, sizeof(T));
+        if (++fill_ == items_per_segment) flush();
+        ++items_;
+    }
+
+    //! Appends `n` items from a contiguous array.
+    void push(const T* items, std::uint64_t n) {
+        while (n > 0) {
+            // Copy up to the end of the current read block at once.
+            std::uint64_t in_block = layout::items_per_block - fill_ % layout::items_per_block;
+            std::uint64_t k = std::min<std::uint64_t>(n, in_block);
+            std::memcpy(static_cast<void*>(layout::slot(buffers_[current_].buf.data(), fill_)), items, k * sizeof(T));
+            fill_ += k;
+            items_ += k;
+            items += k;
+            n -= k;
+            if (fill_ == items_per_segment) flush();
+        }
+    }
+
+    //! Items pushed so far.
+    std::uint64_t size() const { return items_; }
+
+    //! Writes what is buffered, waits for every write and hands the segments over (the
+    //! caller owns their extents from now on).
+    std::vector<segment> finish() {
+        if (fill_ > 0) flush();
+        wait_all();
+        return std::exchange(segments_, {});
+    }
+
+private:
+    struct slot {
+        aligned_buffer buf;
+        stxxl::request_ptr req;
+        device* dev;
+    };
+
+    void flush() {
+        slot& s = buffers_[current_];
+        extent e = machine_->allocate(role_, Bw, (*counter_)++);
+        segments_.push_back(segment{e, fill_, 0});
+        s.req = e.dev->awrite(s.buf.data(), e.offset, layout::bytes_for(fill_), role_);
+        s.dev = e.dev;
+        fill_ = 0;
+        current_ = (current_ + 1) % buffers_.size();
+        wait_slot(buffers_[current_]);
+    }
+    void wait_slot(slot& s) {
+        if (!s.req) return;
+        stxxl::request_ptr req = std::move(s.req);
+        s.req = nullptr;
+        s.dev->wait(req, role_);
+    }
+    void wait_all() {
+        for (slot& s : buffers_) wait_slot(s);
+    }
+    void wait_all_noexcept() noexcept {
+        for (slot& s : buffers_) {
+            try {
+                wait_slot(s);
+            } catch (...) {
+            }
+        }
+    }
+    void release_noexcept(const extent& e) noexcept {
+        try {
+            machine_->release(e);
+        } catch (...) {
+        }
+    }
+
+    machine* machine_;
+    role role_;
+    std::uint64_t* counter_;
+    std::vector<slot> buffers_;
+    std::size_t current_ = 0;
+    std::uint64_t fill_ = 0;   // items in the current buffer
+    std::uint64_t items_ = 0;  // items pushed in total
+    std::vector<segment> segments_;
+};
+
+} // namespace flashxxl

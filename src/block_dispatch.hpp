@@ -1,0 +1,110 @@
+// The compiled (Br, Bw) and element-size instantiations behind `flashxxl sort` and `flashxxl pq`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "flashxxl/error.hpp"
+#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+#include "machine_options.hpp"
+
+namespace flashxxl::cli {
+
+//! Items of the benchmarks: a 64-bit key and padding up to Bytes (8, 16 or 40 bytes).
+template <std::size_t Bytes>
+struct bench_item {
+    std::uint64_t key;
+    std::uint8_t pad[Bytes - 8];
+    explicit bench_item(std::uint64_t k) : key(k) {
+        for (std::size_t i = 0; i < sizeof pad; ++i) pad[i] = std::uint8_t(k >> (8 * (i % 8)));
+    }
+};
+template <>
+struct bench_item<8> {
+    std::uint64_t key;
+    explicit bench_item(std::uint64_t k) : key(k) {}
+};
+
+//! Orders bench items by key (ascending).
+struct key_less {
+    template <class T>
+    bool operator()(const T& a, const T& b) const { return a.key < b.key; }
+};
+//! Orders bench items by key (descending): a min-priority-queue.
+struct key_greater {
+    template <class T>
+    bool operator()(const T& a, const T& b) const { return b.key < a.key; }
+};
+
+//! The supported (Br, Bw) pairs: Br in {4 KiB, 128 KiB} x Bw in {Br, 512 KiB, 16 MiB}, and
+//! (16 MiB, 16 MiB), seeds/001 Table 1's "block size Bw" configuration.
+inline std::string supported_block_pairs() {
+    return "(4KiB, 4KiB), (4KiB, 512KiB), (4KiB, 16MiB), (128KiB, 128KiB), (128KiB, 512KiB), (128KiB, 16MiB), "
+           "(16MiB, 16MiB)";
+}
+
+//! Calls f(blocks<Br, Bw>()) for a supported pair; config_error listing them otherwise.
+template <class F>
+void dispatch_blocks(std::uint64_t br, std::uint64_t bw, F&& f) {
+    constexpr std::size_t k4 = 4096, k128 = 128 * 1024, k512 = 512 * 1024, m16 = 16 * 1024 * 1024;
+    if (br == k4 && bw == k4) return f(blocks<k4, k4>());
+    if (br == k4 && bw == k512) return f(blocks<k4, k512>());
+    if (br == k4 && bw == m16) return f(blocks<k4, m16>());
+    if (br == k128 && bw == k128) return f(blocks<k128, k128>());
+    if (br == k128 && bw == k512) return f(blocks<k128, k512>());
+    if (br == k128 && bw == m16) return f(blocks<k128, m16>());
+    if (br == m16 && bw == m16) return f(blocks<m16, m16>());
+    throw config_error("--br " + format_size(br) + " --bw " + format_size(bw) +
+                       " is not a compiled configuration; supported (Br, Bw): " + supported_block_pairs());
+}
+
+//! Calls f(bench_item<Bytes>-typed tag) for element size 8, 16 or 40.
+template <class F>
+void dispatch_element(int bytes, F&& f) {
+    if (bytes == 8) return f(static_cast<bench_item<8>*>(nullptr));
+    if (bytes == 16) return f(static_cast<bench_item<16>*>(nullptr));
+    if (bytes == 40) return f(static_cast<bench_item<40>*>(nullptr));
+    throw config_error("--element-size " + std::to_string(bytes) + " is not supported (expected 8, 16 or 40)");
+}
+
+//! The machine of a container benchmark; `device` (if not empty) puts every role on it
+//! (placement single), e.g. the SSD of hybrid-2009 for seeds/001 Table 1.
+inline machine make_bench_machine(const machine_choice& choice, const std::string& device) {
+    if (device.empty()) return make_machine(choice);
+    if (!choice.placement.empty()) throw config_error("--device and --placement exclude each other");
+    machine_spec spec;
+    if (!choice.config_file.empty()) {
+        if (!choice.backing_dir.empty() || choice.pace)
+            throw config_error("--backing-dir and --pace apply to presets; a config file says this per device");
+        spec = load_machine_config(choice.config_file);
+    } else {
+        machine_options opts;
+        opts.backing_dir = choice.backing_dir;
+        opts.pace = choice.pace;
+        opts.scale = choice.scale;
+        spec = preset_machine_spec(choice.preset, opts);
+    }
+    std::string names;
+    bool found = false;
+    for (const device_spec& d : spec.devices) {
+        names += (names.empty() ? "" : ", ") + d.name;
+        found = found || d.name == device;
+    }
+    if (!found) throw config_error("--device " + device + ": machine '" + spec.name + "' has no such device (it has " + names + ")");
+    spec.placement.policy = "single";
+    spec.placement.options = {{"device", device}};
+    spec.placement.origin = "--device";
+    return machine(spec);
+}
+
+//! A 64-bit mixer for reproducible pseudo-random keys (splitmix64).
+inline std::uint64_t mix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+} // namespace flashxxl::cli

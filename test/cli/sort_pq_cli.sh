@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# End-to-end checks of `flashxxl sort` and `flashxxl pq`: verified output, JSON, Table 1 columns, errors.
+set -u
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+check() {  # description, expected exit status, pattern in output, command...
+    local what=$1 status=$2 pattern=$3; shift 3
+    local out rc
+    out=$("$@" 2>&1); rc=$?
+    if [ "$rc" -ne "$status" ]; then echo "FAIL $what: exit $rc, expected $status"; echo "$out" | head -5; fail=1; return; fi
+    if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL $what: no /$pattern/ in output"; echo "$out" | head -5; fail=1; return; fi
+    echo "ok   $what"
+}
+printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/tiny.cfg"
+base="--config $work/tiny.cfg --no-progress"
+small="$base --br 4KiB --bw 512KiB --memory 4MiB"
+check "sort vector, 8 B items" 0 "output verified: sorted" "$bin" sort $small --items 300001
+check "sort prints Table 1 columns" 0 "input volume +RDV +WRV +RDV/input +WRV/input +passes" "$bin" sort $small --items 1000
+check "sorter mode, 40 B items" 0 "output verified: sorted" "$bin" sort $small --items 100003 --element-size 40 --mode sorter
+check "sort on hybrid-2009's ssd" 0 "ssd +[0-9.]+ MiB +[0-9.]+ MiB" "$bin" sort --device ssd --br 128KiB --bw 512KiB --memory 8MiB --bytes 32MiB --no-progress
+"$bin" sort $small --items 200000 --element-size 16 --json > "$work/s.json" && python3 -c "
+import json; d=json.load(open('$work/s.json'))
+assert d['verified'] and d['passes'] >= 2 and d['rdv_bytes'] >= 2 * d['input_bytes'], d
+assert d['devices'][0]['name'] == 'ssd' and d['devices'][0]['modelled_s'] > 0, d" \
+    && echo "ok   sort json: verified, passes >= 2, volumes" || { echo "FAIL sort json"; fail=1; }
+check "unsupported block pair lists the supported ones" 2 "supported \(Br, Bw\): \(4KiB, 4KiB\)" "$bin" sort $base --br 4KiB --bw 8KiB --items 10
+check "element size checked" 2 "expected 8, 16 or 40" "$bin" sort $small --items 10 --element-size 12
+check "items or bytes required" 2 "exactly one of --items" "$bin" sort $small
+check "memory too small" 2 "memory budget .* below the minimum" "$bin" sort $base --br 4KiB --bw 512KiB --memory 64KiB --items 10
+check "unknown device" 2 "no such device \(it has ssd, hdd\)" "$bin" sort --device flash9 --items 10 --no-progress
+check "pq push-pop" 0 "output verified: sorted" "$bin" pq $small --items 300000
+check "pq interleaved, 16 B" 0 "output verified: sorted" "$bin" pq $small --items 200000 --mode interleaved --element-size 16
+check "pq bad mode" 2 "push-pop or interleaved" "$bin" pq $small --items 10 --mode lifo
+exit $fail

@@ -1,0 +1,102 @@
+// Test-only replacement of global operator new/delete that measures what one thread allocates.
+// Include in exactly ONE translation unit of a test executable (it defines the replacements).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+
+namespace flashxxl_test {
+
+//! Live bytes allocated by threads while tracking was on, and their peak. Allocations made by
+//! other threads (the devices' I/O threads, which hold the memory-backed device data) are not
+//! counted; frees of counted blocks are, whichever thread frees them.
+struct alloc_tracker {
+    static std::atomic<std::int64_t>& live() {
+        static std::atomic<std::int64_t> v{0};
+        return v;
+    }
+    static std::atomic<std::int64_t>& peak() {
+        static std::atomic<std::int64_t> v{0};
+        return v;
+    }
+    static bool& tracking() {
+        static thread_local bool on = false;
+        return on;
+    }
+    static void note_alloc(std::size_t n) {
+        std::int64_t now = live().fetch_add(std::int64_t(n)) + std::int64_t(n);
+        std::int64_t p = peak().load();
+        while (now > p && !peak().compare_exchange_weak(p, now)) {
+        }
+    }
+    //! Starts counting on this thread from zero.
+    static void start() {
+        live() = 0;
+        peak() = 0;
+        tracking() = true;
+    }
+    static void stop() { tracking() = false; }
+};
+
+// Header in front of every block: its size and whether it was counted (keeps 64-byte alignment
+// for plain new; aligned new puts the header just below the aligned address).
+struct alloc_header {
+    std::size_t size;
+    std::size_t offset;  // from the malloc'd base to the user pointer
+    std::size_t counted;
+    std::size_t magic;
+};
+constexpr std::size_t header_room = 64;
+
+inline void* tracked_alloc(std::size_t n, std::size_t align) {
+    if (align < header_room) align = header_room;
+    std::size_t room = align >= header_room ? align : header_room;
+    void* base = std::malloc(n + room + align);
+    if (!base) throw std::bad_alloc();
+    std::uintptr_t user = (reinterpret_cast<std::uintptr_t>(base) + room + align - 1) / align * align;
+    alloc_header* h = reinterpret_cast<alloc_header*>(user) - 1;
+    h->size = n;
+    h->offset = user - reinterpret_cast<std::uintptr_t>(base);
+    h->counted = alloc_tracker::tracking() ? 1 : 0;
+    h->magic = 0x5eed;
+    if (h->counted) alloc_tracker::note_alloc(n);
+    return reinterpret_cast<void*>(user);
+}
+inline void tracked_free(void* p) {
+    if (!p) return;
+    alloc_header* h = reinterpret_cast<alloc_header*>(p) - 1;
+    if (h->counted) alloc_tracker::live().fetch_sub(std::int64_t(h->size));
+    std::free(reinterpret_cast<char*>(p) - h->offset);
+}
+
+} // namespace flashxxl_test
+
+void* operator new(std::size_t n) { return flashxxl_test::tracked_alloc(n, 16); }
+void* operator new[](std::size_t n) { return flashxxl_test::tracked_alloc(n, 16); }
+void* operator new(std::size_t n, std::align_val_t a) { return flashxxl_test::tracked_alloc(n, std::size_t(a)); }
+void* operator new[](std::size_t n, std::align_val_t a) { return flashxxl_test::tracked_alloc(n, std::size_t(a)); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+    try {
+        return flashxxl_test::tracked_alloc(n, 16);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+    try {
+        return flashxxl_test::tracked_alloc(n, 16);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void operator delete(void* p) noexcept { flashxxl_test::tracked_free(p); }
+void operator delete[](void* p) noexcept { flashxxl_test::tracked_free(p); }
+void operator delete(void* p, std::size_t) noexcept { flashxxl_test::tracked_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { flashxxl_test::tracked_free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { flashxxl_test::tracked_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { flashxxl_test::tracked_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { flashxxl_test::tracked_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { flashxxl_test::tracked_free(p); }

@@ -1,0 +1,207 @@
+// Tests of container/priority_queue.hpp vs std::priority_queue: many equal keys, interleaving, memory, I/O.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <random>
+#include <vector>
+
+#include "container/alloc_tracker.hpp"
+#include "container/helpers.hpp"
+#include "flashxxl/container/priority_queue.hpp"
+
+using namespace flashxxl;
+using flashxxl_test::item;
+
+namespace {
+constexpr std::size_t br = 4096, bw = 16384;
+using small_blocks = blocks<br, bw>;
+constexpr std::uint64_t mem = 160 * 1024;
+
+//! Keys from a tiny range (many equal keys: STXXL issue #20), tags unique; checks the key
+//! order against std::priority_queue and that every pushed tag comes out exactly once.
+template <class T, class Cmp>
+void check_pq(std::uint32_t key_range, std::size_t n, int pop_percent_during, std::uint32_t seed, Cmp cmp,
+              std::uint64_t memory = mem) {
+    machine m = flashxxl_test::tiny_machine();
+    std::mt19937 rng(seed);
+    auto key_cmp = [&](const T& a, const T& b) { return cmp(a, b); };
+    std::priority_queue<T, std::vector<T>, decltype(key_cmp)> ref(key_cmp);
+    std::vector<std::uint8_t> seen(n, 0);
+    std::uint64_t popped = 0;
+    std::int64_t peak = 0;
+    std::uint64_t merges = 0;
+    {
+        flashxxl_test::alloc_tracker::start();
+        priority_queue<T, Cmp, small_blocks> pq(m, memory, cmp);
+        flashxxl_test::alloc_tracker::stop();
+        auto check_pop = [&]() {
+            ASSERT_FALSE(pq.empty());
+            const T& got = pq.top();
+            ASSERT_EQ(got.key, ref.top().key) << "pop " << popped;
+            std::uint32_t tag = got.tag();
+            ASSERT_LT(tag, n);
+            ASSERT_EQ(seen[tag], 0) << "tag " << tag << " popped twice";
+            seen[tag] = 1;
+            ASSERT_TRUE(got == T(got.key, tag)) << "payload corrupted";
+            pq.pop();
+            ref.pop();
+            ++popped;
+        };
+        for (std::uint32_t i = 0; i < n; ++i) {
+            T x(std::uint32_t(rng() % key_range), i);
+            flashxxl_test::alloc_tracker::tracking() = true;
+            pq.push(x);
+            flashxxl_test::alloc_tracker::tracking() = false;
+            ref.push(x);
+            if (int(rng() % 100) < pop_percent_during && !ref.empty()) {
+                flashxxl_test::alloc_tracker::tracking() = true;
+                check_pop();
+                flashxxl_test::alloc_tracker::tracking() = false;
+            }
+            ASSERT_EQ(pq.size(), ref.size());
+        }
+        flashxxl_test::alloc_tracker::tracking() = true;
+        while (!ref.empty()) check_pop();
+        flashxxl_test::alloc_tracker::tracking() = false;
+        EXPECT_TRUE(pq.empty());
+        EXPECT_LE(pq.account().peak(), memory);
+        EXPECT_THROW(pq.pop(), invalid_request);
+        merges = pq.merges();
+        peak = flashxxl_test::alloc_tracker::peak();
+    }
+    EXPECT_EQ(popped, n);
+    EXPECT_LE(peak, std::int64_t(memory)) << "heap allocations of the queue exceed M";
+    device_stats st = flashxxl_test::total_stats(m);
+    const io_counters& c = st.of(role::hot);
+    EXPECT_EQ(c.read_bytes, c.read_ops * br);
+    if (n * sizeof(T) > 2 * memory) {
+        EXPECT_GT(c.write_ops, 0u);
+    }
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+    (void)merges;
+}
+
+template <std::size_t Bytes>
+struct tagged : item<Bytes> {
+    tagged(std::uint32_t k, std::uint32_t t) : item<Bytes>(k, t) { std::memcpy(this->payload, &t, 4); }
+    std::uint32_t tag() const {
+        std::uint32_t t;
+        std::memcpy(&t, this->payload, 4);
+        return t;
+    }
+};
+template <std::size_t Bytes>
+bool operator==(const tagged<Bytes>& a, const tagged<Bytes>& b) {
+    return static_cast<const item<Bytes>&>(a) == static_cast<const item<Bytes>&>(b);
+}
+// 4-byte items: the key is all there is, so the tag lives in the low bits of the key.
+struct tagged4 {
+    std::uint32_t key;
+    tagged4(std::uint32_t k, std::uint32_t) : key(k) {}
+    std::uint32_t tag() const { return 0; }
+    friend bool operator==(const tagged4& a, const tagged4& b) { return a.key == b.key; }
+};
+struct key_less {
+    template <class T>
+    bool operator()(const T& a, const T& b) const { return a.key < b.key; }
+};
+struct key_greater {
+    template <class T>
+    bool operator()(const T& a, const T& b) const { return a.key > b.key; }
+};
+}  // namespace
+
+TEST(priority_queue, few_distinct_keys_push_all_then_pop_all) {
+    check_pq<tagged<8>>(3, 200000, 0, 1, key_less());
+}
+TEST(priority_queue, all_equal_keys) { check_pq<tagged<16>>(1, 120000, 0, 2, key_less()); }
+TEST(priority_queue, few_keys_interleaved) { check_pq<tagged<8>>(5, 250000, 40, 3, key_less()); }
+TEST(priority_queue, random_keys_interleaved_40_bytes) {
+    check_pq<tagged<40>>(1u << 30, 60000, 30, 4, key_less());
+}
+TEST(priority_queue, min_queue_with_greater) { check_pq<tagged<8>>(1000, 150000, 20, 5, key_greater()); }
+TEST(priority_queue, lambda_comparator_and_small_sizes) {
+    auto by_key = [](const tagged<16>& a, const tagged<16>& b) { return a.key < b.key; };
+    check_pq<tagged<16>>(10, 0, 0, 6, by_key);
+    check_pq<tagged<16>>(10, 1, 0, 6, by_key);
+    check_pq<tagged<16>>(10, 1001, 50, 6, by_key);
+}
+
+TEST(priority_queue, four_byte_items) {
+    machine m = flashxxl_test::tiny_machine();
+    priority_queue<std::uint32_t, std::less<std::uint32_t>, small_blocks> pq(m, mem);
+    std::priority_queue<std::uint32_t> ref;
+    std::mt19937 rng(9);
+    for (int i = 0; i < 300000; ++i) {
+        std::uint32_t k = rng() % 17;
+        pq.push(k);
+        ref.push(k);
+        if (i % 3 == 0) {
+            ASSERT_EQ(pq.top(), ref.top());
+            pq.pop();
+            ref.pop();
+        }
+    }
+    std::vector<std::uint32_t> out;
+    pq.pop_bulk(ref.size(), std::back_inserter(out));
+    for (std::uint32_t k : out) {
+        ASSERT_EQ(k, ref.top());
+        ref.pop();
+    }
+    EXPECT_TRUE(pq.empty());
+    EXPECT_GT(pq.merges(), 0u);
+}
+
+TEST(priority_queue, sawtooth_refills_and_drains_repeatedly) {
+    machine m = flashxxl_test::tiny_machine();
+    using PQ = priority_queue<std::uint64_t, std::greater<std::uint64_t>, small_blocks>;
+    PQ pq(m, mem);
+    std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<std::uint64_t>> ref;
+    std::mt19937_64 rng(10);
+    for (int round = 0; round < 6; ++round) {
+        for (int i = 0; i < 60000; ++i) {
+            std::uint64_t k = rng() % 100;
+            pq.push(k);
+            ref.push(k);
+        }
+        for (int i = 0; i < 50000; ++i) {
+            ASSERT_EQ(pq.top(), ref.top()) << round << " " << i;
+            pq.pop();
+            ref.pop();
+        }
+    }
+    while (!ref.empty()) {
+        ASSERT_EQ(pq.top(), ref.top());
+        pq.pop();
+        ref.pop();
+    }
+    EXPECT_TRUE(pq.empty());
+}
+
+TEST(priority_queue, memory_too_small_and_out_of_space) {
+    {
+        machine m = flashxxl_test::tiny_machine();
+        using PQ = priority_queue<std::uint64_t, std::less<std::uint64_t>, small_blocks>;
+        EXPECT_THROW(PQ(m, 32 * 1024), config_error);
+        EXPECT_NO_THROW(PQ(m, PQ::min_memory()));
+    }
+    machine m = flashxxl_test::tiny_machine("256KiB");
+    {
+        priority_queue<std::uint64_t, std::less<std::uint64_t>, small_blocks> pq(m, mem);
+        std::uint64_t pushed = 0;
+        EXPECT_THROW(
+            {
+                for (; pushed < 10000000; ++pushed) pq.push(pushed);
+            },
+            out_of_space);
+    }
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+}
+
+// A larger budget: bigger insertion heap, dozens of internal runs per external array.
+TEST(priority_queue, larger_budget_many_internal_runs) {
+    check_pq<tagged<8>>(50, 2000000, 30, 7, key_less(), 8 * 1024 * 1024);
+}
