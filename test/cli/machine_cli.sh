@@ -2,17 +2,7 @@
 # End-to-end checks of `flashxxl machine`: presets, JSON, config files, and the errors users see.
 set -u
 bin=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail=0
-check() {  # description, expected exit status, pattern in output, command...
-    local what=$1 status=$2 pattern=$3; shift 3
-    local out rc
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" -ne "$status" ]; then echo "FAIL $what: exit $rc, expected $status"; echo "$out" | head -5; fail=1; return; fi
-    if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL $what: no /$pattern/ in output"; echo "$out" | head -5; fail=1; return; fi
-    echo "ok   $what"
-}
+source "$(dirname "$0")/check_lib.bash"
 check "describe hybrid-2009" 0 "static_data -> ssd" "$bin" machine --no-probe
 check "probe prints both devices" 0 "hdd1 +rand_read" "$bin" machine --machine two-hdd-2009 --volume 1MiB
 check "json is parseable" 0 '"placement"' "$bin" machine --json --no-probe

@@ -2,17 +2,7 @@
 # End-to-end checks of `flashxxl sort` and `flashxxl pq`: verified output, JSON, Table 1 columns, errors.
 set -u
 bin=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail=0
-check() {  # description, expected exit status, pattern in output, command...
-    local what=$1 status=$2 pattern=$3; shift 3
-    local out rc
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" -ne "$status" ]; then echo "FAIL $what: exit $rc, expected $status"; echo "$out" | head -5; fail=1; return; fi
-    if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL $what: no /$pattern/ in output"; echo "$out" | head -5; fail=1; return; fi
-    echo "ok   $what"
-}
+source "$(dirname "$0")/check_lib.bash"
 printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/tiny.cfg"
 base="--config $work/tiny.cfg --no-progress"
 small="$base --br 4KiB --bw 512KiB --memory 4MiB"
