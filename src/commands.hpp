@@ -8,4 +8,16 @@ namespace flashxxl::cli {
 //! `flashxxl machine`: print a machine's devices and placement, probe each device.
 void register_machine_command(CLI::App& app);
 
+//! `flashxxl gen`: write a generated graph (grid, tree, random, rmat) as an edge list.
+void register_gen_command(CLI::App& app);
+
+//! `flashxxl characterize`: measure a device and recommend Br and Bw (src/cmd_characterize.cpp).
+void register_characterize_command(CLI::App& app);
+
+//! `flashxxl sort`: the Br/Bw merge sort benchmark, seeds/001 Table 1's columns (src/cmd_sort.cpp).
+void register_sort_command(CLI::App& app);
+
+//! `flashxxl pq`: the merge-based priority queue benchmark (src/cmd_pq.cpp).
+void register_pq_command(CLI::App& app);
+
 } // namespace flashxxl::cli

@@ -16,6 +16,10 @@ int main(int argc, char** argv) {
     CLI::App app{"flashxxl: external memory algorithms for flash, HDD and hybrid machines"};
     app.require_subcommand(1);
     flashxxl::cli::register_machine_command(app);
+    flashxxl::cli::register_gen_command(app);
+    flashxxl::cli::register_characterize_command(app);
+    flashxxl::cli::register_sort_command(app);
+    flashxxl::cli::register_pq_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
