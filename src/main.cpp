@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
     flashxxl::cli::register_characterize_command(app);
     flashxxl::cli::register_sort_command(app);
     flashxxl::cli::register_pq_command(app);
+    flashxxl::cli::register_bfs_command(app);
+    flashxxl::cli::register_placement_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

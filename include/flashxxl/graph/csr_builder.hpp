@@ -1,0 +1,99 @@
+// Builds a csr_graph from an edge source by external sorting: symmetrize, drop self-loops and duplicates.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "flashxxl/container/sorter.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/bfs_records.hpp"
+#include "flashxxl/graph/csr_graph.hpp"
+#include "flashxxl/graph/edge.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! Memory build_csr needs at least: the sorter's minimum plus the two vector writers.
+template <class Blocks>
+constexpr std::uint64_t csr_build_min_memory() {
+    return sorter<bfs_arc, arc_by_tail, Blocks>::min_memory() + 4 * Blocks::write_block;
+}
+
+//! Reads every edge of `source` (an edge source, edge_source.hpp), pushes both arcs (u, v) and
+//! (v, u) of each non-loop edge into an external sorter (role `stream`: the graph is being
+//! loaded), and writes the sorted arcs without repeats as a csr_graph whose vectors have role
+//! `static_data`. Self-loops and duplicate arcs are counted in build_stats(). Node ids must be
+//! below source.node_count() (read after the last edge) and that count below 2^32 - 1.
+//!
+//! Memory: at most `memory` bytes of buffers (sorter + two Bw-double-buffered writers); the
+//! graph's page caches get `cache_memory` each (0: memory / 8), used only by random access later.
+template <class Blocks, class Source>
+std::unique_ptr<csr_graph<Blocks>> build_csr(machine& m, std::uint64_t memory, Source& source,
+                                             std::uint64_t cache_memory = 0) {
+    using sorter_type = sorter<bfs_arc, arc_by_tail, Blocks>;
+    constexpr std::uint64_t writers = 4 * Blocks::write_block;
+    if (memory < csr_build_min_memory<Blocks>())
+        throw config_error("build_csr: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
+                           format_bytes(double(csr_build_min_memory<Blocks>())) +
+                           " (an arc sorter and two Bw-double-buffered writers)");
+    csr_build_stats st;
+    sorter_type arcs(m, memory - writers, arc_by_tail(), role::stream);
+    edge e;
+    node_id max_id = 0;
+    while (source.next(e)) {
+        ++st.input_edges;
+        if (e.u >= no_bfs_node || e.v >= no_bfs_node)
+            throw input_error("build_csr: edge " + std::to_string(st.input_edges) + " (" + std::to_string(e.u) +
+                              ", " + std::to_string(e.v) + ") has an id >= 2^32 - 1, which 32-bit BFS records cannot hold");
+        max_id = std::max(max_id, std::max(e.u, e.v));
+        if (e.u == e.v) {
+            ++st.self_loops;
+            continue;
+        }
+        arcs.push(bfs_arc{bfs_node(e.u), bfs_node(e.v)});
+        arcs.push(bfs_arc{bfs_node(e.v), bfs_node(e.u)});
+    }
+    st.nodes = source.node_count();
+    if (st.input_edges > 0 && max_id >= st.nodes)
+        throw input_error("build_csr: node id " + std::to_string(max_id) + " is not below the node count " +
+                          std::to_string(st.nodes));
+    if (st.nodes >= no_bfs_node)
+        throw input_error("build_csr: " + std::to_string(st.nodes) + " nodes do not fit 32-bit BFS records (at most 2^32 - 2)");
+    arcs.sort();
+    auto g = std::make_unique<csr_graph<Blocks>>(m, cache_memory ? cache_memory : memory / 8);
+    {
+        typename csr_graph<Blocks>::target_vector::stream_writer targets(g->targets());
+        typename csr_graph<Blocks>::offset_vector::stream_writer offsets(g->offsets());
+        std::uint64_t next_node = 0;  // offsets written for nodes < next_node
+        bool have_last = false;
+        bfs_arc last{};
+        for (; !arcs.empty(); ++arcs) {
+            const bfs_arc a = *arcs;
+            if (have_last && a.v == last.v && a.w == last.w) {
+                ++st.duplicate_arcs;
+                continue;
+            }
+            while (next_node <= a.v) {
+                offsets.push(st.arcs);
+                ++next_node;
+            }
+            targets.push(a.w);
+            ++st.arcs;
+            last = a;
+            have_last = true;
+        }
+        while (next_node <= st.nodes) {
+            offsets.push(st.arcs);
+            ++next_node;
+        }
+        targets.finish();
+        offsets.finish();
+    }
+    st.passes = arcs.passes();
+    g->set_build_stats(st);
+    return g;
+}
+
+} // namespace flashxxl

@@ -1,0 +1,192 @@
+// External DFS: the textbook non-recursive algorithm of seeds/001 Section 4 (visited marks + a stack).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "flashxxl/container/stack.hpp"
+#include "flashxxl/container/vector.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/bfs_records.hpp"
+#include "flashxxl/graph/bfs_result.hpp"
+#include "flashxxl/graph/csr_graph.hpp"
+#include "flashxxl/graph/edge.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! Where DFS keeps its visited marks (the two variants seeds/001 Section 4 ran).
+enum class dfs_marks {
+    separate,   //!< one byte per node in a vector of its own (small: it mostly stays cached)
+    with_nodes  //!< a flag in a per-node record that also holds the adjacency range (24 bytes per
+                //!< node: the marks scattered over a larger range of external memory)
+};
+
+inline const char* to_string(dfs_marks m) { return m == dfs_marks::separate ? "separate" : "with_nodes"; }
+
+inline dfs_marks parse_dfs_marks(const std::string& s) {
+    if (s == "separate") return dfs_marks::separate;
+    if (s == "with_nodes") return dfs_marks::with_nodes;
+    throw config_error("dfs marks '" + s + "' (expected separate or with_nodes)");
+}
+
+//! Parameters of dfs.
+struct dfs_options {
+    dfs_marks marks = dfs_marks::separate;
+    bool whole_graph = true;  //!< after the source's tree, start new trees at unvisited nodes 0, 1, ...
+};
+
+//! The visitor protocol of dfs, modelled on Boost.Graph's DFSVisitor: start_vertex(root) for
+//! each tree, discover_vertex(v, time), tree_edge(parent, v) (before v's discovery),
+//! finish_vertex(v, time). Times count discoveries and finishes together from 0 (each node gets
+//! two distinct times). Derive and hide what you need.
+struct dfs_visitor {
+    void start_vertex(node_id /*root*/) {}
+    void tree_edge(node_id /*parent*/, node_id /*v*/) {}
+    void discover_vertex(node_id /*v*/, std::uint64_t /*time*/) {}
+    void finish_vertex(node_id /*v*/, std::uint64_t /*time*/) {}
+};
+
+//! What dfs did.
+struct dfs_result {
+    std::uint64_t visited = 0;  //!< nodes discovered
+    std::uint64_t trees = 0;    //!< roots started
+    std::uint64_t max_stack = 0;
+    std::vector<phase_stats> phases;  //!< "dfs"
+};
+
+namespace detail {
+//! A stack frame: node v, its next unexplored arc and the end of its list.
+struct dfs_frame {
+    bfs_node v;
+    std::uint64_t next;
+    std::uint64_t end;
+};
+//! A node record of the with_nodes variant.
+struct dfs_node_record {
+    std::uint64_t begin;
+    std::uint64_t end;
+    std::uint64_t visited;
+};
+} // namespace detail
+
+//! Memory dfs needs at least (besides the graph's page caches).
+template <class Blocks>
+constexpr std::uint64_t dfs_min_memory() {
+    return stack<detail::dfs_frame, Blocks>::memory_usage() +
+           std::max(vector<detail::dfs_node_record, Blocks>::min_memory(), vector<std::uint8_t, Blocks>::min_memory());
+}
+
+//! Non-recursive DFS (seeds/001 Section 4): from the node on top of the stack, follow its first
+//! unvisited neighbour; pop it when it has none. Adjacency lists come from the CSR graph's page
+//! caches (random Br reads), marks from a vector (role hot) whose dirty pages are written back
+//! one Bw group at a time: the model's O(|E| Br + |V| Bw) cost. The stack (role hot) keeps 2 Bw
+//! in memory. `memory` covers the stack and the marks' page cache; the graph's caches come on
+//! top. Starts at `source`; with options.whole_graph it then covers every other component.
+template <class Blocks, class Visitor,
+          class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, dfs_options>::value>>
+dfs_result dfs(machine& m, csr_graph<Blocks>& g, std::uint64_t memory, std::uint64_t source, Visitor& vis,
+               const dfs_options& opts = {}) {
+    using frame_stack = stack<detail::dfs_frame, Blocks>;
+    using mark_vector = vector<std::uint8_t, Blocks>;
+    using node_vector = vector<detail::dfs_node_record, Blocks>;
+    if (&g.get_machine() != &m) throw config_error("dfs: the graph lives on another machine");
+    const std::uint64_t n = g.node_count();
+    if (source >= n)
+        throw config_error("dfs: source " + std::to_string(source) + " is not a node (|V| = " + std::to_string(n) + ")");
+    if (memory < dfs_min_memory<Blocks>())
+        throw config_error("dfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
+                           format_bytes(double(dfs_min_memory<Blocks>())));
+    dfs_result res;
+    const std::uint64_t marks_memory = memory - frame_stack::memory_usage();
+    std::unique_ptr<mark_vector> marks;
+    std::unique_ptr<node_vector> nodes;
+    if (opts.marks == dfs_marks::separate) {
+        marks = std::make_unique<mark_vector>(m, marks_memory, role::hot);
+        marks->resize(n, 0);
+    } else {
+        nodes = std::make_unique<node_vector>(m, marks_memory, role::hot);
+        typename node_vector::stream_writer w(*nodes);
+        typename csr_graph<Blocks>::offset_vector::stream_reader off(g.offsets());
+        std::uint64_t prev = 0;
+        bool first = true;
+        for (; !off.empty(); ++off) {
+            if (!first) w.push(detail::dfs_node_record{prev, *off, 0});
+            first = false;
+            prev = *off;
+        }
+        w.finish();
+    }
+    phase_meter meter(m, "dfs");
+    frame_stack st(m, frame_stack::memory_usage(), role::hot);
+    std::uint64_t time = 0;
+    // Marks v visited and returns its list range.
+    auto visit = [&](std::uint64_t v) -> std::pair<std::uint64_t, std::uint64_t> {
+        if (marks) {
+            marks->set(v, 1);
+            return g.range(v);
+        }
+        detail::dfs_node_record r = nodes->get(v);
+        r.visited = 1;
+        nodes->set(v, r);
+        return {r.begin, r.end};
+    };
+    auto visited = [&](std::uint64_t v) -> bool { return marks ? marks->get(v) != 0 : nodes->get(v).visited != 0; };
+    auto run_tree = [&](std::uint64_t root) {
+        ++res.trees;
+        vis.start_vertex(root);
+        auto [b, e] = visit(root);
+        vis.discover_vertex(root, time++);
+        ++res.visited;
+        st.push(detail::dfs_frame{bfs_node(root), b, e});
+        while (!st.empty()) {
+            res.max_stack = std::max(res.max_stack, st.size());
+            detail::dfs_frame f = st.top();
+            std::uint64_t w = 0;
+            bool found = false;
+            for (; f.next < f.end; ++f.next) {
+                w = g.targets().get(f.next);
+                if (!visited(w)) {
+                    found = true;
+                    break;
+                }
+            }
+            st.pop();
+            if (!found) {
+                vis.finish_vertex(f.v, time++);
+                continue;
+            }
+            ++f.next;
+            st.push(f);
+            vis.tree_edge(f.v, w);
+            auto [wb, we] = visit(w);
+            vis.discover_vertex(w, time++);
+            ++res.visited;
+            st.push(detail::dfs_frame{bfs_node(w), wb, we});
+        }
+    };
+    run_tree(source);
+    if (opts.whole_graph)
+        for (std::uint64_t v = 0; v < n; ++v)
+            if (!visited(v)) run_tree(v);
+    if (marks) marks->flush();
+    if (nodes) nodes->flush();
+    res.phases.push_back(meter.finish());
+    return res;
+}
+
+//! dfs without a visitor.
+template <class Blocks>
+dfs_result dfs(machine& m, csr_graph<Blocks>& g, std::uint64_t memory, std::uint64_t source,
+               const dfs_options& opts = {}) {
+    dfs_visitor vis;
+    return dfs(m, g, memory, source, vis, opts);
+}
+
+} // namespace flashxxl

@@ -1,0 +1,166 @@
+// Opens the input of a graph algorithm: an edge-list file (text or binary) or a generator spec.
+#pragma once
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/binary_edge_format.hpp"
+#include "flashxxl/graph/binary_edge_reader.hpp"
+#include "flashxxl/graph/edge.hpp"
+#include "flashxxl/graph/grid_generator.hpp"
+#include "flashxxl/graph/random_graph_generator.hpp"
+#include "flashxxl/graph/rmat_generator.hpp"
+#include "flashxxl/graph/text_edge_reader.hpp"
+#include "flashxxl/graph/tree_generator.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! An edge source behind a virtual interface (edge_source.hpp protocol), so that one
+//! instantiation of an algorithm serves every reader and generator.
+class any_edge_source {
+public:
+    virtual ~any_edge_source() = default;
+    virtual bool next(edge& e) = 0;
+    virtual node_id node_count() const = 0;
+    //! "grid side=100", "file g.txt (text)", ...
+    virtual std::string describe() const = 0;
+};
+
+namespace detail {
+template <class Source>
+class edge_source_holder : public any_edge_source {
+public:
+    edge_source_holder(Source s, std::string description) : s_(std::move(s)), d_(std::move(description)) {}
+    bool next(edge& e) override { return s_.next(e); }
+    node_id node_count() const override { return s_.node_count(); }
+    std::string describe() const override { return d_; }
+
+private:
+    Source s_;
+    std::string d_;
+};
+
+//! key=value pairs after "KIND:", comma-separated; unknown keys are errors.
+class spec_params {
+public:
+    spec_params(const std::string& spec, const std::string& kind, const std::string& text,
+                const std::vector<std::string>& allowed)
+        : spec_(spec), kind_(kind) {
+        std::size_t pos = 0;
+        while (pos < text.size()) {
+            std::size_t comma = text.find(',', pos);
+            std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+            pos = comma == std::string::npos ? text.size() : comma + 1;
+            if (item.empty()) continue;
+            std::size_t eq = item.find('=');
+            if (eq == std::string::npos)
+                throw config_error("graph spec '" + spec + "': '" + item + "' is not key=value");
+            std::string key = item.substr(0, eq);
+            bool ok = false;
+            std::string names;
+            for (const std::string& a : allowed) {
+                ok = ok || a == key;
+                names += (names.empty() ? "" : ", ") + a;
+            }
+            if (!ok)
+                throw config_error("graph spec '" + spec + "': " + kind + " takes no '" + key + "' (it takes " + names + ")");
+            values_[key] = item.substr(eq + 1);
+        }
+    }
+    bool has(const std::string& k) const { return values_.count(k) > 0; }
+    std::uint64_t integer(const std::string& k) const {
+        auto it = values_.find(k);
+        if (it == values_.end()) throw config_error("graph spec '" + spec_ + "': " + kind_ + " needs " + k + "=");
+        return parse_size(it->second);
+    }
+    std::uint64_t integer(const std::string& k, std::uint64_t dflt) const { return has(k) ? integer(k) : dflt; }
+    double number(const std::string& k, double dflt) const {
+        auto it = values_.find(k);
+        return it == values_.end() ? dflt : parse_number(it->second);
+    }
+
+private:
+    std::string spec_, kind_;
+    std::map<std::string, std::string> values_;
+};
+} // namespace detail
+
+//! The graph specs open_graph_source understands, for --help texts.
+inline const char* graph_spec_help() {
+    return "an edge-list file (text `u v` lines or flashxxl's binary format, detected by its magic), or a "
+           "generator: grid:side=S | tree:nodes=N[,levels=L|,block=BYTES,item_bytes=B] | "
+           "random:nodes=N,degree=D|edges=M[,seed=X] | rmat:scale=S[,edge_factor=F,a=,b=,c=,seed=X]";
+}
+
+//! Opens `spec`: "grid:side=1000", "tree:nodes=1048576,levels=128" (levels default: sqrt(B) for
+//! block=128KiB of item_bytes=12, seeds/000 Figure 4.1), "random:nodes=N,degree=8,seed=1",
+//! "rmat:scale=20,edge_factor=16,seed=1", or a file path (binary if it starts with the magic
+//! of binary_edge_format, text otherwise). Errors name the spec and the key.
+inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spec) {
+    auto colon = spec.find(':');
+    std::string kind = colon == std::string::npos ? "" : spec.substr(0, colon);
+    std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    if (kind == "grid") {
+        detail::spec_params p(spec, kind, rest, {"side"});
+        std::uint64_t side = p.integer("side");
+        return std::make_unique<detail::edge_source_holder<grid_generator>>(grid_generator(side), "grid side=" + std::to_string(side));
+    }
+    if (kind == "tree") {
+        detail::spec_params p(spec, kind, rest, {"nodes", "levels", "block", "item_bytes"});
+        std::uint64_t n = p.integer("nodes");
+        if (p.has("levels") && (p.has("block") || p.has("item_bytes")))
+            throw config_error("graph spec '" + spec + "': give levels= or block= / item_bytes=, not both");
+        std::uint64_t levels = p.has("levels") ? p.integer("levels")
+                                               : tree_generator::default_levels(p.integer("block", 128 * 1024),
+                                                                                p.integer("item_bytes", 12));
+        return std::make_unique<detail::edge_source_holder<tree_generator>>(
+            tree_generator(n, levels), "tree nodes=" + std::to_string(n) + " levels=" + std::to_string(levels));
+    }
+    if (kind == "random") {
+        detail::spec_params p(spec, kind, rest, {"nodes", "degree", "edges", "seed"});
+        std::uint64_t n = p.integer("nodes");
+        if (p.has("degree") == p.has("edges"))
+            throw config_error("graph spec '" + spec + "': random needs exactly one of degree= and edges=");
+        std::uint64_t m = p.has("edges") ? p.integer("edges")
+                                         : random_graph_generator::edges_for_degree(n, p.number("degree", 0));
+        std::uint64_t seed = p.integer("seed", 1);
+        return std::make_unique<detail::edge_source_holder<random_graph_generator>>(
+            random_graph_generator(n, m, seed),
+            "random nodes=" + std::to_string(n) + " edges=" + std::to_string(m) + " seed=" + std::to_string(seed));
+    }
+    if (kind == "rmat") {
+        detail::spec_params p(spec, kind, rest, {"scale", "edge_factor", "a", "b", "c", "seed"});
+        rmat_params r;
+        r.scale = unsigned(p.integer("scale"));
+        r.edge_factor = p.integer("edge_factor", r.edge_factor);
+        r.a = p.number("a", r.a);
+        r.b = p.number("b", r.b);
+        r.c = p.number("c", r.c);
+        std::uint64_t seed = p.integer("seed", 1);
+        return std::make_unique<detail::edge_source_holder<rmat_generator>>(
+            rmat_generator(r, seed), "rmat scale=" + std::to_string(r.scale) + " edge_factor=" +
+                                         std::to_string(r.edge_factor) + " seed=" + std::to_string(seed));
+    }
+    // A file.
+    std::FILE* f = std::fopen(spec.c_str(), "rb");
+    if (!f)
+        throw input_error("cannot open graph file '" + spec + "': " + std::strerror(errno) + " (expected a file or " +
+                          graph_spec_help() + ")");
+    char head[sizeof binary_edge_format::magic] = {};
+    std::size_t got = std::fread(head, 1, sizeof head, f);
+    std::fclose(f);
+    if (got == sizeof head && std::memcmp(head, binary_edge_format::magic, sizeof head) == 0)
+        return std::make_unique<detail::edge_source_holder<binary_edge_reader>>(binary_edge_reader(spec),
+                                                                              "file " + spec + " (binary)");
+    return std::make_unique<detail::edge_source_holder<text_edge_reader>>(text_edge_reader(spec), "file " + spec + " (text)");
+}
+
+} // namespace flashxxl

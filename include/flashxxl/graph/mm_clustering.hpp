@@ -1,0 +1,218 @@
+// MM_BFS preprocessing: random masters, clusters grown by a parallel BFS (sort + scan), cluster file layout.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "flashxxl/container/sorter.hpp"
+#include "flashxxl/container/vector.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/bfs_records.hpp"
+#include "flashxxl/graph/cluster_file.hpp"
+#include "flashxxl/graph/csr_graph.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! The unit-cost optimum cluster size of seeds/001 Section 3.3 (mu = Theta(sqrt(Br / log |V|))
+//! in items; here in nodes): round(sqrt(Br / (record_bytes x log2 |V|))), at least 1. E.g.
+//! Br = 128 KiB, 12-byte records, |V| = 2^20: 23 nodes.
+inline std::uint64_t default_mu(std::uint64_t br, std::uint64_t nodes, std::uint64_t record_bytes = sizeof(adjacency_record)) {
+    double lg = std::log2(double(std::max<std::uint64_t>(nodes, 4)));
+    auto mu = static_cast<std::uint64_t>(std::llround(std::sqrt(double(br) / (double(record_bytes) * lg))));
+    return mu == 0 ? 1 : mu;
+}
+
+//! Is v a master? Independently with probability 1/mu, from a hash of (seed, v), so runs repeat.
+inline bool is_master(std::uint64_t v, std::uint64_t seed, std::uint64_t mu) {
+    std::uint64_t x = v * 0x9e3779b97f4a7c15ull + seed * 0xd1b54a32d192ed03ull + 0x632be59bd9b4e019ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return mu <= 1 || x % mu == 0;
+}
+
+//! What the preprocessing built.
+struct clustering_stats {
+    std::uint64_t clusters = 0;        //!< K (masters, the source's cluster is 0)
+    std::uint64_t clustered_nodes = 0; //!< nodes that got a cluster (the others have no master in their component)
+    std::uint64_t rounds = 0;          //!< rounds of the parallel BFS from the masters
+    std::uint64_t records = 0;         //!< adjacency records in the cluster file
+};
+
+namespace detail {
+
+//! (c(v), v, w, c(w)): an adjacency entry on its way into the cluster file.
+struct layout_record {
+    bfs_node cv, v, w, cw;
+};
+struct layout_by_target {
+    bool operator()(const layout_record& a, const layout_record& b) const { return std::tie(a.w, a.v) < std::tie(b.w, b.v); }
+};
+struct layout_by_cluster {
+    bool operator()(const layout_record& a, const layout_record& b) const {
+        return std::tie(a.cv, a.v, a.w) < std::tie(b.cv, b.v, b.w);
+    }
+};
+
+} // namespace detail
+
+//! Memory build_clusters needs at least.
+template <class Blocks>
+constexpr std::uint64_t clustering_min_memory() {
+    return 2 * sorter<detail::layout_record, detail::layout_by_cluster, Blocks>::min_memory() + 8 * Blocks::read_block +
+           6 * Blocks::write_block;
+}
+
+//! MM_BFS's randomized preprocessing (shared/BFS.md; seeds/001 Section 3.3): every node is a
+//! master with probability 1/mu (is_master), the source always; clusters are grown by a BFS
+//! from all masters at once, round by round: the frontier F_r (sorted by node, with cluster
+//! ids) is merge-scanned against the remaining arcs R (extracted lists leave R, which is
+//! rewritten smaller), the targets are sorted with their cluster (the smallest cluster wins a
+//! tie), and F_r, F_(r-1) are subtracted. Nodes never reached have no master in their
+//! component and get no cluster. Then every arc gets c(v) and c(w) (two sorts), and the file F
+//! is written sorted by (c(v), v, w) (role static_data). Cluster ids are dense from the start:
+//! the source's cluster is 0, other masters get 1, 2, ... in id order.
+//!
+//! Temporaries (R, frontiers, sorters) have role scratch. `memory` bounds the buffers: two
+//! sorters (the cluster assignment and one working sorter) and the streams.
+template <class Blocks>
+std::unique_ptr<cluster_file<Blocks>> build_clusters(machine& m, csr_graph<Blocks>& g, std::uint64_t memory,
+                                                     std::uint64_t source, std::uint64_t mu, std::uint64_t seed,
+                                                     clustering_stats& st) {
+    using arc_list = vector<bfs_arc, Blocks>;
+    using nc_list = vector<node_cluster, Blocks>;
+    using nc_sorter = sorter<node_cluster, cluster_by_node, Blocks>;
+    constexpr std::uint64_t streams = 8 * Blocks::read_block + 6 * Blocks::write_block;
+    if (memory < clustering_min_memory<Blocks>())
+        throw config_error("mm_bfs preprocessing: memory budget " + format_bytes(double(memory)) +
+                           " is below the minimum " + format_bytes(double(clustering_min_memory<Blocks>())));
+    if (mu == 0) throw config_error("mm_bfs: mu must be at least 1");
+    const std::uint64_t sorter_memory = (memory - streams) / 2;
+    const std::uint64_t n = g.node_count();
+    st = clustering_stats{};
+
+    // Masters: F_0, sorted by node. The assignment sorter A collects every F_r.
+    nc_sorter assignment(m, sorter_memory, cluster_by_node(), role::scratch);
+    auto frontier = std::make_unique<nc_list>(m, nc_list::min_memory(), role::scratch);
+    {
+        typename nc_list::stream_writer w(*frontier);
+        bfs_node next_id = 1;
+        for (std::uint64_t v = 0; v < n; ++v) {
+            if (v != source && !is_master(v, seed, mu)) continue;
+            node_cluster rec{bfs_node(v), v == source ? 0 : next_id++};
+            w.push(rec);
+            assignment.push(rec);
+        }
+        st.clusters = next_id;
+    }
+    auto previous = std::make_unique<nc_list>(m, nc_list::min_memory(), role::scratch);
+    std::unique_ptr<arc_list> remaining;  // R; null: still the whole graph
+    while (!frontier->empty()) {
+        ++st.rounds;
+        nc_sorter reached(m, sorter_memory, cluster_by_node(), role::scratch);
+        auto rest = std::make_unique<arc_list>(m, arc_list::min_memory(), role::scratch);
+        {
+            typename nc_list::stream_reader f(*frontier);
+            typename arc_list::stream_writer out(*rest);
+            auto scan = [&](auto& arcs) {
+                for (; !arcs.empty(); ++arcs) {
+                    const bfs_arc a = *arcs;
+                    while (!f.empty() && f->v < a.v) ++f;
+                    if (!f.empty() && f->v == a.v) reached.push(node_cluster{a.w, f->c});
+                    else out.push(a);
+                }
+            };
+            if (remaining) {
+                typename arc_list::stream_reader arcs(*remaining);
+                scan(arcs);
+            } else {
+                typename csr_graph<Blocks>::arc_stream arcs(g);
+                scan(arcs);
+            }
+            out.finish();
+        }
+        remaining = std::move(rest);
+        reached.sort();
+        auto next = std::make_unique<nc_list>(m, nc_list::min_memory(), role::scratch);
+        {
+            typename nc_list::stream_reader r1(*frontier), r2(*previous);
+            typename nc_list::stream_writer w(*next);
+            bool have_last = false;
+            bfs_node last = 0;
+            for (; !reached.empty(); ++reached) {
+                const node_cluster rec = *reached;
+                if (have_last && rec.v == last) continue;
+                have_last = true;
+                last = rec.v;
+                while (!r1.empty() && r1->v < rec.v) ++r1;
+                if (!r1.empty() && r1->v == rec.v) continue;
+                while (!r2.empty() && r2->v < rec.v) ++r2;
+                if (!r2.empty() && r2->v == rec.v) continue;
+                w.push(rec);
+                assignment.push(rec);
+            }
+            w.finish();
+        }
+        previous = std::move(frontier);
+        frontier = std::move(next);
+    }
+    remaining.reset();
+    previous.reset();
+    frontier.reset();
+
+    // C: the cluster of every clustered node, sorted by node.
+    nc_list clusters(m, nc_list::min_memory(), role::scratch);
+    assignment.sort();
+    {
+        typename nc_list::stream_writer w(clusters);
+        for (; !assignment.empty(); ++assignment) w.push(*assignment);
+    }
+    assignment.clear();
+    st.clustered_nodes = clusters.size();
+
+    // (v, w) + C by v -> (c(v), v, w), sorted by w.
+    using layout_sorter_w = sorter<detail::layout_record, detail::layout_by_target, Blocks>;
+    using layout_sorter_c = sorter<detail::layout_record, detail::layout_by_cluster, Blocks>;
+    layout_sorter_w by_target(m, sorter_memory, detail::layout_by_target(), role::scratch);
+    {
+        typename nc_list::stream_reader c(clusters);
+        typename csr_graph<Blocks>::arc_stream arcs(g);
+        for (; !arcs.empty(); ++arcs) {
+            const bfs_arc a = *arcs;
+            while (!c.empty() && c->v < a.v) ++c;
+            if (!c.empty() && c->v == a.v) by_target.push(detail::layout_record{c->c, a.v, a.w, 0});
+        }
+    }
+    by_target.sort();
+    // + C by w -> (c(v), v, w, c(w)), sorted by (c(v), v, w).
+    layout_sorter_c by_cluster(m, sorter_memory, detail::layout_by_cluster(), role::scratch);
+    {
+        typename nc_list::stream_reader c(clusters);
+        for (; !by_target.empty(); ++by_target) {
+            detail::layout_record r = *by_target;
+            while (!c.empty() && c->v < r.w) ++c;
+            if (c.empty() || c->v != r.w)
+                throw invalid_request("mm_bfs preprocessing: node " + std::to_string(r.w) + " has no cluster but its "
+                                      "neighbour " + std::to_string(r.v) + " has (is the graph symmetric?)");
+            r.cw = c->c;
+            by_cluster.push(r);
+        }
+    }
+    by_target.clear();
+    by_cluster.sort();
+    auto file = std::make_unique<cluster_file<Blocks>>(m, st.clusters, role::static_data);
+    for (; !by_cluster.empty(); ++by_cluster) {
+        const detail::layout_record& r = *by_cluster;
+        file->push(r.cv, adjacency_record{r.v, r.w, r.cw});
+    }
+    file->finish();
+    st.records = file->records();
+    return file;
+}
+
+} // namespace flashxxl

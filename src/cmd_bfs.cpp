@@ -1,0 +1,149 @@
+// `flashxxl bfs`: external BFS (mm_bfs or mr_bfs) on a graph file or generator, with per-phase device stats.
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/bfs_block_pairs.hpp"
+#include "flashxxl/graph/bfs_experiment.hpp"
+#include "flashxxl/graph/bfs_result_json.hpp"
+#include "flashxxl/graph/bfs_visitor.hpp"
+#include "flashxxl/graph/graph_source.hpp"
+#include "flashxxl/units.hpp"
+#include "machine_options.hpp"
+
+namespace flashxxl::cli {
+namespace {
+
+struct bfs_options {
+    machine_choice choice;
+    std::string graph;
+    std::string br = "128KiB", bw = "16MiB", memory = "256MiB";
+    std::string algo = "mm";
+    std::uint64_t mu = 0, seed = 1, source = 0;
+    std::string out;
+    bool json = false, no_progress = false;
+};
+
+//! Writes "v level parent" lines in discovery order and drives the progress bar.
+struct cli_visitor : bfs_visitor {
+    std::FILE* out = nullptr;
+    characterize::progress_bar* bar = nullptr;
+    std::uint64_t nodes = 1, reached = 0;
+    void discover_vertex(node_id v, std::uint64_t level, node_id parent) {
+        ++reached;
+        if (out && std::fprintf(out, "%llu %llu %llu\n", (unsigned long long)v, (unsigned long long)level,
+                                (unsigned long long)parent) < 0)
+            throw io_failure("bfs --out: write failed");
+    }
+    void finish_level(std::uint64_t level, std::uint64_t) {
+        if (bar) bar->update(double(reached) / double(nodes), "bfs level " + std::to_string(level));
+    }
+};
+
+void print_phase(const phase_stats& p) {
+    std::printf("phase %s: wall %.3f s, I/O wait %.3f s, busiest device modelled %.3f s\n", p.name.c_str(), p.wall_s,
+                p.wait_s(), p.busiest_modelled_s());
+    print_counters_header(std::cout);
+    for (std::size_t i = 0; i < p.devices.size(); ++i) print_stats_table(std::cout, p.device_names[i], p.devices[i]);
+    std::cout.flush();
+}
+
+void run(const bfs_options& o) {
+    std::uint64_t br = parse_size(o.br), bw = parse_size(o.bw), memory = parse_size(o.memory);
+    if (o.graph.empty()) throw config_error("bfs: give a graph: " + std::string(graph_spec_help()));
+    machine m = make_machine(o.choice);
+    auto source = open_graph_source(o.graph);
+    std::FILE* out = nullptr;
+    if (!o.out.empty()) {
+        out = std::fopen(o.out.c_str(), "w");
+        if (!out) throw io_failure("bfs --out: cannot create '" + o.out + "'");
+    }
+    characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
+    cli_visitor vis;
+    vis.out = out;
+    vis.bar = &bar;
+    bfs_experiment_options eo;
+    eo.algo = o.algo;
+    eo.memory = memory;
+    eo.source = o.source;
+    eo.mm.mu = o.mu;
+    eo.mm.seed = o.seed;
+    bfs_experiment_result r;
+    try {
+        dispatch_bfs_blocks(br, bw, [&](auto b) {
+            using B = decltype(b);
+            if (memory < bfs_experiment_min_memory<B>())
+                throw config_error("bfs: --memory " + o.memory + " is below the " +
+                                   format_bytes(double(bfs_experiment_min_memory<B>())) + " that Br = " + o.br +
+                                   ", Bw = " + o.bw + " need");
+            bar.update(0, "building CSR, preprocessing");
+            vis.nodes = 1;
+            r = run_bfs_experiment<B>(m, *source, eo, vis);
+        });
+    } catch (...) {
+        if (out) std::fclose(out);
+        throw;
+    }
+    bar.finish();
+    if (out && std::fclose(out) != 0) throw io_failure("bfs --out: cannot write '" + o.out + "'");
+    if (o.json) {
+        nlohmann::json j = {{"command", "bfs"},      {"machine", m.name()}, {"placement", m.describe_placement()},
+                            {"algo", o.algo},        {"br", r.br},          {"bw", r.bw},
+                            {"memory", memory},      {"graph", r.graph},    {"csr", r.csr},
+                            {"result", r.bfs}};
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    std::printf("bfs: %s: %llu nodes, %llu edges read (%llu self-loops, %llu repeated arcs dropped), %llu edges kept\n",
+                r.graph.c_str(), (unsigned long long)r.csr.nodes, (unsigned long long)r.csr.input_edges,
+                (unsigned long long)r.csr.self_loops, (unsigned long long)r.csr.duplicate_arcs,
+                (unsigned long long)r.csr.edges());
+    std::printf("machine %s, placement %s\n", m.name().c_str(), m.describe_placement().c_str());
+    std::printf("algo %s_bfs, Br %s, Bw %s, M %s", o.algo.c_str(), format_bytes(double(r.br)).c_str(),
+                format_bytes(double(r.bw)).c_str(), format_bytes(double(memory)).c_str());
+    if (o.algo == "mm")
+        std::printf(", mu %llu%s, seed %llu", (unsigned long long)r.bfs.mu, o.mu ? "" : " (default)",
+                    (unsigned long long)o.seed);
+    std::printf("\nsource %llu: %llu levels, %llu nodes reached\n", (unsigned long long)o.source,
+                (unsigned long long)r.bfs.levels(), (unsigned long long)r.bfs.reached);
+    if (o.algo == "mm")
+        std::printf("clusters %llu (%llu growth rounds, cluster file %s), %llu loaded; hot pool: %llu records scanned, "
+                    "%llu at most\n",
+                    (unsigned long long)r.bfs.clusters, (unsigned long long)r.bfs.growth_rounds,
+                    format_bytes(double(r.bfs.cluster_file_bytes)).c_str(), (unsigned long long)r.bfs.clusters_loaded,
+                    (unsigned long long)r.bfs.pool_records_scanned, (unsigned long long)r.bfs.max_pool_records);
+    for (const phase_stats& p : r.bfs.phases) print_phase(p);
+}
+
+} // namespace
+
+void register_bfs_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand("bfs", "external BFS (Mehlhorn-Meyer mm or Munagala-Ranade mr) with RDV, WRV and "
+                                          "modelled time per device and role, per phase (csr, preprocessing, bfs)");
+    auto o = std::make_shared<bfs_options>();
+    add_machine_options(cmd, o->choice);
+    cmd->add_option("graph", o->graph, std::string("the graph: ") + graph_spec_help())->required();
+    cmd->add_option("--algo", o->algo, "mm (Mehlhorn-Meyer) or mr (Munagala-Ranade)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"mm", "mr"}));
+    cmd->add_option("--br", o->br, "read block size Br; supported pairs: " + bfs_block_pairs())->capture_default_str();
+    cmd->add_option("--bw", o->bw, "write block size Bw")->capture_default_str();
+    cmd->add_option("--memory", o->memory, "memory budget M of each phase (IEC units)")->capture_default_str();
+    cmd->add_option("--mu", o->mu, "mm: target cluster size in nodes (0: sqrt(Br / (12 x log2 |V|)))")
+        ->capture_default_str();
+    cmd->add_option("--seed", o->seed, "mm: seed of the master choice")->capture_default_str();
+    cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
+    cmd->add_option("--out", o->out, "write `node level parent` lines (discovery order) to this file");
+    cmd->add_flag("--json", o->json, "print JSON");
+    cmd->add_flag("--no-progress", o->no_progress, "no progress bar");
+    cmd->callback([o] { run(*o); });
+}
+
+} // namespace flashxxl::cli

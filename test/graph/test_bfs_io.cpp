@@ -1,0 +1,123 @@
+// Tests of the BFS tools' input and output: graph specs, file detection, vector output, the experiment runner.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "flashxxl/graph/bfs_experiment.hpp"
+#include "flashxxl/graph/bfs_output.hpp"
+#include "flashxxl/graph/binary_edge_writer.hpp"
+#include "flashxxl/graph/graph_source.hpp"
+#include "flashxxl/graph/text_edge_writer.hpp"
+#include "graph/temp_dir.hpp"
+#include "graph/test_bfs_support.hpp"
+
+namespace {
+
+using namespace flashxxl;
+
+std::uint64_t count_edges(any_edge_source& s) {
+    edge e;
+    std::uint64_t k = 0;
+    while (s.next(e)) ++k;
+    return k;
+}
+
+TEST(bfs_graph_source, generator_specs) {
+    auto g = open_graph_source("grid:side=10");
+    EXPECT_EQ(g->node_count(), 100u);
+    EXPECT_EQ(count_edges(*g), 180u);
+    auto t = open_graph_source("tree:nodes=1001,levels=10");
+    EXPECT_EQ(count_edges(*t), 1000u);
+    EXPECT_NE(t->describe().find("levels=10"), std::string::npos);
+    auto td = open_graph_source("tree:nodes=50000");
+    EXPECT_NE(td->describe().find("levels=105"), std::string::npos);  // sqrt(128 KiB / 12)
+    auto r = open_graph_source("random:nodes=1000,degree=4,seed=3");
+    EXPECT_EQ(count_edges(*r), 2000u);
+    auto rm = open_graph_source("rmat:scale=8,edge_factor=4");
+    EXPECT_EQ(rm->node_count(), 256u);
+    EXPECT_EQ(count_edges(*rm), 1024u);
+}
+
+TEST(bfs_graph_source, bad_specs_name_the_problem) {
+    try {
+        open_graph_source("grid:sides=10");
+        FAIL();
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("sides"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(open_graph_source("grid:"), config_error);
+    EXPECT_THROW(open_graph_source("random:nodes=10"), config_error);
+    EXPECT_THROW(open_graph_source("tree:nodes=10,levels=2,block=4KiB"), config_error);
+    EXPECT_THROW(open_graph_source("/nonexistent/graph.txt"), input_error);
+}
+
+TEST(bfs_graph_source, detects_text_and_binary_files) {
+    flashxxl::testing::temp_dir dir;
+    std::vector<edge> edges = {{0, 1}, {1, 2}, {2, 2}, {3, 4}};
+    {
+        text_edge_writer w(dir.file("g.txt"));
+        for (const edge& e : edges) w.push(e);
+        w.close();
+        binary_edge_writer b(dir.file("g.bin"), 4, 6);
+        for (const edge& e : edges) b.push(e);
+        b.close();
+    }
+    auto t = open_graph_source(dir.file("g.txt"));
+    EXPECT_NE(t->describe().find("(text)"), std::string::npos);
+    EXPECT_EQ(count_edges(*t), 4u);
+    EXPECT_EQ(t->node_count(), 5u);
+    auto b = open_graph_source(dir.file("g.bin"));
+    EXPECT_NE(b->describe().find("(binary)"), std::string::npos);
+    EXPECT_EQ(count_edges(*b), 4u);
+    EXPECT_EQ(b->node_count(), 6u);
+}
+
+TEST(bfs_experiment, runs_both_algorithms_with_the_csr_phase_first) {
+    using B = blocks<4096, 16384>;
+    for (std::string algo : {"mm", "mr"}) {
+        machine m = flashxxl::testing::two_device_machine("flash_aware");
+        auto src = open_graph_source("grid:side=40");
+        bfs_experiment_options o;
+        o.algo = algo;
+        o.memory = bfs_experiment_min_memory<B>() + 64 * 1024;
+        bfs_level_recorder rec(1600);
+        bfs_experiment_result r = run_bfs_experiment<B>(m, *src, o, rec);
+        EXPECT_EQ(r.csr.edges(), 2u * 40 * 39);
+        EXPECT_EQ(r.bfs.reached, 1600u);
+        EXPECT_EQ(r.bfs.levels(), 79u);
+        ASSERT_GE(r.bfs.phases.size(), 2u);
+        EXPECT_EQ(r.bfs.phases[0].name, "csr");
+        EXPECT_EQ(rec.level[1599], 78u);
+    }
+    machine m = flashxxl::testing::plain_machine();
+    auto src = open_graph_source("grid:side=4");
+    bfs_experiment_options o;
+    o.algo = "xx";
+    o.memory = 1 << 20;
+    bfs_visitor v;
+    EXPECT_THROW(run_bfs_experiment<B>(m, *src, o, v), config_error);
+}
+
+TEST(bfs_output, vector_output_holds_every_reached_node_in_level_order) {
+    using B = blocks<4096, 16384>;
+    machine m = flashxxl::testing::plain_machine();
+    auto src = open_graph_source("grid:side=30");
+    auto g = build_csr<B>(m, 256 * 1024, *src);
+    vector<bfs_level_entry, B> out(m, vector<bfs_level_entry, B>::min_memory(), role::stream);
+    {
+        bfs_vector_output<B> vis(out);
+        mm_bfs(m, *g, 512 * 1024, 0, vis);
+        vis.finish();
+    }
+    ASSERT_EQ(out.size(), 900u);
+    std::uint64_t prev_level = 0;
+    for (typename vector<bfs_level_entry, B>::stream_reader r(out); !r.empty(); ++r) {
+        EXPECT_GE(r->level, prev_level);
+        prev_level = r->level;
+        EXPECT_EQ(r->level, r->v / 30 + r->v % 30);  // grid distance from the corner
+    }
+}
+
+} // namespace

@@ -1,0 +1,131 @@
+// Tests of MM_BFS (Mehlhorn-Meyer): levels and parents equal Boost.Graph's; clusters and pool behave.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "flashxxl/graph/csr_builder.hpp"
+#include "flashxxl/graph/mm_bfs.hpp"
+#include "graph/test_bfs_support.hpp"
+
+namespace {
+
+using namespace flashxxl;
+using flashxxl::testing::test_graph;
+
+template <class Blocks>
+void check_all_graphs(machine& m, std::uint64_t memory, std::uint64_t mu, bool two_sources = true) {
+    for (const test_graph& tg : flashxxl::testing::test_graphs()) {
+        SCOPED_TRACE(tg.name + " mu " + std::to_string(mu));
+        flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+        // A small build budget: the arc sort runs external too.
+        auto g = build_csr<Blocks>(m, csr_build_min_memory<Blocks>() + 32 * 1024, src);
+        EXPECT_GT(g->build_stats().passes, 0u);
+        std::vector<std::uint64_t> sources = {tg.n / 3};
+        if (two_sources) sources.push_back(0);
+        for (std::uint64_t source : sources) {
+            bfs_level_recorder rec(tg.n);
+            mm_bfs_options o;
+            o.mu = mu;
+            bfs_result r = mm_bfs(m, *g, memory, source, rec, o);
+            flashxxl::testing::expect_levels_match_boost(tg, source, rec);
+            EXPECT_EQ(rec.level_sizes, r.level_sizes);
+            ASSERT_EQ(r.phases.size(), 2u);
+            EXPECT_EQ(r.phases[0].name, "preprocessing");
+            EXPECT_EQ(r.phases[1].name, "bfs");
+            // The BFS phase reads clusters (static_data) and rewrites the pool (hot), and never
+            // writes static data.
+            EXPECT_GT(r.phases[1].of(role::static_data).read_bytes, 0u);
+            EXPECT_EQ(r.phases[1].of(role::static_data).write_bytes, 0u);
+            EXPECT_GT(r.phases[0].of(role::static_data).write_bytes, 0u);
+            EXPECT_LE(r.clusters_loaded, r.clusters);
+            EXPECT_GE(r.clusters_loaded, 1u);
+            if (r.reached > 100 && r.mu > 1) {  // with mu = 1 a loaded cluster is used up at once
+                EXPECT_GT(r.phases[1].of(role::hot).write_bytes, 0u) << "the hot pool stayed in memory";
+            }
+        }
+    }
+}
+
+TEST(mm_bfs, levels_equal_boost_small_blocks_default_mu) {
+    machine m = flashxxl::testing::plain_machine();
+    check_all_graphs<blocks<4096, 16384>>(m, 512 * 1024, 0);
+}
+
+TEST(mm_bfs, levels_equal_boost_small_blocks_several_mu) {
+    machine m = flashxxl::testing::plain_machine();
+    for (std::uint64_t mu : {1, 16}) check_all_graphs<blocks<4096, 16384>>(m, 512 * 1024, mu, false);
+}
+
+TEST(mm_bfs, levels_equal_boost_larger_write_blocks) {
+    machine m = flashxxl::testing::plain_machine();
+    check_all_graphs<blocks<4096, 65536>>(m, 1024 * 1024, 0, false);
+    check_all_graphs<blocks<8192, 65536>>(m, 1536 * 1024, 5, false);
+}
+
+TEST(mm_bfs, levels_equal_boost_under_every_placement) {
+    for (std::string p : {"random_striping seed=9", "flash_aware", "single device=hdd",
+                          "per_role static_data=ssd hot=hdd scratch=ssd stream=hdd"}) {
+        SCOPED_TRACE(p);
+        machine m = flashxxl::testing::two_device_machine(p);
+        for (const test_graph& tg : flashxxl::testing::test_graphs()) {
+            flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+            auto g = build_csr<blocks<4096, 16384>>(m, 512 * 1024, src);
+            bfs_level_recorder rec(tg.n);
+            mm_bfs(m, *g, 512 * 1024, 2, rec);
+            flashxxl::testing::expect_levels_match_boost(tg, 2, rec);
+        }
+    }
+}
+
+TEST(mm_bfs, clusters_are_loaded_once_and_the_pool_bound_holds) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(64));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    auto g = build_csr<blocks<4096, 16384>>(m, 512 * 1024, src);
+    mm_bfs_options o;
+    o.mu = 8;
+    bfs_result r = mm_bfs(m, *g, 512 * 1024, 0, o);
+    EXPECT_EQ(r.reached, tg.n);
+    // A connected graph: every cluster is loaded exactly once.
+    EXPECT_EQ(r.clusters_loaded, r.clusters);
+    EXPECT_GT(r.clusters, tg.n / 8 / 2);
+    EXPECT_LT(r.clusters, tg.n / 8 * 2);
+    // shared/BFS.md's sanity check: sum of |H| over the levels at most about mu x |F|, and far
+    // below what MR_BFS-style rescans of the whole graph would give (levels x arcs).
+    std::uint64_t records = g->arc_count();
+    EXPECT_LT(r.pool_records_scanned, 4 * o.mu * records);
+    EXPECT_LT(r.pool_records_scanned, r.levels() * records / 4);
+}
+
+TEST(mm_bfs, default_mu_follows_the_unit_cost_optimum) {
+    EXPECT_EQ(default_mu(128 * 1024, std::uint64_t(1) << 20), 23u);  // sqrt(131072 / (12 x 20))
+    EXPECT_EQ(default_mu(4096, 4096), 5u);                           // sqrt(4096 / 144)
+    EXPECT_EQ(default_mu(4096, std::uint64_t(1) << 40), 3u);  // sqrt(4096 / 480)
+    EXPECT_GE(default_mu(4096, 2), 1u);
+}
+
+TEST(mm_bfs, masters_are_deterministic_with_rate_one_over_mu) {
+    std::uint64_t count = 0;
+    for (std::uint64_t v = 0; v < 100000; ++v) count += is_master(v, 1, 10);
+    EXPECT_GT(count, 9000u);
+    EXPECT_LT(count, 11000u);
+    for (std::uint64_t v = 0; v < 100; ++v) EXPECT_EQ(is_master(v, 5, 7), is_master(v, 5, 7));
+}
+
+TEST(mm_bfs, isolated_source_and_bad_arguments) {
+    machine m = flashxxl::testing::plain_machine();
+    std::vector<edge> edges = {{0, 1}, {1, 2}};
+    flashxxl::testing::vector_edge_source src(5, edges);
+    auto g = build_csr<blocks<4096, 16384>>(m, 512 * 1024, src);
+    bfs_level_recorder rec(5);
+    bfs_result r = mm_bfs(m, *g, 512 * 1024, 4, rec);
+    EXPECT_EQ(r.reached, 1u);
+    EXPECT_EQ(rec.level[4], 0u);
+    EXPECT_EQ(rec.level[0], no_node);
+    EXPECT_THROW(mm_bfs(m, *g, 512 * 1024, 5), config_error);
+    EXPECT_THROW(mm_bfs(m, *g, 64 * 1024, 0), config_error);
+}
+
+} // namespace

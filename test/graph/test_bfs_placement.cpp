@@ -1,0 +1,101 @@
+// Placement tests of MM_BFS: the cluster index on flash and the hot pool on HDDs under flash_aware.
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "flashxxl/graph/csr_builder.hpp"
+#include "flashxxl/graph/mm_bfs.hpp"
+#include "graph/test_bfs_support.hpp"
+
+namespace {
+
+using namespace flashxxl;
+using flashxxl::testing::test_graph;
+using small_blocks = blocks<4096, 16384>;
+
+//! Bytes (read + written) of role r on the devices of class k in a phase.
+std::uint64_t role_bytes_on(const phase_stats& p, role r, device_class k) {
+    std::uint64_t b = 0;
+    for (std::size_t i = 0; i < p.devices.size(); ++i)
+        if (p.device_classes[i] == k) b += p.devices[i].of(r).bytes();
+    return b;
+}
+
+struct placement_run {
+    bfs_result result;
+    std::vector<std::uint64_t> level;
+};
+
+placement_run run_on(machine& m, const test_graph& tg, std::uint64_t mu) {
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    auto g = build_csr<small_blocks>(m, 512 * 1024, src);
+    bfs_level_recorder rec(tg.n);
+    mm_bfs_options o;
+    o.mu = mu;
+    placement_run r;
+    r.result = mm_bfs(m, *g, 512 * 1024, 0, rec, o);
+    r.level = rec.level;
+    return r;
+}
+
+TEST(bfs_placement, flash_aware_puts_the_cluster_index_on_flash_and_the_pool_on_hdd) {
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(70));
+    for (const std::string name : {"hybrid-2009", "duo"}) {
+        SCOPED_TRACE(name);
+        machine m = name == "duo" ? flashxxl::testing::two_device_machine("flash_aware")
+                                  : machine::from_preset("hybrid-2009", machine_options{"", false, false, 1.0, "flash_aware"});
+        placement_run r = run_on(m, tg, 6);
+        for (const phase_stats& p : r.result.phases) {
+            SCOPED_TRACE(p.name);
+            EXPECT_EQ(role_bytes_on(p, role::static_data, device_class::hdd), 0u);
+            EXPECT_EQ(role_bytes_on(p, role::hot, device_class::flash), 0u);
+            EXPECT_EQ(role_bytes_on(p, role::scratch, device_class::flash), 0u);
+        }
+        const phase_stats& pre = *r.result.phase("preprocessing");
+        const phase_stats& bfs = *r.result.phase("bfs");
+        EXPECT_GE(role_bytes_on(pre, role::static_data, device_class::flash), r.result.cluster_file_bytes);
+        EXPECT_GT(role_bytes_on(bfs, role::static_data, device_class::flash), 0u);
+        EXPECT_GT(role_bytes_on(bfs, role::hot, device_class::hdd), 0u);
+    }
+}
+
+TEST(bfs_placement, random_striping_spreads_both) {
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(70));
+    machine m = machine::from_preset("hybrid-2009", machine_options{"", false, false, 1.0, "random_striping"});
+    placement_run r = run_on(m, tg, 6);
+    const phase_stats& pre = *r.result.phase("preprocessing");
+    const phase_stats& bfs = *r.result.phase("bfs");
+    EXPECT_GT(role_bytes_on(pre, role::static_data, device_class::flash), 0u);
+    EXPECT_GT(role_bytes_on(pre, role::static_data, device_class::hdd), 0u);
+    EXPECT_GT(role_bytes_on(bfs, role::static_data, device_class::flash), 0u);
+    EXPECT_GT(role_bytes_on(bfs, role::static_data, device_class::hdd), 0u);
+    EXPECT_GT(role_bytes_on(bfs, role::hot, device_class::flash), 0u);
+    EXPECT_GT(role_bytes_on(bfs, role::hot, device_class::hdd), 0u);
+}
+
+TEST(bfs_placement, flash_aware_beats_random_striping_on_the_figure_4_1_tree) {
+    // seeds/000 Section 4: a source joined to chains of sqrt(B) levels; B = Br / 12-byte records.
+    const std::uint64_t levels = tree_generator::default_levels(4096, sizeof(adjacency_record));
+    test_graph tg = flashxxl::testing::collect("tree", tree_generator(20000, levels));
+    double busiest[2] = {0, 0};
+    std::vector<std::uint64_t> level[2];
+    const char* policies[2] = {"random_striping", "flash_aware"};
+    for (int i = 0; i < 2; ++i) {
+        machine m = machine::from_preset("hybrid-2009", machine_options{"", false, false, 1.0, policies[i]});
+        placement_run r = run_on(m, tg, 0);
+        const phase_stats& bfs = *r.result.phase("bfs");
+        busiest[i] = bfs.busiest_modelled_s();
+        level[i] = r.level;
+        for (std::size_t d = 0; d < bfs.devices.size(); ++d)
+            std::cout << policies[i] << " " << bfs.device_names[d] << ": modelled " << bfs.devices[d].total.modelled_s
+                      << " s, RDV " << bfs.devices[d].total.read_bytes << ", WRV " << bfs.devices[d].total.write_bytes
+                      << "\n";
+    }
+    EXPECT_EQ(level[0], level[1]);
+    EXPECT_LE(busiest[1], 0.75 * busiest[0]) << "flash_aware " << busiest[1] << " s vs random_striping " << busiest[0] << " s";
+}
+
+} // namespace

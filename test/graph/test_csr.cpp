@@ -1,0 +1,80 @@
+// Tests of the CSR graph built by external sorting: symmetric, sorted, no loops or repeats, counts.
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "flashxxl/graph/csr_builder.hpp"
+#include "graph/test_bfs_support.hpp"
+
+namespace {
+
+using namespace flashxxl;
+using flashxxl::testing::test_graph;
+using small_blocks = blocks<4096, 16384>;
+
+TEST(csr, matches_the_symmetrized_edge_set_and_counts_what_it_dropped) {
+    machine m = flashxxl::testing::plain_machine();
+    for (const test_graph& tg : flashxxl::testing::test_graphs()) {
+        SCOPED_TRACE(tg.name);
+        std::set<std::pair<node_id, node_id>> want;
+        std::uint64_t loops = 0;
+        for (const edge& e : tg.edges) {
+            if (e.u == e.v) {
+                ++loops;
+                continue;
+            }
+            want.insert({e.u, e.v});
+            want.insert({e.v, e.u});
+        }
+        flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+        auto g = build_csr<small_blocks>(m, 160 * 1024, src);
+        const csr_build_stats& st = g->build_stats();
+        EXPECT_EQ(st.nodes, tg.n);
+        EXPECT_EQ(g->node_count(), tg.n);
+        EXPECT_EQ(st.input_edges, tg.edges.size());
+        EXPECT_EQ(st.self_loops, loops);
+        EXPECT_EQ(st.arcs, want.size());
+        EXPECT_EQ(st.duplicate_arcs, 2 * (tg.edges.size() - loops) - want.size());
+        EXPECT_GT(st.passes, 0u) << "the arc sort should have gone external";
+        // Sequential scan: exactly the wanted arcs, in order.
+        std::vector<std::pair<node_id, node_id>> got;
+        typename csr_graph<small_blocks>::arc_stream s(*g);
+        for (; !s.empty(); ++s) got.push_back({(*s).v, (*s).w});
+        EXPECT_TRUE(std::equal(got.begin(), got.end(), want.begin(), want.end()));
+        // Random access: a few lists.
+        for (node_id v : {node_id(0), tg.n / 2, tg.n - 1}) {
+            std::vector<node_id> nb;
+            g->for_each_neighbour(v, [&](bfs_node w) { nb.push_back(w); });
+            std::vector<node_id> exp;
+            for (auto it = want.lower_bound({v, 0}); it != want.end() && it->first == v; ++it) exp.push_back(it->second);
+            EXPECT_EQ(nb, exp) << "node " << v;
+        }
+    }
+}
+
+TEST(csr, roles_stream_while_loading_and_static_data_when_built) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(50));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    auto g = build_csr<small_blocks>(m, 160 * 1024, src);
+    device_stats s = m.stats()[0];
+    EXPECT_GT(s.of(role::stream).write_bytes, 0u);
+    EXPECT_GE(s.of(role::static_data).write_bytes, g->bytes());
+    EXPECT_EQ(s.of(role::hot).bytes(), 0u);
+    EXPECT_EQ(s.of(role::scratch).bytes(), 0u);
+}
+
+TEST(csr, rejects_ids_beyond_the_node_count_and_small_budgets) {
+    machine m = flashxxl::testing::plain_machine();
+    std::vector<edge> edges = {{0, 1}, {1, 5}};
+    flashxxl::testing::vector_edge_source bad(3, edges);
+    EXPECT_THROW(build_csr<small_blocks>(m, 256 * 1024, bad), input_error);
+    flashxxl::testing::vector_edge_source ok(6, edges);
+    EXPECT_THROW(build_csr<small_blocks>(m, 1024, ok), config_error);
+}
+
+} // namespace
