@@ -38,7 +38,9 @@ case "${1:-run}" in
 run)
     install_dependencies
     configure_and_build build/release
-    ./build/release/flashxxl machine --machine hybrid-2009
+    # The main job: seeds/000 Table 4.1 on the emulated hybrid machine (about a minute).
+    ./build/release/flashxxl machine --machine hybrid-2009 --no-probe
+    ./build/release/flashxxl placement
     ;;
 build)
     install_dependencies
@@ -48,8 +50,9 @@ test)
     install_dependencies
     configure_and_build build/release
     ctest --test-dir build/release --output-on-failure -j "$JOBS"
-    # Sanitizer build of the tests (no benchmarks, no packaging test).
-    configure_and_build build/asan -DFLASHXXL_SANITIZE=ON -DFLASHXXL_BUILD_BENCH=OFF
+    # Sanitizer build of the library tests (the CLI scripts, benchmarks and packaging test run
+    # in the release build above).
+    configure_and_build build/asan -DFLASHXXL_SANITIZE=ON -DFLASHXXL_BUILD_BENCH=OFF -DFLASHXXL_BUILD_CLI=OFF
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir build/asan --output-on-failure -j "$JOBS"
     ;;
