@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     flashxxl::cli::register_sort_command(app);
     flashxxl::cli::register_pq_command(app);
     flashxxl::cli::register_bfs_command(app);
+    flashxxl::cli::register_dfs_command(app);
     flashxxl::cli::register_placement_command(app);
     try {
         app.parse(argc, argv);

@@ -1,0 +1,188 @@
+// `flashxxl dfs`: external DFS (seeds/001 Section 4) on a graph file or generator, with per-phase device stats.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/bfs_result_json.hpp"
+#include "flashxxl/graph/csr_builder.hpp"
+#include "flashxxl/graph/dfs.hpp"
+#include "flashxxl/graph/graph_source.hpp"
+#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/units.hpp"
+#include "machine_options.hpp"
+
+namespace flashxxl::cli {
+namespace {
+
+//! The compiled (Br, Bw) pairs of `flashxxl dfs`, for messages: small blocks for quick runs,
+//! the single-block-size baseline B = Br, and seeds/001's Br = 128 KiB / Bw = 16 MiB.
+std::string dfs_block_pairs() { return "(4KiB, 16KiB), (128KiB, 128KiB), (128KiB, 16MiB)"; }
+
+//! Calls f(blocks<Br, Bw>()) for a supported pair; config_error listing them otherwise.
+template <class F>
+void dispatch_dfs_blocks(std::uint64_t br, std::uint64_t bw, F&& f) {
+    constexpr std::size_t k4 = 4096, k16 = 16384, k128 = 128 * 1024, m16 = 16 * 1024 * 1024;
+    if (br == k4 && bw == k16) return f(blocks<k4, k16>());
+    if (br == k128 && bw == k128) return f(blocks<k128, k128>());
+    if (br == k128 && bw == m16) return f(blocks<k128, m16>());
+    throw config_error("--br " + format_size(br) + " --bw " + format_size(bw) +
+                       " is not a compiled configuration of flashxxl dfs; supported (Br, Bw): " + dfs_block_pairs());
+}
+
+struct dfs_cli_options {
+    machine_choice choice;
+    std::string graph;
+    std::string br = "128KiB", bw = "16MiB", memory = "256MiB";
+    std::string variant = "separate";
+    std::uint64_t source = 0;
+    std::string out;
+    bool json = false, no_progress = false;
+};
+
+//! Writes "d node time parent" / "f node time" lines and drives the progress bar.
+struct cli_visitor : dfs_visitor {
+    std::FILE* out = nullptr;
+    characterize::progress_bar* bar = nullptr;
+    std::uint64_t nodes = 1, discovered = 0;
+    node_id parent = 0;
+    void start_vertex(node_id root) { parent = root; }
+    void tree_edge(node_id u, node_id) { parent = u; }
+    void discover_vertex(node_id v, std::uint64_t time) {
+        ++discovered;
+        if (out && std::fprintf(out, "d %llu %llu %llu\n", (unsigned long long)v, (unsigned long long)time,
+                                (unsigned long long)parent) < 0)
+            throw io_failure("dfs --out: write failed");
+        if (bar && (discovered & 1023) == 0)
+            bar->update(double(discovered) / double(nodes), "dfs " + std::to_string(discovered) + " nodes");
+    }
+    void finish_vertex(node_id v, std::uint64_t time) {
+        if (out && std::fprintf(out, "f %llu %llu\n", (unsigned long long)v, (unsigned long long)time) < 0)
+            throw io_failure("dfs --out: write failed");
+    }
+};
+
+//! What one run measured.
+struct dfs_run {
+    csr_build_stats csr;
+    dfs_result dfs;
+    std::vector<phase_stats> phases;  // "csr", "dfs"
+    std::uint64_t br = 0, bw = 0;
+};
+
+void print_phase(const phase_stats& p) {
+    std::printf("phase %s: wall %.3f s, I/O wait %.3f s, busiest device modelled %.3f s\n", p.name.c_str(), p.wall_s,
+                p.wait_s(), p.busiest_modelled_s());
+    print_counters_header(std::cout);
+    for (std::size_t i = 0; i < p.devices.size(); ++i) print_stats_table(std::cout, p.device_names[i], p.devices[i]);
+    std::cout.flush();
+}
+
+void run(const dfs_cli_options& o) {
+    std::uint64_t br = parse_size(o.br), bw = parse_size(o.bw), memory = parse_size(o.memory);
+    if (o.graph.empty()) throw config_error("dfs: give a graph: " + std::string(graph_spec_help()));
+    dfs_options dopts;
+    dopts.marks = o.variant == "with-nodes" ? dfs_marks::with_nodes : parse_dfs_marks(o.variant);
+    machine m = make_machine(o.choice);
+    auto source = open_graph_source(o.graph);
+    std::FILE* out = nullptr;
+    if (!o.out.empty()) {
+        out = std::fopen(o.out.c_str(), "w");
+        if (!out) throw io_failure("dfs --out: cannot create '" + o.out + "'");
+    }
+    characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
+    cli_visitor vis;
+    vis.out = out;
+    vis.bar = &bar;
+    dfs_run r;
+    try {
+        dispatch_dfs_blocks(br, bw, [&](auto b) {
+            using B = decltype(b);
+            const std::uint64_t need = std::max(csr_build_min_memory<B>(), dfs_min_memory<B>());
+            if (memory < need)
+                throw config_error("dfs: --memory " + o.memory + " is below the " + format_bytes(double(need)) +
+                                   " that Br = " + o.br + ", Bw = " + o.bw + " need");
+            r.br = B::read_block;
+            r.bw = B::write_block;
+            bar.update(0, "building CSR");
+            phase_meter meter(m, "csr");
+            auto g = build_csr<B>(m, memory, *source, memory / 8);
+            r.phases.push_back(meter.finish());
+            r.csr = g->build_stats();
+            vis.nodes = g->node_count() ? g->node_count() : 1;
+            r.dfs = dfs(m, *g, memory, o.source, vis, dopts);
+            for (const phase_stats& p : r.dfs.phases) r.phases.push_back(p);
+        });
+    } catch (...) {
+        if (out) std::fclose(out);
+        throw;
+    }
+    bar.finish();
+    if (out && std::fclose(out) != 0) throw io_failure("dfs --out: cannot write '" + o.out + "'");
+    if (o.json) {
+        nlohmann::json j = {{"command", "dfs"},
+                            {"machine", m.name()},
+                            {"placement", m.describe_placement()},
+                            {"variant", o.variant},
+                            {"br", r.br},
+                            {"bw", r.bw},
+                            {"memory", memory},
+                            {"graph", source->describe()},
+                            {"csr", r.csr},
+                            {"source", o.source},
+                            {"visited", r.dfs.visited},
+                            {"trees", r.dfs.trees},
+                            {"max_stack", r.dfs.max_stack},
+                            {"phases", r.phases}};
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    std::printf("dfs: %s: %llu nodes, %llu edges read (%llu self-loops, %llu repeated arcs dropped), %llu edges kept\n",
+                source->describe().c_str(), (unsigned long long)r.csr.nodes, (unsigned long long)r.csr.input_edges,
+                (unsigned long long)r.csr.self_loops, (unsigned long long)r.csr.duplicate_arcs,
+                (unsigned long long)r.csr.edges());
+    std::printf("machine %s, placement %s\n", m.name().c_str(), m.describe_placement().c_str());
+    std::printf("variant %s, Br %s, Bw %s, M %s\n", o.variant.c_str(), format_bytes(double(r.br)).c_str(),
+                format_bytes(double(r.bw)).c_str(), format_bytes(double(memory)).c_str());
+    std::printf("source %llu: %llu nodes visited in %llu trees, stack depth at most %llu\n",
+                (unsigned long long)o.source, (unsigned long long)r.dfs.visited, (unsigned long long)r.dfs.trees,
+                (unsigned long long)r.dfs.max_stack);
+    for (const phase_stats& p : r.phases) print_phase(p);
+}
+
+} // namespace
+
+void register_dfs_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand("dfs", "external DFS (visited marks + stack, seeds/001 Section 4) with RDV, WRV and "
+                                          "modelled time per device and role, per phase (csr, dfs)");
+    auto o = std::make_shared<dfs_cli_options>();
+    add_machine_options(cmd, o->choice);
+    cmd->add_option("graph", o->graph, std::string("the graph: ") + graph_spec_help())->required();
+    cmd->add_option("--variant", o->variant,
+                    "separate (one mark byte per node in its own vector) or with-nodes (a mark in a 24-byte "
+                    "record per node that also holds its adjacency range)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"separate", "with-nodes"}));
+    cmd->add_option("--br", o->br, "read block size Br; supported pairs: " + dfs_block_pairs())->capture_default_str();
+    cmd->add_option("--bw", o->bw, "write block size Bw")->capture_default_str();
+    cmd->add_option("--memory", o->memory, "memory budget M of each phase (IEC units); the graph's caches get M/8 more")
+        ->capture_default_str();
+    cmd->add_option("--source", o->source, "DFS source node (other components follow from nodes 0, 1, ...)")
+        ->capture_default_str();
+    cmd->add_option("--out", o->out,
+                    "write `d node time parent` (discovery; a root is its own parent) and `f node time` (finish) "
+                    "lines in event order to this file");
+    cmd->add_flag("--json", o->json, "print JSON");
+    cmd->add_flag("--no-progress", o->no_progress, "no progress bar");
+    cmd->callback([o] { run(*o); });
+}
+
+} // namespace flashxxl::cli
