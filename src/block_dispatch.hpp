@@ -74,18 +74,7 @@ void dispatch_element(int bytes, F&& f) {
 inline machine make_bench_machine(const machine_choice& choice, const std::string& device) {
     if (device.empty()) return make_machine(choice);
     if (!choice.placement.empty()) throw config_error("--device and --placement exclude each other");
-    machine_spec spec;
-    if (!choice.config_file.empty()) {
-        if (!choice.backing_dir.empty() || choice.pace)
-            throw config_error("--backing-dir and --pace apply to presets; a config file says this per device");
-        spec = load_machine_config(choice.config_file);
-    } else {
-        machine_options opts;
-        opts.backing_dir = choice.backing_dir;
-        opts.pace = choice.pace;
-        opts.scale = choice.scale;
-        spec = preset_machine_spec(choice.preset, opts);
-    }
+    machine_spec spec = chosen_machine_spec(choice);
     std::string names;
     bool found = false;
     for (const device_spec& d : spec.devices) {

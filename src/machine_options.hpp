@@ -39,8 +39,8 @@ inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
         ->check(CLI::PositiveNumber);
 }
 
-//! Builds the chosen machine.
-inline machine make_machine(const machine_choice& choice) {
+//! The spec of the chosen machine, before any --placement override.
+inline machine_spec chosen_machine_spec(const machine_choice& choice) {
     machine_spec spec;
     if (!choice.config_file.empty()) {
         if (!choice.backing_dir.empty() || choice.pace)
@@ -53,6 +53,12 @@ inline machine make_machine(const machine_choice& choice) {
         opts.scale = choice.scale;
         spec = preset_machine_spec(choice.preset, opts);
     }
+    return spec;
+}
+
+//! Builds the chosen machine.
+inline machine make_machine(const machine_choice& choice) {
+    machine_spec spec = chosen_machine_spec(choice);
     if (!choice.placement.empty()) {
         spec.placement.policy = choice.placement;
         spec.placement.options.clear();
