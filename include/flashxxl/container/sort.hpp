@@ -55,7 +55,7 @@ sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scrat
     v.clear();
     {
         typename vector<T, Blocks>::stream_writer out(v, &account);
-        for (; !s.empty(); ++s) out.push(*s);
+        while (!s.empty()) out.commit(s.pop_into(out.free_begin(), out.free_run()));
         out.finish();
     }
     report.passes = v.size() == 0 ? 0 : 1 + s.passes();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -13,7 +14,7 @@
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
-#include "flashxxl/container/loser_tree.hpp"
+#include "flashxxl/container/range_merger.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"
@@ -155,7 +156,7 @@ public:
     //! The smallest item not yet streamed out (after sort(), not empty()).
     const T& operator*() const {
         if (state_ == state::memory_output) return buffer_.template as<T>()[pos_];
-        return readers_[tree_->winner()]->front();
+        return merger_->top();
     }
     const T* operator->() const { return &**this; }
     //! Moves to the next item.
@@ -164,16 +165,28 @@ public:
         if (state_ == state::memory_output) {
             ++pos_;
         } else {
-            std::size_t w = tree_->winner();
-            readers_[w]->pop();
-            tree_->replay();
+            merger_->pop();
         }
         return *this;
+    }
+    //! Streams up to n items into `out` (raw storage; after sort()); returns how many. The
+    //! fast way to drain the sorter.
+    std::uint64_t pop_into(T* out, std::uint64_t n) {
+        if (state_ == state::input) throw invalid_request("flashxxl::sorter::pop_into before sort()");
+        n = std::min(n, size_);
+        if (state_ == state::memory_output) {
+            std::memcpy(static_cast<void*>(out), buffer_.template as<T>() + pos_, n * sizeof(T));
+            pos_ += n;
+        } else {
+            n = merger_->pop_into(out, n);
+        }
+        size_ -= n;
+        return n;
     }
 
     //! Drops all items and extents; back to the input phase.
     void clear() {
-        tree_.reset();
+        merger_.reset();
         readers_.clear();
         for (run& r : runs_)
             for (const segment& s : r) machine_->release(s.ext);
@@ -186,20 +199,43 @@ public:
 private:
     enum class state { input, memory_output, merge_output };
 
-    struct sources {
-        std::vector<std::unique_ptr<block_reader<T, Br>>>* readers;
-        const Cmp* cmp;
-        bool exhausted(std::size_t i) const { return (*readers)[i]->empty(); }
-        bool less(std::size_t i, std::size_t j) const { return (*cmp)((*readers)[i]->front(), (*readers)[j]->front()); }
-    };
+    using reader_type = block_reader<T, Br>;
+    using reader_list = std::vector<std::unique_ptr<reader_type>>;
 
-    //! Array chunks sorted by one TBB task each during run formation.
-    struct chunks {
-        std::vector<T*> cur, end;
+    //! The merge order: the comparator, by reference.
+    struct before {
         const Cmp* cmp;
-        bool exhausted(std::size_t i) const { return cur[i] == end[i]; }
-        bool less(std::size_t i, std::size_t j) const { return (*cmp)(*cur[i], *cur[j]); }
+        bool operator()(const T& a, const T& b) const { return (*cmp)(a, b); }
     };
+    //! Merge inputs read from the devices: each hands out its current Br block.
+    struct reader_ranges {
+        reader_list* readers;
+        bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
+            reader_type& r = *(*readers)[i];
+            if (consumed) r.pop(r.run());
+            if (r.empty()) return false;
+            cur = &r.front();
+            end = cur + r.run();
+            return true;
+        }
+    };
+    //! Sorted chunks of the run buffer (run formation): one range each.
+    struct chunk_ranges {
+        const std::vector<std::pair<const T*, const T*>>* chunks;
+        bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
+            if (consumed) return false;
+            cur = (*chunks)[i].first;
+            end = (*chunks)[i].second;
+            return true;
+        }
+    };
+    using reader_merger = range_merger<T, before, reader_ranges>;
+
+    //! Moves everything `m` still holds into `w`, straight into its write buffers.
+    template <class Merger>
+    static void drain_into(Merger& m, block_writer<T, Br, Bw>& w) {
+        while (!m.empty()) w.commit(m.pop_into(w.free_begin(), w.free_run()));
+    }
 
     //! Sorts the run buffer and writes it as one run. The buffer is cut into one chunk per
     //! worker thread; the chunks are sorted in parallel (tbb::parallel_for, std::sort each), and
@@ -214,21 +250,14 @@ private:
             std::sort(b, b + count_, cmp_);
             w.push(b, count_);
         } else {
-            chunks c;
-            c.cmp = &cmp_;
-            for (std::size_t i = 0; i < p; ++i) {
-                c.cur.push_back(b + count_ * i / p);
-                c.end.push_back(b + count_ * (i + 1) / p);
-            }
-            tbb::parallel_for(std::size_t(0), p, [&](std::size_t i) { std::sort(c.cur[i], c.end[i], cmp_); });
-            loser_tree<chunks> tree(c);
-            tree.build(p);
-            while (!tree.empty()) {
-                std::size_t win = tree.winner();
-                w.push(*c.cur[win]);
-                ++c.cur[win];
-                tree.replay();
-            }
+            std::vector<std::pair<const T*, const T*>> chunks;
+            for (std::size_t i = 0; i < p; ++i) chunks.emplace_back(b + count_ * i / p, b + count_ * (i + 1) / p);
+            tbb::parallel_for(std::size_t(0), p, [&](std::size_t i) {
+                std::sort(b + count_ * i / p, b + count_ * (i + 1) / p, cmp_);
+            });
+            range_merger<T, before, chunk_ranges> merger(before{&cmp_}, chunk_ranges{&chunks});
+            merger.start(p);
+            drain_into(merger, w);
         }
         runs_.push_back(w.finish());
         ++runs_formed_;
@@ -245,24 +274,18 @@ private:
         try {
             for (std::size_t g = 0; g < groups; ++g) {
                 std::size_t take = (in.size() - next) / (groups - g);
-                std::vector<std::unique_ptr<block_reader<T, Br>>> rd;
+                reader_list rd;
                 for (std::size_t i = 0; i < take; ++i) {
-                    rd.push_back(std::make_unique<block_reader<T, Br>>(*machine_, role_, true, account_, prefetch));
+                    rd.push_back(std::make_unique<reader_type>(*machine_, role_, true, account_, prefetch));
                     run r = std::move(in[next + i]);
                     in[next + i].clear();
                     rd.back()->add_all(r);
                 }
                 next += take;
-                sources src{&rd, &cmp_};
-                loser_tree<sources> tree(src);
-                tree.build(rd.size());
+                reader_merger merger(before{&cmp_}, reader_ranges{&rd});
+                merger.start(rd.size());
                 block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
-                while (!tree.empty()) {
-                    std::size_t win = tree.winner();
-                    w.push(rd[win]->front());
-                    rd[win]->pop();
-                    tree.replay();
-                }
+                drain_into(merger, w);
                 runs_.push_back(w.finish());
                 ++runs_written_;
             }
@@ -277,15 +300,14 @@ private:
     void start_final_merge() {
         readers_.clear();
         for (run& r : runs_) {
-            readers_.push_back(std::make_unique<block_reader<T, Br>>(*machine_, role_, true, account_, prefetch));
+            readers_.push_back(std::make_unique<reader_type>(*machine_, role_, true, account_, prefetch));
             run taken = std::move(r);
             r.clear();
             readers_.back()->add_all(taken);
         }
         runs_.clear();
-        sources_ = sources{&readers_, &cmp_};
-        tree_ = std::make_unique<loser_tree<sources>>(sources_);
-        tree_->build(readers_.size());
+        merger_ = std::make_unique<reader_merger>(before{&cmp_}, reader_ranges{&readers_});
+        merger_->start(readers_.size());
         ++passes_;
     }
 
@@ -312,9 +334,8 @@ private:
     std::vector<run> runs_;
     std::uint64_t block_counter_ = 0;
     std::uint64_t passes_ = 0, runs_formed_ = 0, runs_written_ = 0;
-    std::vector<std::unique_ptr<block_reader<T, Br>>> readers_;
-    sources sources_{nullptr, nullptr};
-    std::unique_ptr<loser_tree<sources>> tree_;
+    reader_list readers_;
+    std::unique_ptr<reader_merger> merger_;
 };
 
 } // namespace flashxxl

@@ -281,6 +281,29 @@ public:
             ++v_->size_;
             if (++fill_ == items_per_group) write_group();
         }
+        //! Free item slots contiguous in memory at the end of the vector: up to free_run()
+        //! items may be placed (memcpy) at free_begin(), then appended with commit(k).
+        T* free_begin() { return layout::slot(slots_[cur_].buf.data(), fill_); }
+        std::uint64_t free_run() const {
+            if constexpr (layout::items_per_block * sizeof(T) == Br) return items_per_group - fill_;  // dense
+            return layout::items_per_block - fill_ % layout::items_per_block;
+        }
+        //! Appends the k <= free_run() items placed at free_begin().
+        void commit(std::uint64_t k) {
+            fill_ += k;
+            v_->size_ += k;
+            if (fill_ == items_per_group) write_group();
+        }
+        //! Appends n items from an array.
+        void push(const T* items, std::uint64_t n) {
+            while (n > 0) {
+                std::uint64_t k = std::min<std::uint64_t>(n, free_run());
+                std::memcpy(static_cast<void*>(free_begin()), items, k * sizeof(T));
+                items += k;
+                n -= k;
+                commit(k);
+            }
+        }
         //! Writes the last partial group and waits for all writes. Idempotent.
         void finish() {
             if (done_) return;

@@ -56,16 +56,27 @@ public:
     //! Appends `n` items from a contiguous array.
     void push(const T* items, std::uint64_t n) {
         while (n > 0) {
-            // Copy up to the end of the current read block at once.
-            std::uint64_t in_block = layout::items_per_block - fill_ % layout::items_per_block;
-            std::uint64_t k = std::min<std::uint64_t>(n, in_block);
-            std::memcpy(static_cast<void*>(layout::slot(buffers_[current_].buf.data(), fill_)), items, k * sizeof(T));
-            fill_ += k;
-            items_ += k;
+            std::uint64_t k = std::min<std::uint64_t>(n, free_run());
+            std::memcpy(static_cast<void*>(free_begin()), items, k * sizeof(T));
             items += k;
             n -= k;
-            if (fill_ == items_per_segment) flush();
+            commit(k);
         }
+    }
+
+    //! Free item slots contiguous in memory at the end of the stream: up to free_run() items
+    //! may be constructed (memcpy) at free_begin() and then appended with commit(k). Lets a
+    //! merge write straight into the write buffer.
+    T* free_begin() { return layout::slot(buffers_[current_].buf.data(), fill_); }
+    std::uint64_t free_run() const {
+        if constexpr (layout::items_per_block * sizeof(T) == Br) return items_per_segment - fill_;  // dense
+        return layout::items_per_block - fill_ % layout::items_per_block;
+    }
+    //! Appends the k <= free_run() items placed at free_begin().
+    void commit(std::uint64_t k) {
+        fill_ += k;
+        items_ += k;
+        if (fill_ == items_per_segment) flush();
     }
 
     //! Items pushed so far.
