@@ -241,7 +241,9 @@ void pq_workload(PushPop& q, std::uint64_t n, bool interleaved, bool& ok) {
     ok = ok && popped == pushed;
 }
 
-constexpr std::uint64_t stxxl_pq_internal = 64 * 1024 * 1024;
+// STXXL fixes the PQ's internal memory at compile time: half of the default M (64 MiB); the
+// prefetch and write pools get the other half, so both queues hold M in total.
+constexpr std::uint64_t stxxl_pq_internal = 32 * 1024 * 1024;
 using stxxl_pq = stxxl::PRIORITY_QUEUE_GENERATOR<item, stxxl_greater, stxxl_pq_internal, (1ull << 28) / 1024>::result;
 
 result bench_pq(const std::string& dir, std::uint64_t n, std::uint64_t memory, bool interleaved) {
@@ -262,8 +264,8 @@ result bench_pq(const std::string& dir, std::uint64_t n, std::uint64_t memory, b
         stxxl::stats_data before(*stxxl::stats::get_instance());
         auto t0 = std::chrono::steady_clock::now();
         {
-            // The internal part is fixed at compile time (64 MiB); the pools get the rest of M.
-            std::uint64_t pools = memory > stxxl_pq_internal ? memory - stxxl_pq_internal : 16 * MiB;
+            // The internal part is fixed at compile time; the pools get the rest of M.
+            std::uint64_t pools = memory > stxxl_pq_internal + 8 * MiB ? memory - stxxl_pq_internal : 8 * MiB;
             stxxl_pq q(pools / 2, pools / 2);
             pq_workload(q, n, interleaved, r.ok);
         }

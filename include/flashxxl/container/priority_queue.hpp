@@ -1,4 +1,4 @@
-// An external merge-based priority queue: insertion heap, sorted external arrays in tiers, loser-tree selection.
+// An external merge-based priority queue: insertion heap, sorted external arrays in tiers, range_merger selection.
 #pragma once
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include <vector>
 
 
-#include "flashxxl/container/loser_tree.hpp"
+#include "flashxxl/container/range_merger.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"
@@ -30,18 +30,18 @@ namespace flashxxl {
 //! It only merges, never distributes (seeds/001, Section 3.2: merging runs M/Br-way, while
 //! distribution-based queues are limited to M/Bw-way and lose a log factor). Pushed items go to
 //! a small insertion heap (at most 64 Ki items, cache-resident). A full heap is sorted into an
-//! internal run in an arena of about M / 2; when the arena is full, the internal runs are
+//! internal run in an arena of about 2M / 3; when the arena is full, the internal runs are
 //! merged and written as one external sorted array with Bw writes. Every external array is
 //! read back through its own block_reader (a Br block plus one prefetched Br block), whose
 //! buffer is the array's share of the deletion buffer; a loser tree over the heads of the
 //! internal runs and external arrays, and the heap's top, give top(). External arrays form
 //! tiers like a log-structured merge tree: when `tier_fan_in()` arrays share a tier they are merged (Br reads, Bw writes) into one array of the next tier, and if the
-//! reader slots (about M / (4 Br)) run out, all arrays are merged into one. Each item is thus
+//! reader slots (about M / (6 Br)) run out, all arrays are merged into one. Each item is thus
 //! written O(log_{fan-in}(N / M)) times. Extents are released as soon as they are consumed.
 //!
 //! Items with equal keys are ordinary items here: nothing relies on distinct keys or on
 //! sentinel values, unlike STXXL's queue (STXXL issue #20). Memory: at most M
-//! (memory_usage(M) == M; the arena about M / 2, reader slots, and a 2 x Bw writer while
+//! (memory_usage(M) == M; the arena about 2M / 3, reader slots, and a 2 x Bw writer while
 //! writing or merging arrays). T must be trivially copyable; it need not be
 //! default-constructible. Not thread-safe.
 template <class T, class Cmp = std::less<T>, class Blocks = blocks<128 * 1024, 16 * 1024 * 1024>>
@@ -52,7 +52,8 @@ public:
     using value_type = T;
     using reader_type = block_reader<T, Br>;
 
-    static constexpr std::uint64_t reserve(std::uint64_t memory) { return 16 * 1024 + memory / 64; }
+    //! Memory set aside from M for bookkeeping (selection trees, array directory, requests).
+    static constexpr std::uint64_t reserve(std::uint64_t memory) { return 24 * 1024 + memory / 64; }
     static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
     //! The smallest budget accepted: a 2 x Bw writer, 4 reader slots, a small insertion heap.
     static constexpr std::uint64_t min_memory() {
@@ -68,7 +69,10 @@ public:
                                " is too small for Br = " + format_bytes(double(Br)) + ", Bw = " +
                                format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) + ")");
         std::uint64_t rest = usable - 2 * Bw;
-        std::uint64_t arena_bytes = std::max<std::uint64_t>(rest / 2, 8192);
+        // Two thirds for the arena (every item that stays in it is never written), one third
+        // for reader slots (the external fan-in).
+        std::uint64_t min_slots = 4 * reader_type::memory_usage(1);
+        std::uint64_t arena_bytes = std::max<std::uint64_t>(std::min(rest / 3 * 2, rest - min_slots), 8192);
         arena_capacity_ = std::max<std::uint64_t>(arena_bytes / sizeof(T), 1);
         // The heap stays small enough for the cache (64 Ki items at most); full heaps become
         // sorted internal runs, up to about 64 of them.
@@ -77,7 +81,6 @@ public:
         max_arrays_ = std::size_t((rest - arena_capacity_ * sizeof(T)) / reader_type::memory_usage(1));
         tier_fan_in_ = std::max<std::size_t>(2, max_arrays_ / 4);
         arena_ = aligned_buffer(arena_capacity_ * sizeof(T), &account_);
-        tree_ = std::make_unique<loser_tree<sources>>(sources_);
         rebuild_tree();
     }
     priority_queue(const priority_queue&) = delete;
@@ -118,7 +121,7 @@ public:
     const T& top() const {
         check_not_empty("top");
         if (from_heap()) return heap()[0];
-        return head(tree_->winner());
+        return merger_.top();
     }
     void pop() {
         check_not_empty("pop");
@@ -129,10 +132,7 @@ public:
             --heap_size_;
             return;
         }
-        std::size_t w = tree_->winner();
-        if (w < arrays_.size()) arrays_[w].reader->pop();
-        else ++runs_[w - arrays_.size()].cur;
-        tree_->replay();
+        merger_.pop();
     }
     //! Pops up to n items into `out` (greatest first); returns how many.
     template <class OutputIt>
@@ -160,58 +160,88 @@ private:
         const Cmp* cmp;
         bool operator()(const T& a, const T& b) const { return (*cmp)(b, a); }
     };
+    //! Hands out the next range of items of array i (its reader's current Br block).
+    static bool reader_range(reader_type& r, const T*& cur, const T*& end, bool consumed) {
+        if (consumed) r.pop(r.run());
+        if (r.empty()) return false;
+        cur = &r.front();
+        end = cur + r.run();
+        return true;
+    }
     //! The selection's sources: external arrays [0, A), then internal runs.
-    struct sources {
-        const priority_queue* q;
-        bool exhausted(std::size_t i) const { return q->exhausted(i); }
-        bool less(std::size_t i, std::size_t j) const { return q->pop_order_(q->head(i), q->head(j)); }
+    struct queue_ranges {
+        priority_queue* q;
+        bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
+            if (i < q->arrays_.size()) return reader_range(*q->arrays_[i].reader, cur, end, consumed);
+            internal_run& r = q->runs_[i - q->arrays_.size()];
+            if (consumed) r.cur = r.end;
+            cur = r.cur;
+            end = r.end;
+            return cur != end;
+        }
     };
     //! External arrays only (for merging them).
-    struct array_sources {
+    struct array_ranges {
         std::vector<array>* arrays;
-        const pop_order* order;
-        bool exhausted(std::size_t i) const { return (*arrays)[i].reader->empty(); }
-        bool less(std::size_t i, std::size_t j) const {
-            return (*order)((*arrays)[i].reader->front(), (*arrays)[j].reader->front());
+        bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
+            return reader_range(*(*arrays)[i].reader, cur, end, consumed);
         }
     };
     //! Internal runs only (for writing them out).
-    struct run_sources {
+    struct run_ranges {
         std::vector<internal_run>* runs;
-        const pop_order* order;
-        bool exhausted(std::size_t i) const { return (*runs)[i].cur == (*runs)[i].end; }
-        bool less(std::size_t i, std::size_t j) const { return (*order)(*(*runs)[i].cur, *(*runs)[j].cur); }
+        bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
+            internal_run& r = (*runs)[i];
+            if (consumed) r.cur = r.end;
+            cur = r.cur;
+            end = r.end;
+            return cur != end;
+        }
     };
+
+    //! Moves everything `m` still holds into `w`, straight into its write buffers.
+    template <class Merger>
+    static void drain_into(Merger& m, block_writer<T, Br, Bw>& w) {
+        while (!m.empty()) w.commit(m.pop_into(w.free_begin(), w.free_run()));
+    }
 
     T* heap() { return arena_.template as<T>() + used_; }
     const T* heap() const { return arena_.template as<T>() + used_; }
-    bool exhausted(std::size_t i) const {
-        return i < arrays_.size() ? arrays_[i].reader->empty()
-                                  : runs_[i - arrays_.size()].cur == runs_[i - arrays_.size()].end;
-    }
-    const T& head(std::size_t i) const {
-        return i < arrays_.size() ? arrays_[i].reader->front() : *runs_[i - arrays_.size()].cur;
-    }
 
     void check_not_empty(const char* what) const {
         if (size_ == 0) throw invalid_request(std::string("flashxxl::priority_queue::") + what + " on an empty queue");
     }
     bool from_heap() const {
         if (heap_size_ == 0) return false;
-        if (tree_->empty()) return true;
-        return !cmp_(heap()[0], head(tree_->winner()));
+        if (merger_.empty()) return true;
+        return !cmp_(heap()[0], merger_.top());
     }
 
+    //! Tells the sources how far the selection consumed them (before they change).
+    void sync_positions() {
+        for (std::size_t i = 0; i < arrays_.size(); ++i) {
+            const T* p = merger_.position(i);
+            reader_type& r = *arrays_[i].reader;
+            if (p != nullptr) r.pop(std::uint64_t(p - &r.front()));
+        }
+        for (std::size_t i = 0; i < runs_.size(); ++i) {
+            const T* p = merger_.position(arrays_.size() + i);
+            runs_[i].cur = p != nullptr ? p : runs_[i].end;
+        }
+    }
+
+    //! Restarts the selection over the current arrays and runs (positions synced).
     void rebuild_tree() {
         runs_.erase(std::remove_if(runs_.begin(), runs_.end(), [](const internal_run& r) { return r.cur == r.end; }),
                     runs_.end());
         drop_exhausted();
-        tree_->build(arrays_.size() + runs_.size());
+        merger_.start(arrays_.size() + runs_.size());
     }
 
     //! The full insertion heap becomes a sorted internal run; when the arena has no room for
     //! another heap, all internal runs are merged into one external array.
     void seal_heap() {
+        sync_positions();
         T* h = heap();
         std::sort(h, h + heap_size_, pop_order_);
         runs_.push_back(internal_run{h, h + heap_size_});
@@ -227,16 +257,10 @@ private:
         if (arrays_.size() + 1 > max_arrays_) merge(0, arrays_.size(), next_tier_of_all());
         std::vector<segment> segs;
         {
-            run_sources src{&runs_, &pop_order_};
-            loser_tree<run_sources> t(src);
-            t.build(runs_.size());
+            range_merger<T, pop_order, run_ranges> m(pop_order_, run_ranges{&runs_});
+            m.start(runs_.size());
             block_writer<T, Br, Bw> w(*machine_, role_, counter_, &account_, 2);
-            while (!t.empty()) {
-                std::size_t win = t.winner();
-                w.push(*runs_[win].cur);
-                ++runs_[win].cur;
-                t.replay();
-            }
+            drain_into(m, w);
             segs = w.finish();
         }
         runs_.clear();
@@ -289,18 +313,12 @@ private:
         std::vector<array> in;
         for (std::size_t i = first; i < last; ++i) in.push_back(std::move(arrays_[i]));
         arrays_.erase(arrays_.begin() + std::ptrdiff_t(first), arrays_.begin() + std::ptrdiff_t(last));
-        array_sources src{&in, &pop_order_};
-        loser_tree<array_sources> t(src);
-        t.build(in.size());
+        range_merger<T, pop_order, array_ranges> m(pop_order_, array_ranges{&in});
+        m.start(in.size());
         std::vector<segment> segs;
         {
             block_writer<T, Br, Bw> w(*machine_, role_, counter_, &account_, 2);
-            while (!t.empty()) {
-                std::size_t win = t.winner();
-                w.push(in[win].reader->front());
-                in[win].reader->pop();
-                t.replay();
-            }
+            drain_into(m, w);
             segs = w.finish();
         }
         in.clear();
@@ -321,8 +339,7 @@ private:
     std::uint64_t heap_size_ = 0;
     std::vector<internal_run> runs_;
     std::vector<array> arrays_;
-    sources sources_{this};
-    std::unique_ptr<loser_tree<sources>> tree_;
+    range_merger<T, pop_order, queue_ranges> merger_{pop_order_, queue_ranges{this}};
     std::uint64_t size_ = 0;
     std::uint64_t counter_ = 0;
     std::uint64_t merges_ = 0;
