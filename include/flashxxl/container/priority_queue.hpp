@@ -30,20 +30,20 @@ namespace flashxxl {
 //! It only merges, never distributes (seeds/001, Section 3.2: merging runs M/Br-way, while
 //! distribution-based queues are limited to M/Bw-way and lose a log factor). Pushed items go to
 //! a small insertion heap (at most 64 Ki items, cache-resident). A full heap is sorted into an
-//! internal run in an arena of about 2M / 3; when the arena is full, the internal runs are
+//! internal run in an arena of about 3M / 4; when the arena is full, the internal runs are
 //! merged and written as one external sorted array with Bw writes. Every external array is
 //! read back through its own block_reader (a Br block plus one prefetched Br block), whose
 //! buffer is the array's share of the deletion buffer; a loser tree over the heads of the
 //! internal runs and external arrays, and the heap's top, give top(). External arrays form
 //! tiers like a log-structured merge tree: when `tier_fan_in()` arrays share a tier they are merged (Br reads, Bw writes) into one array of the next tier, and if the
-//! reader slots (about M / (6 Br)) run out, all arrays are merged into one. Each item is thus
+//! reader slots (about M / (8 Br)) run out, all arrays are merged into one. Each item is thus
 //! written O(log_{fan-in}(N / M)) times. Extents are released as soon as they are consumed.
 //!
 //! Items with equal keys are ordinary items here: nothing relies on distinct keys or on
-//! sentinel values, unlike STXXL's queue (STXXL issue #20). Memory: at most M
-//! (memory_usage(M) == M; the arena about 2M / 3, reader slots, and a 2 x Bw writer while
-//! writing or merging arrays). T must be trivially copyable; it need not be
-//! default-constructible. Not thread-safe.
+//! sentinel values, unlike STXXL's queue (STXXL issue #20). Memory: at most M in buffers and
+//! bookkeeping (memory_usage(M) == M: the arena about 3M / 4, reader slots, a 2 x Bw writer
+//! while writing or merging arrays), plus the arrays' directories, directory_memory(N). T must
+//! be trivially copyable; it need not be default-constructible. Not thread-safe.
 template <class T, class Cmp = std::less<T>, class Blocks = blocks<128 * 1024, 16 * 1024 * 1024>>
 class priority_queue {
 public:
@@ -53,8 +53,15 @@ public:
     using reader_type = block_reader<T, Br>;
 
     //! Memory set aside from M for bookkeeping (selection trees, array directory, requests).
-    static constexpr std::uint64_t reserve(std::uint64_t memory) { return 24 * 1024 + memory / 64; }
+    static constexpr std::uint64_t reserve(std::uint64_t memory) { return 16 * 1024 + memory / 64; }
     static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
+    //! Bound on the external arrays' directories for `items` items queued, held besides M:
+    //! one 48-byte segment record per Bw written, counted four times (the inputs and the
+    //! output of a merge, vector slack). For Bw = 16 MiB that is 12 bytes per MiB queued.
+    std::uint64_t directory_memory(std::uint64_t items) const {
+        std::uint64_t segments = block_layout<T, Br>::bytes_for(items) / Bw + 2 * max_arrays_ + 2;
+        return 4 * sizeof(segment) * segments;
+    }
     //! The smallest budget accepted: a 2 x Bw writer, 4 reader slots, a small insertion heap.
     static constexpr std::uint64_t min_memory() {
         std::uint64_t need = 2 * Bw + 4 * reader_type::memory_usage(1) + 2 * 4096;
@@ -69,10 +76,10 @@ public:
                                " is too small for Br = " + format_bytes(double(Br)) + ", Bw = " +
                                format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) + ")");
         std::uint64_t rest = usable - 2 * Bw;
-        // Two thirds for the arena (every item that stays in it is never written), one third
+        // Three quarters for the arena (an item that stays in it is never written), a quarter
         // for reader slots (the external fan-in).
         std::uint64_t min_slots = 4 * reader_type::memory_usage(1);
-        std::uint64_t arena_bytes = std::max<std::uint64_t>(std::min(rest / 3 * 2, rest - min_slots), 8192);
+        std::uint64_t arena_bytes = std::max<std::uint64_t>(std::min(rest / 4 * 3, rest - min_slots), 8192);
         arena_capacity_ = std::max<std::uint64_t>(arena_bytes / sizeof(T), 1);
         // The heap stays small enough for the cache (64 Ki items at most); full heaps become
         // sorted internal runs, up to about 64 of them.
