@@ -96,4 +96,7 @@ inline std::uint64_t mix64(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
+//! The i-th pseudo-random key of a benchmark run seeded with `seed`.
+inline std::uint64_t bench_key(std::uint64_t seed, std::uint64_t i) { return mix64(seed * 0x9e3779b97f4a7c15ull + i); }
+
 } // namespace flashxxl::cli

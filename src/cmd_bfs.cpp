@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "flashxxl/characterize/progress_bar.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_block_pairs.hpp"
@@ -16,19 +17,15 @@
 #include "flashxxl/graph/bfs_visitor.hpp"
 #include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/units.hpp"
+#include "graph_command.hpp"
 #include "machine_options.hpp"
 
 namespace flashxxl::cli {
 namespace {
 
-struct bfs_options {
-    machine_choice choice;
-    std::string graph;
-    std::string br = "128KiB", bw = "16MiB", memory = "256MiB";
+struct bfs_options : graph_command_options {
     std::string algo = "mm";
     std::uint64_t mu = 0, seed = 1, source = 0;
-    std::string out;
-    bool json = false, no_progress = false;
 };
 
 //! Writes "v level parent" lines in discovery order and drives the progress bar.
@@ -47,27 +44,15 @@ struct cli_visitor : bfs_visitor {
     }
 };
 
-void print_phase(const phase_stats& p) {
-    std::printf("phase %s: wall %.3f s, I/O wait %.3f s, busiest device modelled %.3f s\n", p.name.c_str(), p.wall_s,
-                p.wait_s(), p.busiest_modelled_s());
-    print_counters_header(std::cout);
-    for (std::size_t i = 0; i < p.devices.size(); ++i) print_stats_table(std::cout, p.device_names[i], p.devices[i]);
-    std::cout.flush();
-}
-
 void run(const bfs_options& o) {
     std::uint64_t br = parse_size(o.br), bw = parse_size(o.bw), memory = parse_size(o.memory);
     if (o.graph.empty()) throw config_error("bfs: give a graph: " + std::string(graph_spec_help()));
     machine m = make_machine(o.choice);
     auto source = open_graph_source(o.graph);
-    std::FILE* out = nullptr;
-    if (!o.out.empty()) {
-        out = std::fopen(o.out.c_str(), "w");
-        if (!out) throw io_failure("bfs --out: cannot create '" + o.out + "'");
-    }
+    out_file out("bfs", o.out);
     characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
     cli_visitor vis;
-    vis.out = out;
+    vis.out = out.get();
     vis.bar = &bar;
     bfs_experiment_options eo;
     eo.algo = o.algo;
@@ -76,23 +61,15 @@ void run(const bfs_options& o) {
     eo.mm.mu = o.mu;
     eo.mm.seed = o.seed;
     bfs_experiment_result r;
-    try {
-        dispatch_bfs_blocks(br, bw, [&](auto b) {
-            using B = decltype(b);
-            if (memory < bfs_experiment_min_memory<B>())
-                throw config_error("bfs: --memory " + o.memory + " is below the " +
-                                   format_bytes(double(bfs_experiment_min_memory<B>())) + " that Br = " + o.br +
-                                   ", Bw = " + o.bw + " need");
-            bar.update(0, "building CSR, preprocessing");
-            vis.nodes = 1;
-            r = run_bfs_experiment<B>(m, *source, eo, vis);
-        });
-    } catch (...) {
-        if (out) std::fclose(out);
-        throw;
-    }
+    dispatch_bfs_blocks(br, bw, [&](auto b) {
+        using B = decltype(b);
+        require_memory("bfs", memory, bfs_experiment_min_memory<B>(), o.memory, o.br, o.bw);
+        bar.update(0, "building CSR, preprocessing");
+        vis.nodes = 1;
+        r = run_bfs_experiment<B>(m, *source, eo, vis);
+    });
     bar.finish();
-    if (out && std::fclose(out) != 0) throw io_failure("bfs --out: cannot write '" + o.out + "'");
+    out.close();
     if (o.json) {
         nlohmann::json j = {{"command", "bfs"},      {"machine", m.name()}, {"placement", m.describe_placement()},
                             {"algo", o.algo},        {"br", r.br},          {"bw", r.bw},
@@ -101,11 +78,7 @@ void run(const bfs_options& o) {
         std::cout << j.dump(2) << "\n";
         return;
     }
-    std::printf("bfs: %s: %llu nodes, %llu edges read (%llu self-loops, %llu repeated arcs dropped), %llu edges kept\n",
-                r.graph.c_str(), (unsigned long long)r.csr.nodes, (unsigned long long)r.csr.input_edges,
-                (unsigned long long)r.csr.self_loops, (unsigned long long)r.csr.duplicate_arcs,
-                (unsigned long long)r.csr.edges());
-    std::printf("machine %s, placement %s\n", m.name().c_str(), m.describe_placement().c_str());
+    print_graph_and_machine("bfs", r.graph, r.csr, m);
     std::printf("algo %s_bfs, Br %s, Bw %s, M %s", o.algo.c_str(), format_bytes(double(r.br)).c_str(),
                 format_bytes(double(r.bw)).c_str(), format_bytes(double(memory)).c_str());
     if (o.algo == "mm")
@@ -133,16 +106,14 @@ void register_bfs_command(CLI::App& app) {
     cmd->add_option("--algo", o->algo, "mm (Mehlhorn-Meyer) or mr (Munagala-Ranade)")
         ->capture_default_str()
         ->check(CLI::IsMember({"mm", "mr"}));
-    cmd->add_option("--br", o->br, "read block size Br; supported pairs: " + bfs_block_pairs())->capture_default_str();
-    cmd->add_option("--bw", o->bw, "write block size Bw")->capture_default_str();
-    cmd->add_option("--memory", o->memory, "memory budget M of each phase (IEC units)")->capture_default_str();
+    add_block_size_options(cmd, o->br, o->bw, o->memory, bfs_block_pairs(),
+                           "memory budget M of each phase (IEC units)");
     cmd->add_option("--mu", o->mu, "mm: target cluster size in nodes (0: sqrt(Br / (12 x log2 |V|)))")
         ->capture_default_str();
     cmd->add_option("--seed", o->seed, "mm: seed of the master choice")->capture_default_str();
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
     cmd->add_option("--out", o->out, "write `node level parent` lines (discovery order) to this file");
-    cmd->add_flag("--json", o->json, "print JSON");
-    cmd->add_flag("--no-progress", o->no_progress, "no progress bar");
+    add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "flashxxl/characterize/progress_bar.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_result_json.hpp"
@@ -18,6 +19,7 @@
 #include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/units.hpp"
+#include "graph_command.hpp"
 #include "machine_options.hpp"
 
 namespace flashxxl::cli {
@@ -38,14 +40,9 @@ void dispatch_dfs_blocks(std::uint64_t br, std::uint64_t bw, F&& f) {
                        " is not a compiled configuration of flashxxl dfs; supported (Br, Bw): " + dfs_block_pairs());
 }
 
-struct dfs_cli_options {
-    machine_choice choice;
-    std::string graph;
-    std::string br = "128KiB", bw = "16MiB", memory = "256MiB";
+struct dfs_cli_options : graph_command_options {
     std::string variant = "separate";
     std::uint64_t source = 0;
-    std::string out;
-    bool json = false, no_progress = false;
 };
 
 //! Writes "d node time parent" / "f node time" lines and drives the progress bar.
@@ -78,14 +75,6 @@ struct dfs_run {
     std::uint64_t br = 0, bw = 0;
 };
 
-void print_phase(const phase_stats& p) {
-    std::printf("phase %s: wall %.3f s, I/O wait %.3f s, busiest device modelled %.3f s\n", p.name.c_str(), p.wall_s,
-                p.wait_s(), p.busiest_modelled_s());
-    print_counters_header(std::cout);
-    for (std::size_t i = 0; i < p.devices.size(); ++i) print_stats_table(std::cout, p.device_names[i], p.devices[i]);
-    std::cout.flush();
-}
-
 void run(const dfs_cli_options& o) {
     std::uint64_t br = parse_size(o.br), bw = parse_size(o.bw), memory = parse_size(o.memory);
     if (o.graph.empty()) throw config_error("dfs: give a graph: " + std::string(graph_spec_help()));
@@ -93,40 +82,29 @@ void run(const dfs_cli_options& o) {
     dopts.marks = o.variant == "with-nodes" ? dfs_marks::with_nodes : parse_dfs_marks(o.variant);
     machine m = make_machine(o.choice);
     auto source = open_graph_source(o.graph);
-    std::FILE* out = nullptr;
-    if (!o.out.empty()) {
-        out = std::fopen(o.out.c_str(), "w");
-        if (!out) throw io_failure("dfs --out: cannot create '" + o.out + "'");
-    }
+    out_file out("dfs", o.out);
     characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
     cli_visitor vis;
-    vis.out = out;
+    vis.out = out.get();
     vis.bar = &bar;
     dfs_run r;
-    try {
-        dispatch_dfs_blocks(br, bw, [&](auto b) {
-            using B = decltype(b);
-            const std::uint64_t need = std::max(csr_build_min_memory<B>(), dfs_min_memory<B>());
-            if (memory < need)
-                throw config_error("dfs: --memory " + o.memory + " is below the " + format_bytes(double(need)) +
-                                   " that Br = " + o.br + ", Bw = " + o.bw + " need");
-            r.br = B::read_block;
-            r.bw = B::write_block;
-            bar.update(0, "building CSR");
-            phase_meter meter(m, "csr");
-            auto g = build_csr<B>(m, memory, *source, memory / 8);
-            r.phases.push_back(meter.finish());
-            r.csr = g->build_stats();
-            vis.nodes = g->node_count() ? g->node_count() : 1;
-            r.dfs = dfs(m, *g, memory, o.source, vis, dopts);
-            for (const phase_stats& p : r.dfs.phases) r.phases.push_back(p);
-        });
-    } catch (...) {
-        if (out) std::fclose(out);
-        throw;
-    }
+    dispatch_dfs_blocks(br, bw, [&](auto b) {
+        using B = decltype(b);
+        const std::uint64_t need = std::max(csr_build_min_memory<B>(), dfs_min_memory<B>());
+        require_memory("dfs", memory, need, o.memory, o.br, o.bw);
+        r.br = B::read_block;
+        r.bw = B::write_block;
+        bar.update(0, "building CSR");
+        phase_meter meter(m, "csr");
+        auto g = build_csr<B>(m, memory, *source, memory / 8);
+        r.phases.push_back(meter.finish());
+        r.csr = g->build_stats();
+        vis.nodes = g->node_count() ? g->node_count() : 1;
+        r.dfs = dfs(m, *g, memory, o.source, vis, dopts);
+        for (const phase_stats& p : r.dfs.phases) r.phases.push_back(p);
+    });
     bar.finish();
-    if (out && std::fclose(out) != 0) throw io_failure("dfs --out: cannot write '" + o.out + "'");
+    out.close();
     if (o.json) {
         nlohmann::json j = {{"command", "dfs"},
                             {"machine", m.name()},
@@ -145,11 +123,7 @@ void run(const dfs_cli_options& o) {
         std::cout << j.dump(2) << "\n";
         return;
     }
-    std::printf("dfs: %s: %llu nodes, %llu edges read (%llu self-loops, %llu repeated arcs dropped), %llu edges kept\n",
-                source->describe().c_str(), (unsigned long long)r.csr.nodes, (unsigned long long)r.csr.input_edges,
-                (unsigned long long)r.csr.self_loops, (unsigned long long)r.csr.duplicate_arcs,
-                (unsigned long long)r.csr.edges());
-    std::printf("machine %s, placement %s\n", m.name().c_str(), m.describe_placement().c_str());
+    print_graph_and_machine("dfs", source->describe(), r.csr, m);
     std::printf("variant %s, Br %s, Bw %s, M %s\n", o.variant.c_str(), format_bytes(double(r.br)).c_str(),
                 format_bytes(double(r.bw)).c_str(), format_bytes(double(memory)).c_str());
     std::printf("source %llu: %llu nodes visited in %llu trees, stack depth at most %llu\n",
@@ -171,17 +145,14 @@ void register_dfs_command(CLI::App& app) {
                     "record per node that also holds its adjacency range)")
         ->capture_default_str()
         ->check(CLI::IsMember({"separate", "with-nodes"}));
-    cmd->add_option("--br", o->br, "read block size Br; supported pairs: " + dfs_block_pairs())->capture_default_str();
-    cmd->add_option("--bw", o->bw, "write block size Bw")->capture_default_str();
-    cmd->add_option("--memory", o->memory, "memory budget M of each phase (IEC units); the graph's caches get M/8 more")
-        ->capture_default_str();
+    add_block_size_options(cmd, o->br, o->bw, o->memory, dfs_block_pairs(),
+                           "memory budget M of each phase (IEC units); the graph's caches get M/8 more");
     cmd->add_option("--source", o->source, "DFS source node (other components follow from nodes 0, 1, ...)")
         ->capture_default_str();
     cmd->add_option("--out", o->out,
                     "write `d node time parent` (discovery; a root is its own parent) and `f node time` (finish) "
                     "lines in event order to this file");
-    cmd->add_flag("--json", o->json, "print JSON");
-    cmd->add_flag("--no-progress", o->no_progress, "no progress bar");
+    add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "flashxxl/characterize/progress_bar.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/binary_edge_writer.hpp"
 #include "flashxxl/graph/grid_generator.hpp"
@@ -67,37 +69,28 @@ std::string join(const std::vector<std::string>& items, const char* sep = ", ") 
     return s;
 }
 
-//! Prints "gen KIND: X of Y edges (P%)" on stderr about twice a second for big outputs:
-//! rewritten in place on a terminal, one line every 10 seconds otherwise.
-class progress_line {
+//! Drives the progress bar (stderr) of big outputs, 4 Mi edges or more, every 64 Ki edges:
+//! "gen KIND: X M edges, R M/s" (edges per second) besides the share done and the ETA.
+class gen_progress {
 public:
-    progress_line(std::string label, std::uint64_t total, bool enabled)
-        : label_(std::move(label)), total_(total), enabled_(enabled && total >= (std::uint64_t(1) << 22)),
-          tty_(isatty(2) != 0), start_(clock::now()), last_(start_) {}
+    gen_progress(std::string kind, std::uint64_t total, bool enabled)
+        : kind_(std::move(kind)), total_(total), bar_(stderr, enabled && total >= (std::uint64_t(1) << 22)) {}
 
     void tick(std::uint64_t done) {
-        if (!enabled_ || (done & 0xffff) != 0) return;
-        auto now = clock::now();
-        double since = std::chrono::duration<double>(now - last_).count();
-        if (since < (tty_ ? 0.5 : 10.0)) return;
-        last_ = now;
-        double elapsed = std::chrono::duration<double>(now - start_).count();
-        std::fprintf(stderr, "%sgen %s: %.1f M of %.1f M edges (%.0f%%), %.1f M edges/s%s", tty_ ? "\r" : "",
-                     label_.c_str(), double(done) / 1e6, double(total_) / 1e6, 100.0 * double(done) / double(total_),
-                     double(done) / 1e6 / elapsed, tty_ ? "   " : "\n");
-        printed_ = true;
+        if ((done & 0xffff) != 0) return;
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        char label[96];
+        std::snprintf(label, sizeof label, "gen %s: %.1f M edges, %.1f M/s", kind_.c_str(), double(done) / 1e6,
+                      elapsed > 0 ? double(done) / 1e6 / elapsed : 0.0);
+        bar_.update(double(done) / double(total_), label);
     }
-    void finish() {
-        if (printed_ && tty_) std::fprintf(stderr, "\n");
-    }
+    void finish() { bar_.finish(); }
 
 private:
-    using clock = std::chrono::steady_clock;
-    std::string label_;
+    std::string kind_;
     std::uint64_t total_;
-    bool enabled_, tty_;
-    clock::time_point start_, last_;
-    bool printed_ = false;
+    characterize::progress_bar bar_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 struct gen_result {
@@ -111,26 +104,25 @@ gen_result write_graph(Generator& gen, const gen_options& o, const std::string& 
                        const std::vector<std::string>& comments) {
     gen_result r;
     r.nodes = gen.node_count();
-    progress_line progress(o.kind, gen.edge_count(), !o.quiet);
+    gen_progress progress(o.kind, gen.edge_count(), !o.quiet);
     edge e;
-    if (o.format == "text") {
-        text_edge_writer w(path, comments);
+    // Streams every edge into `w`, then closes it.
+    auto drain = [&](auto& w) {
         while (gen.next(e)) {
             w.push(e);
             r.self_loops += e.u == e.v;
             progress.tick(++r.edges);
         }
         w.close();
+    };
+    if (o.format == "text") {
+        text_edge_writer w(path, comments);
+        drain(w);
         r.bytes = w.bytes_written();
     } else {
         r.id_width = o.id_width != 0 ? o.id_width : (r.nodes <= (std::uint64_t(1) << 32) ? 4 : 8);
         binary_edge_writer w(path, r.id_width, r.nodes);
-        while (gen.next(e)) {
-            w.push(e);
-            r.self_loops += e.u == e.v;
-            progress.tick(++r.edges);
-        }
-        w.close();
+        drain(w);
         r.bytes = w.file_bytes();
     }
     progress.finish();
@@ -181,25 +173,26 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
     bool loops = false, dups = false;
     // The output goes to a temporary name first, so a failed run never leaves half a graph.
     const std::string tmp = o.out + ".tmp-" + std::to_string(getpid());
-    auto header = [&](std::uint64_t n, std::uint64_t m) {
+    gen_result r;
+    // Writes generator g (its params already recorded) with the header comments to the temporary file.
+    auto write = [&](auto& g) {
+        loops = g.may_have_self_loops;
+        dups = g.may_have_duplicates;
         for (auto& [k, v] : params.items()) description += " " + k + "=" + v.dump();
         if (o.shuffle) description += " shuffle=true";
-        comments = {description + " seed=" + std::to_string(o.seed), "Nodes: " + std::to_string(n) +
-                                                                          " Edges: " + std::to_string(m),
+        comments = {description + " seed=" + std::to_string(o.seed),
+                    "Nodes: " + std::to_string(g.node_count()) + " Edges: " + std::to_string(g.edge_count()),
                     std::string("self-loops ") + (loops ? "possible" : "none") + ", repeated edges " +
                         (dups ? "possible" : "none") + " (docs/graph-formats.md)"};
+        r = write_maybe_shuffled(g, o, tmp, comments);
     };
-    gen_result r;
     auto start = std::chrono::steady_clock::now();
     try {
         if (o.kind == "grid") {
             require(cmd->count("--side") > 0, o.kind, "--side");
             grid_generator g(o.side);
             params["side"] = o.side;
-            loops = g.may_have_self_loops;
-            dups = g.may_have_duplicates;
-            header(g.node_count(), g.edge_count());
-            r = write_maybe_shuffled(g, o, tmp, comments);
+            write(g);
         } else if (o.kind == "tree") {
             require(cmd->count("--nodes") > 0, o.kind, "--nodes");
             if (cmd->count("--levels") > 0 && (cmd->count("--block") > 0 || cmd->count("--item-bytes") > 0))
@@ -210,10 +203,7 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
             params["nodes"] = o.nodes;
             params["levels"] = levels;
             params["chains"] = g.chains();
-            loops = g.may_have_self_loops;
-            dups = g.may_have_duplicates;
-            header(g.node_count(), g.edge_count());
-            r = write_maybe_shuffled(g, o, tmp, comments);
+            write(g);
         } else if (o.kind == "random") {
             require(cmd->count("--nodes") > 0, o.kind, "--nodes");
             if ((cmd->count("--degree") > 0) == (cmd->count("--edges") > 0))
@@ -223,10 +213,7 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
             random_graph_generator g(o.nodes, m, o.seed);
             params["nodes"] = o.nodes;
             params["edges"] = m;
-            loops = g.may_have_self_loops;
-            dups = g.may_have_duplicates;
-            header(g.node_count(), g.edge_count());
-            r = write_maybe_shuffled(g, o, tmp, comments);
+            write(g);
         } else {
             require(cmd->count("--scale") > 0, o.kind, "--scale");
             rmat_params p;
@@ -242,10 +229,7 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
             params["b"] = p.b;
             params["c"] = p.c;
             params["d"] = p.d();
-            loops = g.may_have_self_loops;
-            dups = g.may_have_duplicates;
-            header(g.node_count(), g.edge_count());
-            r = write_maybe_shuffled(g, o, tmp, comments);
+            write(g);
         }
         std::filesystem::rename(tmp, o.out);
     } catch (...) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "flashxxl/characterize/progress_bar.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_block_pairs.hpp"
@@ -19,6 +20,7 @@
 #include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
+#include "graph_command.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -89,10 +91,7 @@ void run(const placement_options& o) {
     }
     dispatch_bfs_blocks(br, bw, [&](auto b) {
         using B = decltype(b);
-        if (memory < bfs_experiment_min_memory<B>())
-            throw config_error("placement: --memory " + o.memory + " is below the " +
-                               format_bytes(double(bfs_experiment_min_memory<B>())) + " that Br = " + o.br +
-                               ", Bw = " + o.bw + " need");
+        require_memory("placement", memory, bfs_experiment_min_memory<B>(), o.memory, o.br, o.bw);
         for (std::size_t i = 0; i < configurations.size(); ++i) {
             const configuration& c = configurations[i];
             machine_options mo;
@@ -186,9 +185,8 @@ void register_placement_command(CLI::App& app) {
     cmd->add_option("graph", o->graph, std::string("the graph (default: the seeds/000 Figure 4.1 tree): ") +
                                            graph_spec_help())
         ->capture_default_str();
-    cmd->add_option("--br", o->br, "read block size Br; supported pairs: " + bfs_block_pairs())->capture_default_str();
-    cmd->add_option("--bw", o->bw, "write block size Bw")->capture_default_str();
-    cmd->add_option("--memory", o->memory, "memory budget M of each phase (IEC units)")->capture_default_str();
+    add_block_size_options(cmd, o->br, o->bw, o->memory, bfs_block_pairs(),
+                           "memory budget M of each phase (IEC units)");
     cmd->add_option("--mu", o->mu, "cluster size of the first three runs (0: 4 x the smaller one)")
         ->capture_default_str();
     cmd->add_option("--small-mu", o->small_mu, "cluster size of the last run (0: mu / 4 if --mu is given, else the unit-cost optimum sqrt(Br / (12 x log2 |V|)))")->capture_default_str();
@@ -199,8 +197,7 @@ void register_placement_command(CLI::App& app) {
     cmd->add_option("--scale", o->scale, "wall seconds per modelled second when pacing")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    cmd->add_flag("--json", o->json, "print JSON");
-    cmd->add_flag("--no-progress", o->no_progress, "no progress bar");
+    add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });
 }
 

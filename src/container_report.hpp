@@ -11,6 +11,7 @@
 
 #include "flashxxl/device/device_stats.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
+#include "flashxxl/error.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
@@ -51,6 +52,34 @@ inline std::vector<device_stats> difference(const std::vector<device_stats>& aft
     return d;
 }
 
+//! The record of a `command` run of n items of T with blocks B on m: what runs, nothing measured yet.
+template <class T, class B>
+container_run start_container_run(const machine& m, const std::string& command, const std::string& mode,
+                                  std::uint64_t n, std::uint64_t memory) {
+    container_run r;
+    r.command = command;
+    r.mode = mode;
+    r.br = B::read_block;
+    r.bw = B::write_block;
+    r.memory = memory;
+    r.items = n;
+    r.element_size = sizeof(T);
+    for (std::size_t i = 0; i < m.device_count(); ++i) r.device_names.push_back(m.dev(i).name());
+    return r;
+}
+
+//! Sets r.verified from the output check: keys came out in order (`order` names it: sorted,
+//! ordered), every item came out (count and key checksum). Throws error saying which part failed.
+inline void verify_output(container_run& r, const std::string& order, bool in_order, std::uint64_t items_out,
+                          std::uint64_t items_in, bool checksum_ok) {
+    r.verified = in_order && items_out == items_in && checksum_ok;
+    if (!r.verified)
+        throw error("flashxxl " + r.command + ": output check failed (" + (in_order ? "" : "NOT ") + order + ", " +
+                    std::to_string(items_out) + " of " + std::to_string(items_in) + " items, checksum " +
+                    (checksum_ok ? "ok" : "differs") + ")");
+}
+
+//! Prints the run as seeds/001 Table 1's columns and a per-device table, or as JSON.
 inline void print_run(const container_run& r, bool json) {
     if (json) {
         nlohmann::json j;

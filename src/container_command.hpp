@@ -1,0 +1,75 @@
+// Options and registration of `flashxxl sort` / `flashxxl pq`, and the run that instantiates a benchmark for the chosen Br, Bw, item size.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include <CLI/CLI.hpp>
+
+#include "block_dispatch.hpp"
+#include "common_options.hpp"
+#include "container_report.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+#include "machine_options.hpp"
+
+namespace flashxxl::cli {
+
+//! Everything a container benchmark can be told.
+struct container_options {
+    machine_choice choice;
+    std::string device;
+    std::string br = "128KiB", bw = "16MiB", memory = "256MiB", bytes;
+    std::uint64_t items = 0;
+    int element_size = 8;
+    std::uint64_t seed = 1;
+    std::string mode;  // the command's default until --mode is given
+    bool json = false, no_progress = false;
+};
+
+//! What differs between the container commands' registrations.
+struct container_command_text {
+    std::string description;   // of the subcommand
+    std::string default_mode;  // --mode's default
+    std::string memory_help, items_help, bytes_help, mode_help;
+};
+
+//! Checks the options, builds the machine, runs Benchmark::run<T, B>(machine&, options, n, memory)
+//! for the chosen item type T and blocks B, and prints its container_run.
+template <class Benchmark>
+void run_container_benchmark(const container_options& o) {
+    std::uint64_t br = parse_size(o.br), bw = parse_size(o.bw), memory = parse_size(o.memory);
+    if ((o.items == 0) == o.bytes.empty()) throw config_error("give exactly one of --items N and --bytes SIZE");
+    machine m = make_bench_machine(o.choice, o.device);
+    dispatch_blocks(br, bw, [&](auto b) {
+        using B = decltype(b);
+        dispatch_element(o.element_size, [&](auto* tag) {
+            using T = std::remove_pointer_t<decltype(tag)>;
+            std::uint64_t n = o.items ? o.items : parse_size(o.bytes) / sizeof(T);
+            print_run(Benchmark::template run<T, B>(m, o, n, memory), o.json);
+        });
+    });
+}
+
+//! Registers the subcommand `name` (sort, pq) with the container options; it runs Benchmark.
+template <class Benchmark>
+void add_container_command(CLI::App& app, const std::string& name, const container_command_text& text) {
+    auto* cmd = app.add_subcommand(name, text.description);
+    auto o = std::make_shared<container_options>();
+    o->mode = text.default_mode;
+    add_machine_options(cmd, o->choice);
+    cmd->add_option("--device", o->device, "put every role on this device (placement single), e.g. ssd");
+    add_block_size_options(cmd, o->br, o->bw, o->memory, supported_block_pairs(), text.memory_help);
+    cmd->add_option("--items", o->items, text.items_help);
+    cmd->add_option("--bytes", o->bytes, text.bytes_help);
+    cmd->add_option("--element-size", o->element_size, "item size in bytes: 8, 16 or 40")->capture_default_str();
+    cmd->add_option("--seed", o->seed, "seed of the random keys")->capture_default_str();
+    cmd->add_option("--mode", o->mode, text.mode_help)->capture_default_str();
+    add_report_flags(cmd, o->json, o->no_progress);
+    cmd->callback([o] { run_container_benchmark<Benchmark>(*o); });
+}
+
+} // namespace flashxxl::cli

@@ -1,0 +1,87 @@
+// Pieces shared by the graph commands (bfs, dfs, placement): options, memory check, --out file, table lines.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <utility>
+
+#include "flashxxl/device/device_stats.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/bfs_result.hpp"
+#include "flashxxl/graph/csr_graph.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+#include "machine_options.hpp"
+
+namespace flashxxl::cli {
+
+//! The options `bfs` and `dfs` share; each derives its own options struct from this one.
+struct graph_command_options {
+    machine_choice choice;
+    std::string graph;
+    std::string br = "128KiB", bw = "16MiB", memory = "256MiB";
+    std::string out;
+    bool json = false, no_progress = false;
+};
+
+//! config_error when the memory budget is below what the chosen blocks need: "<command>: --memory
+//! 1MiB is below the 4.0 MiB that Br = 128KiB, Bw = 16MiB need" (sizes as the user wrote them).
+inline void require_memory(const std::string& command, std::uint64_t memory, std::uint64_t need,
+                           const std::string& memory_text, const std::string& br_text, const std::string& bw_text) {
+    if (memory < need)
+        throw config_error(command + ": --memory " + memory_text + " is below the " + format_bytes(double(need)) +
+                           " that Br = " + br_text + ", Bw = " + bw_text + " need");
+}
+
+//! The file of a graph command's --out option, or none when the path is empty: created up front,
+//! closed (with a check) by close() after a successful run, closed silently if the run throws.
+class out_file {
+public:
+    //! `command` names the subcommand in errors ("bfs --out: cannot create 'x'").
+    out_file(std::string command, std::string path) : command_(std::move(command)), path_(std::move(path)) {
+        if (path_.empty()) return;
+        file_ = std::fopen(path_.c_str(), "w");
+        if (!file_) throw io_failure(command_ + " --out: cannot create '" + path_ + "'");
+    }
+    out_file(const out_file&) = delete;
+    out_file& operator=(const out_file&) = delete;
+    ~out_file() {
+        if (file_) std::fclose(file_);
+    }
+
+    //! The open file, or nullptr without --out (or after close()).
+    std::FILE* get() const { return file_; }
+
+    //! Closes the file; io_failure if the data did not reach it.
+    void close() {
+        std::FILE* f = std::exchange(file_, nullptr);
+        if (f && std::fclose(f) != 0) throw io_failure(command_ + " --out: cannot write '" + path_ + "'");
+    }
+
+private:
+    std::string command_, path_;
+    std::FILE* file_ = nullptr;
+};
+
+//! The first lines of a graph command's table: the graph as read into the CSR, the machine.
+inline void print_graph_and_machine(const std::string& command, const std::string& graph, const csr_build_stats& csr,
+                                    const machine& m) {
+    std::printf("%s: %s: %llu nodes, %llu edges read (%llu self-loops, %llu repeated arcs dropped), %llu edges kept\n",
+                command.c_str(), graph.c_str(), (unsigned long long)csr.nodes, (unsigned long long)csr.input_edges,
+                (unsigned long long)csr.self_loops, (unsigned long long)csr.duplicate_arcs,
+                (unsigned long long)csr.edges());
+    std::printf("machine %s, placement %s\n", m.name().c_str(), m.describe_placement().c_str());
+}
+
+//! One phase: wall time, I/O wait, the busiest device's modelled time, then a table row per device.
+inline void print_phase(const phase_stats& p) {
+    std::printf("phase %s: wall %.3f s, I/O wait %.3f s, busiest device modelled %.3f s\n", p.name.c_str(), p.wall_s,
+                p.wait_s(), p.busiest_modelled_s());
+    print_counters_header(std::cout);
+    for (std::size_t i = 0; i < p.devices.size(); ++i) print_stats_table(std::cout, p.device_names[i], p.devices[i]);
+    std::cout.flush();
+}
+
+} // namespace flashxxl::cli

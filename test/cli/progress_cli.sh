@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Progress on stderr when it is not a terminal: a few plain lines (no carriage-return redraws), none with --quiet / --json / --no-progress.
+set -u
+bin=$1
+source "$(dirname "$0")/check_lib.bash"
+printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/tiny.cfg"
+sort=(sort --config "$work/tiny.cfg" --br 4KiB --bw 512KiB --memory 4MiB --items 3000000)
+# plain_lines FILE MAX: FILE has no carriage return, 2 to MAX lines, and ends with the final "done" line.
+plain_lines() {
+    local lines
+    lines=$(wc -l < "$1")
+    ! grep -q $'\r' "$1" && [ "$lines" -ge 2 ] && [ "$lines" -le "$2" ] && tail -n 1 "$1" | grep -qE '^progress 100%  done in [0-9.]+ s$'
+}
+"$bin" "${sort[@]}" > "$work/so.txt" 2> "$work/se.txt" && plain_lines "$work/se.txt" 12 &&
+    grep -q "^progress   0%  .*generating$" "$work/se.txt" && ! grep -q "^progress" "$work/so.txt" &&
+    echo "ok   sort: a few plain progress lines on stderr, none on stdout" || { echo "FAIL sort progress"; cat -A "$work/se.txt" | head -5; fail=1; }
+"$bin" "${sort[@]}" --no-progress > /dev/null 2> "$work/se.txt" && [ ! -s "$work/se.txt" ] &&
+    echo "ok   sort --no-progress: stderr empty" || { echo "FAIL sort --no-progress"; fail=1; }
+"$bin" "${sort[@]}" --json > /dev/null 2> "$work/se.txt" && [ ! -s "$work/se.txt" ] &&
+    echo "ok   sort --json: stderr empty" || { echo "FAIL sort --json"; fail=1; }
+"$bin" dfs grid:side=30 --br 4KiB --bw 16KiB --memory 4MiB > /dev/null 2> "$work/se.txt" && plain_lines "$work/se.txt" 12 &&
+    echo "ok   dfs: plain progress lines" || { echo "FAIL dfs progress"; cat -A "$work/se.txt" | head -5; fail=1; }
+# gen shows progress from 4 Mi edges on (rmat scale 18: 4.2 M edges, 32 MiB binary).
+"$bin" gen rmat --scale 18 --format binary --out "$work/g.bin" > /dev/null 2> "$work/se.txt" && plain_lines "$work/se.txt" 12 &&
+    grep -q "gen rmat: .* M edges" "$work/se.txt" &&
+    echo "ok   gen: plain progress lines" || { echo "FAIL gen progress"; cat -A "$work/se.txt" | head -5; fail=1; }
+rm -f "$work/g.bin"
+"$bin" gen rmat --scale 18 --format binary --out "$work/g.bin" --quiet > /dev/null 2> "$work/se.txt" && [ ! -s "$work/se.txt" ] &&
+    echo "ok   gen --quiet: stderr empty" || { echo "FAIL gen --quiet"; fail=1; }
+rm -f "$work/g.bin"
+exit $fail
