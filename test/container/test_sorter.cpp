@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
+#include <stdexcept>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -241,8 +244,9 @@ TEST(sort_vector, reversed_16) { check_vector_sort<item<16>>(shape::reversed, 33
 TEST(sort_vector, small_4) { check_vector_sort<item<4>>(shape::random, 100); }
 TEST(sort_vector, empty) { check_vector_sort<item<8>>(shape::random, 0); }
 
-// Run formation cuts big runs into one chunk per worker, sorts them in parallel and merges
-// them while writing: exercise that with 2 and 8 workers (an arena of 8 even on 2 cores).
+// Run formation sorts each eighth of the run buffer in a TBB task as soon as it is filled and
+// merges the chunks while writing: exercise that with big runs, 2 and 8 workers (an arena of 8
+// even on 2 cores).
 TEST(sorter, parallel_run_formation_chunks) {
     check_sorter<item<8>, std::less<item<8>>, small_blocks>(shape::random, 1000003, std::less<item<8>>(),
                                                             4 * 1024 * 1024);
@@ -251,4 +255,38 @@ TEST(sorter, parallel_run_formation_chunks) {
         check_sorter<item<16>, std::less<item<16>>, small_blocks>(shape::few_distinct, 700001,
                                                                   std::less<item<16>>(), 8 * 1024 * 1024);
     });
+}
+
+// A comparator that throws while chunks are being sorted in TBB tasks: the exception reaches
+// the caller (push or sort), the sorter stays destructible, and every extent is given back.
+TEST(sorter, throwing_comparator_reaches_the_caller_and_leaks_nothing) {
+    struct fragile_less {
+        std::shared_ptr<std::atomic<int>> budget;
+        bool operator()(std::uint64_t a, std::uint64_t b) const {
+            if (budget->fetch_sub(1) <= 0) throw std::runtime_error("comparator gave up");
+            return a < b;
+        }
+    };
+    machine m = flashxxl_test::tiny_machine();
+    auto budget = std::make_shared<std::atomic<int>>(200000);
+    {
+        sorter<std::uint64_t, fragile_less, small_blocks> s(m, mem, fragile_less{budget});
+        EXPECT_THROW(
+            {
+                for (std::uint64_t i = 0; i < 100000; ++i) s.push((i * 7919) % 100003);
+                s.sort();
+                for (; !s.empty(); ++s) {
+                }
+            },
+            std::runtime_error);
+        // clear() after the failure makes it usable again.
+        budget->store(1 << 30);
+        s.clear();
+        for (std::uint64_t i = 0; i < 30000; ++i) s.push(30000 - i);
+        s.sort();
+        std::uint64_t expect = 1;
+        for (; !s.empty(); ++s) ASSERT_EQ(*s, expect++);
+        EXPECT_EQ(expect, 30001u);
+    }
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }

@@ -10,9 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
-#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 #include "flashxxl/container/range_merger.hpp"
 #include "flashxxl/error.hpp"
@@ -33,8 +32,9 @@ namespace flashxxl {
 //!
 //! Use like stxxl::sorter: push() every item, sort(), then read the items in order with
 //! `*s`, `++s` and `empty()`. Run formation fills a buffer of run_capacity() items (about
-//! M - 2 Bw bytes), sorts it in parallel (TBB) and writes it with Bw writes
-//! (block_writer). sort() merges fan_in() runs at a time (each read through a Br buffer plus
+//! M - 2 Bw bytes); each eighth of it is sorted by a TBB task as soon as it is filled, while
+//! the caller pushes on, and a full buffer is merged from its sorted chunks straight into the
+//! Bw write buffers (block_writer). sort() merges fan_in() runs at a time (each read through a Br buffer plus
 //! one prefetched Br block, so fan-in ~ M / (2 Br)) until final_fan_in() runs remain, which are
 //! merged while the caller streams the output. passes() counts how often the data was read
 //! from the devices (0 when everything fit in memory): the sorter reads and writes
@@ -86,6 +86,7 @@ public:
                                format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) +
                                ": two Bw write buffers and two merge inputs of 2 Br)");
         run_capacity_ = (usable - 2 * Bw) / sizeof(T);
+        chunk_items_ = std::max<std::uint64_t>(run_capacity_ / 8, 4096);
         fan_in_ = std::size_t((usable - 2 * Bw) / per_run);
         final_fan_in_ = std::size_t(usable / per_run);
     }
@@ -117,6 +118,7 @@ public:
         std::memcpy(static_cast<void*>(buffer_.template as<T>() + count_), &item, sizeof(T));
         ++count_;
         ++size_;
+        if (count_ == chunk_end()) seal_chunk();
     }
     //! Adds n items from an array.
     void push(const T* items, std::uint64_t n) {
@@ -124,12 +126,13 @@ public:
         while (n > 0) {
             if (count_ == run_capacity_) form_run();
             if (buffer_.empty()) buffer_ = aligned_buffer(run_capacity_ * sizeof(T), account_);
-            std::uint64_t k = std::min(n, run_capacity_ - count_);
+            std::uint64_t k = std::min(n, chunk_end() - count_);
             std::memcpy(static_cast<void*>(buffer_.template as<T>() + count_), items, k * sizeof(T));
             count_ += k;
             size_ += k;
             items += k;
             n -= k;
+            if (count_ == chunk_end()) seal_chunk();
         }
     }
 
@@ -138,7 +141,10 @@ public:
         if (state_ != state::input) throw invalid_request("flashxxl::sorter::sort called twice; call clear() first");
         if (runs_.empty()) {
             T* b = buffer_.template as<T>();
-            if (count_ > 0) tbb::parallel_sort(b, b + count_, cmp_);
+            if (count_ > chunk_begin_) seal_chunk();
+            sorting_.wait();
+            if (chunks_.size() > 1) tbb::parallel_sort(b, b + count_, cmp_);
+            chunks_.clear();
             pos_ = 0;
             state_ = state::memory_output;
             return;
@@ -186,6 +192,9 @@ public:
 
     //! Drops all items and extents; back to the input phase.
     void clear() {
+        wait_sorting_noexcept();  // chunk sorts still use the run buffer
+        chunks_.clear();
+        chunk_begin_ = 0;
         merger_.reset();
         readers_.clear();
         for (run& r : runs_)
@@ -237,28 +246,43 @@ private:
         while (!m.empty()) w.commit(m.pop_into(w.free_begin(), w.free_run()));
     }
 
-    //! Sorts the run buffer and writes it as one run. The buffer is cut into one chunk per
-    //! worker thread; the chunks are sorted in parallel (tbb::parallel_for, std::sort each), and
-    //! merged with a loser tree straight into the Bw write buffers, the copy the writer needs
-    //! anyway. (tbb::parallel_sort partitions its first level on one thread and scaled worse.)
+    //! End of the chunk being filled.
+    std::uint64_t chunk_end() const { return std::min(chunk_begin_ + chunk_items_, run_capacity_); }
+
+    //! Hands the filled chunk [chunk_begin_, count_) to a TBB task that sorts it while the
+    //! caller goes on pushing (or reading the next input), so sorting overlaps with input.
+    void seal_chunk() {
+        T* first = buffer_.template as<T>() + chunk_begin_;
+        T* last = buffer_.template as<T>() + count_;
+        chunks_.emplace_back(first, last);
+        sorting_.run([first, last, this] { std::sort(first, last, cmp_); });
+        chunk_begin_ = count_;
+    }
+
+    void wait_sorting_noexcept() noexcept {
+        try {
+            sorting_.wait();
+        } catch (...) {
+        }
+    }
+
+    //! Writes the run buffer as one sorted run. Its chunks (about 1/8 of the buffer each) were
+    //! sorted by TBB tasks as they filled; they are merged straight into the Bw write buffers,
+    //! the copy the writer needs anyway.
     void form_run() {
+        if (count_ > chunk_begin_) seal_chunk();
+        sorting_.wait();
         T* b = buffer_.template as<T>();
         block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
-        std::size_t p = std::size_t(tbb::this_task_arena::max_concurrency());
-        p = std::max<std::size_t>(1, std::min<std::size_t>({p, 64, std::size_t(count_ / 65536)}));
-        if (p == 1) {
-            std::sort(b, b + count_, cmp_);
+        if (chunks_.size() == 1) {
             w.push(b, count_);
         } else {
-            std::vector<std::pair<const T*, const T*>> chunks;
-            for (std::size_t i = 0; i < p; ++i) chunks.emplace_back(b + count_ * i / p, b + count_ * (i + 1) / p);
-            tbb::parallel_for(std::size_t(0), p, [&](std::size_t i) {
-                std::sort(b + count_ * i / p, b + count_ * (i + 1) / p, cmp_);
-            });
-            range_merger<T, before, chunk_ranges> merger(before{&cmp_}, chunk_ranges{&chunks});
-            merger.start(p);
+            range_merger<T, before, chunk_ranges> merger(before{&cmp_}, chunk_ranges{&chunks_});
+            merger.start(chunks_.size());
             drain_into(merger, w);
         }
+        chunks_.clear();
+        chunk_begin_ = 0;
         runs_.push_back(w.finish());
         ++runs_formed_;
         ++runs_written_;
@@ -325,6 +349,10 @@ private:
     memory_account own_account_;
     memory_account* account_;
     std::uint64_t run_capacity_ = 0;
+    std::uint64_t chunk_items_ = 1;  // items per chunk of the run buffer sorted by one task
+    std::uint64_t chunk_begin_ = 0;  // first item of the chunk being filled
+    std::vector<std::pair<const T*, const T*>> chunks_;  // sealed chunks of the current run
+    tbb::task_group sorting_;        // chunk sorts in flight
     std::size_t fan_in_ = 0, final_fan_in_ = 0;
     state state_ = state::input;
     aligned_buffer buffer_;
