@@ -2,6 +2,7 @@
 //
 // Usage: bench_container_vs_stxxl [--dir DIR] [--bytes SIZE] [--memory SIZE] [--json FILE]
 //                                 [--only sorter|sort|pq|pq-interleaved|scan] [--side flashxxl|stxxl|both]
+//                                 [--io-threads N]
 // Both libraries get a syscall file (O_DIRECT where possible) in DIR and the same memory M.
 // STXXL reads a generated config file DIR/flashxxl-bench.stxxl (STXXLCFG), so it never creates
 // /var/tmp/stxxl. Prints one table row per benchmark (wall times, ratio, volumes) and JSON.
@@ -53,6 +54,8 @@ struct stxxl_greater {
 
 // --side: run only one library's half of each benchmark (for profiling); ratios need both.
 bool run_flashxxl = true, run_stxxl = true;
+// --io-threads: STXXL queues serving flashxxl's file (its queue depth); STXXL always has one.
+unsigned fx_io_threads = 1;
 
 std::uint64_t mix64(std::uint64_t x) {
     x += 0x9e3779b97f4a7c15ull;
@@ -88,7 +91,7 @@ volumes st_volume(const stxxl::stats_data& d) { return {std::uint64_t(d.get_read
 machine fx_machine(const std::string& dir, std::uint64_t capacity) {
     return machine::from_config_text("name=bench\n"
                                      "disk=" + dir + "/flashxxl-bench.img," + format_size(capacity) +
-                                         ",syscall name=disk direct=try\n"
+                                         ",syscall name=disk direct=try io_threads=" + std::to_string(fx_io_threads) + "\n"
                                          "placement=single device=disk\n",
                                      "bench");
 }
@@ -288,9 +291,10 @@ int main(int argc, char** argv) {
     std::uint64_t bytes = 512 * MiB, memory = 64 * MiB;
     const char* usage =
         "usage: bench_container_vs_stxxl [--dir DIR] [--bytes SIZE] [--memory SIZE] [--json FILE]\n"
-        "         [--only sorter|sort|pq|pq-interleaved|scan] [--side flashxxl|stxxl|both]\n"
+        "         [--only sorter|sort|pq|pq-interleaved|scan] [--side flashxxl|stxxl|both] [--io-threads N]\n"
         "Runs flashxxl's containers and STXXL's on syscall files in DIR (default ./bench-work, created)\n"
-        "with the same memory M (default 64MiB) on SIZE bytes of uint64 (default 512MiB).\n";
+        "with the same memory M (default 64MiB) on SIZE bytes of uint64 (default 512MiB). --io-threads\n"
+        "gives flashxxl's file N I/O threads (queue depth N; default 1, as STXXL has).\n";
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
@@ -307,6 +311,7 @@ int main(int argc, char** argv) {
         else if (a == "--memory") memory = parse_size(v);
         else if (a == "--json") json_path = v;
         else if (a == "--only") only = v;
+        else if (a == "--io-threads") fx_io_threads = unsigned(std::stoul(v));
         else if (a == "--side" && (v == "flashxxl" || v == "stxxl" || v == "both")) {
             run_flashxxl = v != "stxxl";
             run_stxxl = v != "flashxxl";
@@ -337,8 +342,9 @@ int main(int argc, char** argv) {
     if (want("pq-interleaved")) results.push_back(bench_pq(dir, n / 2, memory, true));
     if (want("scan")) results.push_back(bench_vector_scan(dir, n));
 
-    std::printf("flashxxl (Br 256 KiB, Bw 2 MiB) vs STXXL 1.4.1 (B 2 MiB): %s of uint64, M = %s, files in %s\n",
-                format_bytes(double(bytes)).c_str(), format_bytes(double(memory)).c_str(), dir.c_str());
+    std::printf("flashxxl (Br 256 KiB, Bw 2 MiB, %u I/O thread(s)) vs STXXL 1.4.1 (B 2 MiB, 1 I/O thread): %s of "
+                "uint64, M = %s, files in %s\n",
+                fx_io_threads, format_bytes(double(bytes)).c_str(), format_bytes(double(memory)).c_str(), dir.c_str());
     std::printf("%-30s %10s %10s %7s %12s %12s %12s %12s %4s\n", "benchmark", "flashxxl_s", "stxxl_s", "ratio", "fx_RDV",
                 "fx_WRV", "stxxl_RDV", "stxxl_WRV", "ok");
     nlohmann::json j = nlohmann::json::array();
@@ -350,7 +356,8 @@ int main(int argc, char** argv) {
         j.push_back({{"benchmark", r.name}, {"flashxxl_s", r.fx_s}, {"stxxl_s", r.st_s},
                      {"ratio", r.st_s > 0 ? r.fx_s / r.st_s : 0.0}, {"flashxxl_read_bytes", r.fx_read},
                      {"flashxxl_write_bytes", r.fx_written}, {"stxxl_read_bytes", r.st_read},
-                     {"stxxl_write_bytes", r.st_written}, {"ok", r.ok}, {"bytes", bytes}, {"memory", memory}});
+                     {"stxxl_write_bytes", r.st_written}, {"ok", r.ok}, {"bytes", bytes}, {"memory", memory},
+                     {"flashxxl_io_threads", fx_io_threads}});
     }
     if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
     ::unlink(cfg.c_str());

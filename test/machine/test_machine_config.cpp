@@ -1,8 +1,14 @@
 // Tests of the machine config parser: valid configs, and an error naming line and field for each bad one.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include <unistd.h>
+
+#include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
@@ -91,6 +97,11 @@ TEST(MachineConfig, EveryMalformedLineNamesLineAndField) {
         {"flash=memory,1GiB,memory tl_page=128KiB\n", "tl=on", 1},
         {"flash=memory,1GiB,memory pace=on\n", "model", 1},
         {"flash=memory,1GiB,memory direct=sometimes\n", "field 'direct'", 1},
+        {"disk=/tmp/x.img,1GiB,syscall io_threads=0\n", "field 'io_threads'", 1},
+        {"disk=/tmp/x.img,1GiB,syscall io_threads=65\n", "1 to 64", 1},
+        {"disk=/tmp/x.img,1GiB,syscall io_threads=2.5\n", "whole number", 1},
+        {"disk=/tmp/x.img,1GiB,syscall io_threads=4 model=hama-ssd-2009\n", "real devices only", 1},
+        {"disk=memory,1GiB,memory io_threads=2\n", "field 'io_threads'", 1},
     };
     for (const bad_config& c : cases) {
         try {
@@ -205,4 +216,47 @@ TEST(MachinePresets, SeveralMachinesInOneProcessAreIndependent) {
     EXPECT_EQ(e.dev, &a.dev("ssd"));
     EXPECT_EQ(b.dev("ssd").allocator().used_bytes(), 0u);
     a.release(e);
+}
+
+// io_threads=N: a real device served by N STXXL queues (its queue depth). Many reads and writes
+// in flight at once land where they belong; the queues go back to the pool with the machine.
+TEST(MachineConfig, IoThreadsServeARealDeviceThroughSeveralQueues) {
+    std::string dir = ::testing::TempDir() + "flashxxl_io_threads";
+    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+    std::string path = dir + "/dev.img";
+    ::unlink(path.c_str());
+    constexpr std::size_t block = 64 * 1024, blocks = 64;
+    {
+        machine m = machine::from_config_text("disk=" + path + ",8MiB,syscall name=d io_threads=4\n", "cfg");
+        device& d = m.dev("d");
+        EXPECT_EQ(d.spec().io_threads, 4u);
+        EXPECT_EQ(d.emulated().queue_count(), 4u);
+        std::vector<std::unique_ptr<aligned_buffer>> out, in;
+        std::vector<stxxl::request_ptr> reqs;
+        for (std::size_t b = 0; b < blocks; ++b) {
+            out.push_back(std::make_unique<aligned_buffer>(block));
+            std::uint64_t* p = out.back()->as<std::uint64_t>();
+            for (std::size_t i = 0; i < block / 8; ++i) p[i] = b * 1000003 + i;
+            reqs.push_back(d.awrite(out.back()->data(), b * block, block, role::stream));
+        }
+        for (auto& r : reqs) d.wait(r, role::stream);
+        reqs.clear();
+        for (std::size_t b = 0; b < blocks; ++b) {
+            in.push_back(std::make_unique<aligned_buffer>(block));
+            reqs.push_back(d.aread(in.back()->data(), (blocks - 1 - b) * block, block, role::stream));
+        }
+        for (auto& r : reqs) d.wait(r, role::stream);
+        for (std::size_t b = 0; b < blocks; ++b) {
+            const std::uint64_t* p = in[b]->as<std::uint64_t>();
+            std::size_t src = blocks - 1 - b;
+            for (std::size_t i = 0; i < block / 8; i += 997) ASSERT_EQ(p[i], src * 1000003 + i) << "block " << src;
+        }
+        device_stats st = d.stats();
+        EXPECT_EQ(st.total.read_bytes, blocks * block);
+        EXPECT_EQ(st.total.write_bytes, blocks * block);
+    }
+    // The queues were given back: a new machine of 4 queues still fits next to a fresh one.
+    machine again = machine::from_config_text("disk=" + path + ",8MiB,syscall name=d io_threads=4\n", "cfg");
+    EXPECT_EQ(again.dev("d").emulated().queue_count(), 4u);
+    std::system(("rm -rf " + dir).c_str());
 }

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <stxxl/bits/io/disk_queued_file.h>
 #include <stxxl/bits/io/disk_queues.h>
@@ -70,7 +72,7 @@ public:
                                                                      : stxxl::request::WRITE,
                                                    charge, r));
         outstanding_.fetch_add(1);
-        stxxl::disk_queues::get_instance()->add_request(req, get_queue_id());
+        stxxl::disk_queues::get_instance()->add_request(req, next_queue());
         return req;
     }
 
@@ -162,12 +164,22 @@ public:
     //! that the queue map of STXXL's (unsynchronised) disk_queues singleton is not modified
     //! later while other threads submit. Call once, before concurrent use.
     void touch_queue() {
-        stxxl::request_ptr req(new charged_request(stxxl::completion_handler(), this, nullptr, 0, 0,
-                                                   stxxl::request::READ, 0.0, std::nullopt));
-        outstanding_.fetch_add(1);
-        stxxl::disk_queues::get_instance()->add_request(req, get_queue_id());
-        req->wait(false);
+        for (std::size_t i = 0; i <= extra_queues_.size(); ++i) {
+            stxxl::request_ptr req(new charged_request(stxxl::completion_handler(), this, nullptr, 0, 0,
+                                                       stxxl::request::READ, 0.0, std::nullopt));
+            outstanding_.fetch_add(1);
+            stxxl::disk_queues::get_instance()->add_request(req, i == 0 ? get_queue_id() : extra_queues_[i - 1]);
+            req->wait(false);
+        }
     }
+
+    //! Also serves submitted requests through these STXXL queues (one I/O thread each), in
+    //! turn with the file's own: the backing then sees up to 1 + ids.size() requests at once
+    //! (a real device's queue depth). Requests are charged in submission order; completions
+    //! may come in another order. Call before touch_queue() and any I/O.
+    void add_queues(std::vector<int> ids) { extra_queues_ = std::move(ids); }
+    //! STXXL queues serving this file.
+    std::size_t queue_count() const { return 1 + extra_queues_.size(); }
 
     //! Blocks until every submitted request has been served and released.
     void drain() {
@@ -216,6 +228,13 @@ private:
         double charge_;
         std::optional<role> role_;
     };
+
+    //! The queue of the next request: round robin over the file's queues.
+    int next_queue() {
+        if (extra_queues_.empty()) return get_queue_id();
+        std::uint64_t k = next_queue_.fetch_add(1, std::memory_order_relaxed) % (1 + extra_queues_.size());
+        return k == 0 ? get_queue_id() : extra_queues_[k - 1];
+    }
 
     void check_request(const void* buffer, std::uint64_t offset, std::uint64_t length) const {
         if (length == 0) throw invalid_request("device '" + name_ + "': zero-length request at offset " + std::to_string(offset));
@@ -282,6 +301,8 @@ private:
     clock::time_point next_free_{};
 
     std::atomic<std::uint64_t> outstanding_{0};
+    std::vector<int> extra_queues_;          // more STXXL queues (io_threads > 1)
+    std::atomic<std::uint64_t> next_queue_{0};
     std::mutex drain_mutex_;
     std::condition_variable drained_;
 };

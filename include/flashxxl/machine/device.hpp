@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,13 +36,14 @@ public:
     explicit device(const device_spec& spec) : spec_(spec) {
         queue_id_ = queue_id_pool::instance().acquire();
         try {
+            for (unsigned i = 1; i < spec_.io_threads; ++i) extra_queue_ids_.push_back(queue_id_pool::instance().acquire());
             build();
         } catch (...) {
             tl_.reset();
             emulated_.reset();
             if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
             remove_backing_file();
-            queue_id_pool::instance().release(queue_id_);
+            release_queues();
             throw;
         }
     }
@@ -54,7 +56,7 @@ public:
         emulated_.reset();  // drains outstanding requests, closes the backing
         remove_backing_file();
         if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
-        queue_id_pool::instance().release(queue_id_);
+        release_queues();
     }
 
     const std::string& name() const { return spec_.name; }
@@ -163,6 +165,7 @@ private:
         } catch (const config_error& e) {
             throw config_error(spec_.origin + ": " + e.what());
         }
+        emulated_->add_queues(extra_queue_ids_);
         {
             std::lock_guard<std::mutex> lock(queue_id_pool::instance().creation_mutex());
             emulated_->touch_queue();
@@ -211,6 +214,12 @@ private:
         return f;
     }
 
+    void release_queues() {
+        for (int id : extra_queue_ids_) queue_id_pool::instance().release(id);
+        extra_queue_ids_.clear();
+        queue_id_pool::instance().release(queue_id_);
+    }
+
     void remove_backing_file() {
         if (created_ && !spec_.keep) ::unlink(spec_.path.c_str());
         created_ = false;
@@ -229,6 +238,7 @@ private:
 
     device_spec spec_;
     int queue_id_ = -1;
+    std::vector<int> extra_queue_ids_;  // io_threads - 1 more queues of a real device
     bool created_ = false;
     std::unique_ptr<emulated_file> emulated_;
     int tl_queue_id_ = -1;

@@ -24,7 +24,7 @@ namespace flashxxl {
 //!
 //! A device line is `flash=` or `disk=` followed by `PATH,SIZE,IO_IMPL` (as in STXXL) and then
 //! optional `key=value` options: name, model, pace (on|off), scale, direct (on|off|try), keep
-//! (on|off), reuse (on|off), tl (on|off), tl_page, tl_segment, tl_spare, tl_cleaning; every other
+//! (on|off), reuse (on|off), io_threads (1-64, real syscall devices), tl (on|off), tl_page, tl_segment, tl_spare, tl_cleaning; every other
 //! key is a parameter of the model and is checked by the model (unknown keys are errors).
 //! SIZE takes IEC units (16MiB, 32GiB) or plain bytes; decimal units (16M, 16GB) are rejected,
 //! because STXXL reads them as powers of ten. IO_IMPL is memory (sparse, allocated on first
@@ -138,6 +138,11 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
                         d.keep = on_off(k, v);
                     } else if (k == "reuse") {
                         d.reuse = on_off(k, v);
+                    } else if (k == "io_threads") {
+                        double n = parse_number(v);
+                        if (!(n >= 1 && n <= 64) || n != double(unsigned(n)))
+                            throw fail(k, "expected a whole number from 1 to 64, got '" + v + "'");
+                        d.io_threads = unsigned(n);
                     } else if (k == "tl") {
                         d.tl = on_off(k, v);
                     } else if (k.rfind("tl_", 0) == 0) {
@@ -156,6 +161,9 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
                 throw fail(d.params.values().begin()->first,
                            "unknown key (not a device option, and there is no model= to take it as a parameter)");
             if (d.model.empty() && d.pacing.enabled) throw fail("pace", "pacing needs a model=");
+            if (d.io_threads > 1 && (!d.model.empty() || d.io_impl != "syscall"))
+                throw fail("io_threads", "more than one I/O thread is for real devices only (io_impl syscall, "
+                                         "no model=): a model serves one request at a time");
             if (!d.tl && !d.tl_options.empty())
                 throw fail(d.tl_options.begin()->first, "translation-layer option without tl=on");
             if (d.name.empty()) d.name = key + std::to_string(spec.devices.size());

@@ -26,6 +26,7 @@ struct device_spec {
     bool keep = false;           //!< keep a file backing after the machine is gone
     bool reuse = false;          //!< allow opening an existing file not created by this machine
     bool tl = false;             //!< put a translation layer on this device
+    unsigned io_threads = 1;     //!< STXXL queues (I/O threads) serving a real device: its queue depth
     std::map<std::string, std::string> tl_options;  //!< tl_page, tl_segment, tl_spare, ...
     std::string origin;          //!< "FILE:LINE", for messages
 };
