@@ -27,8 +27,11 @@ constexpr std::size_t br = 4096, bw = 16384;
 using small_blocks = blocks<br, bw>;
 constexpr std::uint64_t mem = 128 * 1024;
 
+//! Sorts n items and checks order, memory and I/O; with `hint` tells the sorter n first
+//! (expect()) and stores in *switched whether it chose double-buffered run formation.
 template <class T, class Cmp, class Blocks>
-void check_sorter(shape sh, std::size_t n, Cmp cmp, std::uint64_t memory = mem) {
+void check_sorter(shape sh, std::size_t n, Cmp cmp, std::uint64_t memory = mem, bool* switched = nullptr) {
+    bool hint = switched != nullptr;
     using layout = block_layout<T, Blocks::read_block>;
     machine m = flashxxl_test::tiny_machine();
     auto k = flashxxl_test::keys(sh, n, std::uint32_t(n * 13 + int(sh)));
@@ -41,8 +44,10 @@ void check_sorter(shape sh, std::size_t n, Cmp cmp, std::uint64_t memory = mem) 
     flashxxl_test::alloc_tracker::start();
     std::int64_t peak_allocated = 0;
     std::uint64_t passes = 0, runs_written = 0, account_peak = 0, directory = 0;
+    bool double_buffered = false;
     {
         sorter<T, Cmp, Blocks> s(m, memory, cmp);
+        if (hint) double_buffered = s.expect(n);
         for (const T& x : input) s.push(x);
         EXPECT_EQ(s.size(), n);
         s.sort();
@@ -79,6 +84,12 @@ void check_sorter(shape sh, std::size_t n, Cmp cmp, std::uint64_t memory = mem) 
         EXPECT_GE(passes, 1u);
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+    if (hint) {
+        *switched = double_buffered;
+        if (double_buffered) {
+            EXPECT_EQ(passes, 1u) << "double buffering must not add a merge pass";
+        }
+    }
 }
 
 } // namespace
@@ -244,7 +255,7 @@ TEST(sort_vector, reversed_16) { check_vector_sort<item<16>>(shape::reversed, 33
 TEST(sort_vector, small_4) { check_vector_sort<item<4>>(shape::random, 100); }
 TEST(sort_vector, empty) { check_vector_sort<item<8>>(shape::random, 0); }
 
-// Run formation sorts each eighth of the run buffer in a TBB task as soon as it is filled and
+// Run formation sorts each sixteenth of the run buffer on the sorter's threads as soon as it is filled and
 // merges the chunks while writing: exercise that with big runs, 2 and 8 workers (an arena of 8
 // even on 2 cores).
 TEST(sorter, parallel_run_formation_chunks) {
@@ -289,4 +300,31 @@ TEST(sorter, throwing_comparator_reaches_the_caller_and_leaks_nothing) {
         EXPECT_EQ(expect, 30001u);
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+}
+
+// With the input size known (expect), run formation is double-buffered when half-size runs still
+// need one merge pass: same order, memory and I/O checks, exactly one pass. Without the hint,
+// or when half-size runs would need another pass, it stays single-buffered.
+TEST(sorter, expect_double_buffers_run_formation_without_extra_passes) {
+    using S = sorter<item<8>, std::less<item<8>>, small_blocks>;
+    machine m = flashxxl_test::tiny_machine();
+    S probe(m, 1024 * 1024);
+    std::uint64_t full = probe.run_capacity();
+    std::size_t n = std::size_t(full * 5 / 2);  // 3 full runs or 5 half runs, fan-in is larger
+    ASSERT_GE(probe.final_fan_in(), 5u);
+    bool switched = false;
+    check_sorter<item<8>, std::less<item<8>>, small_blocks>(shape::random, n, std::less<item<8>>(), 1024 * 1024,
+                                                            &switched);
+    EXPECT_TRUE(switched);
+    switched = false;
+    check_sorter<item<8>, std::less<item<8>>, small_blocks>(shape::few_distinct, n + 77, std::less<item<8>>(),
+                                                            1024 * 1024, &switched);
+    EXPECT_TRUE(switched);
+    // Fits in memory: stays single (no I/O at all).
+    EXPECT_FALSE(probe.expect(full));
+    // So many items that half runs would exceed the final fan-in: stays single.
+    S other(m, 1024 * 1024);
+    EXPECT_FALSE(other.expect(full / 2 * (other.final_fan_in() + 1)));
+    other.push(item<8>(1, 1));
+    EXPECT_THROW(other.expect(10), invalid_request);
 }

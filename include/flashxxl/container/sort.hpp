@@ -43,6 +43,7 @@ sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scrat
     sort_report report;
     report.items = v.size();
     sorter_type s(v.get_machine(), memory - streams, std::move(cmp), scratch, &account);
+    s.expect(v.size());  // double-buffered run formation when it costs no extra pass
     {
         typename vector<T, Blocks>::stream_reader in(v, 0, v.size(), 1, &account);
         while (!in.empty()) {

@@ -5,14 +5,16 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <tbb/parallel_sort.h>
-#include <tbb/task_group.h>
+#include <tbb/task_arena.h>
 
+#include "flashxxl/container/chunk_sort_pool.hpp"
 #include "flashxxl/container/range_merger.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
@@ -32,8 +34,8 @@ namespace flashxxl {
 //!
 //! Use like stxxl::sorter: push() every item, sort(), then read the items in order with
 //! `*s`, `++s` and `empty()`. Run formation fills a buffer of run_capacity() items (about
-//! M - 2 Bw bytes); each eighth of it is sorted by a TBB task as soon as it is filled, while
-//! the caller pushes on, and a full buffer is merged from its sorted chunks straight into the
+//! M - 2 Bw bytes); each sixteenth of it is sorted by the sorter's own threads (chunk_sort_pool,
+//! as many as TBB's concurrency) as soon as it is filled, while the caller pushes on, and a full buffer is merged from its sorted chunks straight into the
 //! Bw write buffers (block_writer). sort() merges fan_in() runs at a time (each read through a Br buffer plus
 //! one prefetched Br block, so fan-in ~ M / (2 Br)) until final_fan_in() runs remain, which are
 //! merged while the caller streams the output. passes() counts how often the data was read
@@ -64,7 +66,7 @@ public:
     //! per Bw written, counted four times (old and new level during a merge, vector slack).
     //! For Bw = 16 MiB that is 12 bytes per MiB of input.
     std::uint64_t directory_memory(std::uint64_t items) const {
-        std::uint64_t runs = items / run_capacity_ + 2;
+        std::uint64_t runs = items / capacity() + 2;
         std::uint64_t segments = layout::bytes_for(items) / Bw + 2 * runs;
         return 4 * sizeof(segment) * segments + 4 * sizeof(run) * runs;
     }
@@ -86,7 +88,7 @@ public:
                                format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) +
                                ": two Bw write buffers and two merge inputs of 2 Br)");
         run_capacity_ = (usable - 2 * Bw) / sizeof(T);
-        chunk_items_ = std::max<std::uint64_t>(run_capacity_ / 8, 4096);
+        chunk_items_ = std::max<std::uint64_t>(run_capacity_ / 16, 4096);  // see also expect()
         fan_in_ = std::size_t((usable - 2 * Bw) / per_run);
         final_fan_in_ = std::size_t(usable / per_run);
     }
@@ -94,8 +96,24 @@ public:
     sorter& operator=(const sorter&) = delete;
     ~sorter() { clear_noexcept(); }
 
-    //! Items per sorted run (the run buffer holds this many).
-    std::uint64_t run_capacity() const { return run_capacity_; }
+    //! Items per sorted run (the run buffer holds this many; half when double-buffered).
+    std::uint64_t run_capacity() const { return capacity(); }
+
+    //! Optional hint, before the first push: about how many items will be pushed. When they do
+    //! not fit in memory, but runs of half the buffer still need no more merge passes than
+    //! full runs (at most final_fan_in() of them), run formation becomes double-buffered: a
+    //! background task merges and writes one half while the caller fills the other, so reading
+    //! the input, sorting and writing runs overlap. The I/O volume stays the same (one merge
+    //! pass either way). flashxxl::sort passes the vector's size. Returns whether it switched.
+    bool expect(std::uint64_t items) {
+        if (state_ != state::input || size_ != 0) throw invalid_request("flashxxl::sorter::expect after the first push");
+        std::uint64_t half = run_capacity_ / 2;
+        double_buffered_ = half >= 4096 && items > run_capacity_ && (items + half - 1) / half <= final_fan_in_;
+        chunk_items_ = std::max<std::uint64_t>(capacity() / 16, 4096);
+        return double_buffered_;
+    }
+    //! True when run formation is double-buffered (see expect()).
+    bool double_buffered() const { return double_buffered_; }
     //! Runs merged at once in an intermediate pass (with an output writer).
     std::size_t fan_in() const { return fan_in_; }
     //! Runs merged at once in the final pass (no output writer).
@@ -113,9 +131,9 @@ public:
     //! Adds one item (input phase only).
     void push(const T& item) {
         if (state_ != state::input) throw invalid_request("flashxxl::sorter::push after sort(); call clear() first");
-        if (count_ == run_capacity_) form_run();
-        if (buffer_.empty()) buffer_ = aligned_buffer(run_capacity_ * sizeof(T), account_);
-        std::memcpy(static_cast<void*>(buffer_.template as<T>() + count_), &item, sizeof(T));
+        if (count_ == capacity()) end_run();
+        if (buf().empty()) buf() = aligned_buffer(capacity() * sizeof(T), account_);
+        std::memcpy(static_cast<void*>(buf().template as<T>() + count_), &item, sizeof(T));
         ++count_;
         ++size_;
         if (count_ == chunk_end()) seal_chunk();
@@ -124,10 +142,10 @@ public:
     void push(const T* items, std::uint64_t n) {
         if (state_ != state::input) throw invalid_request("flashxxl::sorter::push after sort(); call clear() first");
         while (n > 0) {
-            if (count_ == run_capacity_) form_run();
-            if (buffer_.empty()) buffer_ = aligned_buffer(run_capacity_ * sizeof(T), account_);
+            if (count_ == capacity()) end_run();
+            if (buf().empty()) buf() = aligned_buffer(capacity() * sizeof(T), account_);
             std::uint64_t k = std::min(n, chunk_end() - count_);
-            std::memcpy(static_cast<void*>(buffer_.template as<T>() + count_), items, k * sizeof(T));
+            std::memcpy(static_cast<void*>(buf().template as<T>() + count_), items, k * sizeof(T));
             count_ += k;
             size_ += k;
             items += k;
@@ -139,18 +157,21 @@ public:
     //! Ends the input and prepares the sorted output.
     void sort() {
         if (state_ != state::input) throw invalid_request("flashxxl::sorter::sort called twice; call clear() first");
-        if (runs_.empty()) {
-            T* b = buffer_.template as<T>();
+        if (runs_.empty() && !finishing_.valid()) {
+            T* b = buf().template as<T>();
             if (count_ > chunk_begin_) seal_chunk();
-            sorting_.wait();
+            sorting_.wait(cur_);
             if (chunks_.size() > 1) tbb::parallel_sort(b, b + count_, cmp_);
             chunks_.clear();
             pos_ = 0;
             state_ = state::memory_output;
             return;
         }
-        if (count_ > 0) form_run();
-        buffer_.reset();
+        if (count_ > 0) end_run();
+        join_finishing();
+        writer_.reset();
+        buffers_[0].reset();
+        buffers_[1].reset();
         while (runs_.size() > final_fan_in_) merge_level();
         start_final_merge();
         state_ = state::merge_output;
@@ -161,7 +182,7 @@ public:
     bool empty() const { return size_ == 0; }
     //! The smallest item not yet streamed out (after sort(), not empty()).
     const T& operator*() const {
-        if (state_ == state::memory_output) return buffer_.template as<T>()[pos_];
+        if (state_ == state::memory_output) return buf().template as<T>()[pos_];
         return merger_->top();
     }
     const T* operator->() const { return &**this; }
@@ -181,7 +202,7 @@ public:
         if (state_ == state::input) throw invalid_request("flashxxl::sorter::pop_into before sort()");
         n = std::min(n, size_);
         if (state_ == state::memory_output) {
-            std::memcpy(static_cast<void*>(out), buffer_.template as<T>() + pos_, n * sizeof(T));
+            std::memcpy(static_cast<void*>(out), buf().template as<T>() + pos_, n * sizeof(T));
             pos_ += n;
         } else {
             n = merger_->pop_into(out, n);
@@ -192,7 +213,9 @@ public:
 
     //! Drops all items and extents; back to the input phase.
     void clear() {
-        wait_sorting_noexcept();  // chunk sorts still use the run buffer
+        join_finishing_noexcept();  // a background run formation still uses a buffer
+        wait_sorting_noexcept();    // chunk sorts still use the run buffer
+        writer_.reset();
         chunks_.clear();
         chunk_begin_ = 0;
         merger_.reset();
@@ -200,7 +223,9 @@ public:
         for (run& r : runs_)
             for (const segment& s : r) machine_->release(s.ext);
         runs_.clear();
-        buffer_.reset();
+        buffers_[0].reset();
+        buffers_[1].reset();
+        cur_ = 0;
         count_ = size_ = pos_ = passes_ = runs_formed_ = runs_written_ = 0;
         state_ = state::input;
     }
@@ -246,47 +271,84 @@ private:
         while (!m.empty()) w.commit(m.pop_into(w.free_begin(), w.free_run()));
     }
 
+    aligned_buffer& buf() { return buffers_[cur_]; }
+    const aligned_buffer& buf() const { return buffers_[cur_]; }
+    //! Items the buffer being filled holds: the whole run capacity, or half of it when run
+    //! formation is double-buffered.
+    std::uint64_t capacity() const { return double_buffered_ ? run_capacity_ / 2 : run_capacity_; }
     //! End of the chunk being filled.
-    std::uint64_t chunk_end() const { return std::min(chunk_begin_ + chunk_items_, run_capacity_); }
+    std::uint64_t chunk_end() const { return std::min(chunk_begin_ + chunk_items_, capacity()); }
 
-    //! Hands the filled chunk [chunk_begin_, count_) to a TBB task that sorts it while the
-    //! caller goes on pushing (or reading the next input), so sorting overlaps with input.
+    //! Hands the filled chunk [chunk_begin_, count_) to the sorting threads, which sort it while
+    //! the caller goes on pushing (or waits for the next input), so sorting overlaps with input.
     void seal_chunk() {
-        T* first = buffer_.template as<T>() + chunk_begin_;
-        T* last = buffer_.template as<T>() + count_;
+        T* first = buf().template as<T>() + chunk_begin_;
+        T* last = buf().template as<T>() + count_;
         chunks_.emplace_back(first, last);
-        sorting_.run([first, last, this] { std::sort(first, last, cmp_); });
+        sorting_.submit(first, last, cur_);
         chunk_begin_ = count_;
     }
 
     void wait_sorting_noexcept() noexcept {
-        try {
-            sorting_.wait();
-        } catch (...) {
+        for (int batch = 0; batch < 2; ++batch) {
+            try {
+                sorting_.wait(batch);
+            } catch (...) {
+            }
         }
     }
 
-    //! Writes the run buffer as one sorted run. Its chunks (about 1/8 of the buffer each) were
-    //! sorted by TBB tasks as they filled; they are merged straight into the Bw write buffers,
-    //! the copy the writer needs anyway.
-    void form_run() {
-        if (count_ > chunk_begin_) seal_chunk();
-        sorting_.wait();
-        T* b = buffer_.template as<T>();
-        block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
-        if (chunks_.size() == 1) {
-            w.push(b, count_);
+    //! Writes buffer `batch` (n items, in sorted chunks) as one run through `w`: waits for its
+    //! chunk sorts and merges the chunks straight into the Bw write buffers, the copy the
+    //! writer needs anyway.
+    run write_run(int batch, std::uint64_t n, const std::vector<std::pair<const T*, const T*>>& chunks,
+                  block_writer<T, Br, Bw>& w) {
+        sorting_.wait(batch);
+        if (chunks.size() == 1) {
+            w.push(buffers_[batch].template as<T>(), n);
         } else {
-            range_merger<T, before, chunk_ranges> merger(before{&cmp_}, chunk_ranges{&chunks_});
-            merger.start(chunks_.size());
+            range_merger<T, before, chunk_ranges> merger(before{&cmp_}, chunk_ranges{&chunks});
+            merger.start(chunks.size());
             drain_into(merger, w);
+        }
+        return w.finish();
+    }
+
+    //! Ends the run in the buffer being filled. Single-buffered: writes it now. Double-buffered:
+    //! a background task merges and writes it while the caller fills the other buffer (after
+    //! the previous background run is done, so that buffer is free).
+    void end_run() {
+        if (count_ > chunk_begin_) seal_chunk();
+        if (!double_buffered_) {
+            block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
+            runs_.push_back(write_run(cur_, count_, chunks_, w));
+            ++runs_formed_;
+            ++runs_written_;
+        } else {
+            join_finishing();
+            if (!writer_) writer_ = std::make_unique<block_writer<T, Br, Bw>>(*machine_, role_, block_counter_, account_, 2);
+            finishing_ = std::async(std::launch::async, [this, batch = cur_, n = count_, chunks = chunks_]() {
+                return write_run(batch, n, chunks, *writer_);
+            });
+            cur_ ^= 1;
         }
         chunks_.clear();
         chunk_begin_ = 0;
-        runs_.push_back(w.finish());
+        count_ = 0;
+    }
+
+    //! Waits for the background run formation (if any) and takes its run.
+    void join_finishing() {
+        if (!finishing_.valid()) return;
+        runs_.push_back(finishing_.get());
         ++runs_formed_;
         ++runs_written_;
-        count_ = 0;
+    }
+    void join_finishing_noexcept() noexcept {
+        try {
+            join_finishing();
+        } catch (...) {
+        }
     }
 
     //! Merges groups of at most fan_in_ runs into longer runs (one pass over the data).
@@ -351,12 +413,17 @@ private:
     std::uint64_t run_capacity_ = 0;
     std::uint64_t chunk_items_ = 1;  // items per chunk of the run buffer sorted by one task
     std::uint64_t chunk_begin_ = 0;  // first item of the chunk being filled
-    std::vector<std::pair<const T*, const T*>> chunks_;  // sealed chunks of the current run
-    tbb::task_group sorting_;        // chunk sorts in flight
+    std::vector<std::pair<const T*, const T*>> chunks_;  // sealed chunks of the buffer being filled
+    bool double_buffered_ = false;   // see expect()
+    int cur_ = 0;                    // the buffer being filled (batch of its chunks)
+    aligned_buffer buffers_[2];      // run buffers: [cur_] fills; the other may be in the background
+    std::unique_ptr<block_writer<T, Br, Bw>> writer_;  // the background run formation's writer
+    std::future<run> finishing_;     // background run formation of buffers_[cur_ ^ 1]
+    //! Sorts sealed chunks: one thread per TBB worker slot of the constructing thread's arena.
+    chunk_sort_pool<T, Cmp> sorting_{&cmp_, std::size_t(tbb::this_task_arena::max_concurrency())};
     std::size_t fan_in_ = 0, final_fan_in_ = 0;
     state state_ = state::input;
-    aligned_buffer buffer_;
-    std::uint64_t count_ = 0;  // items in the run buffer
+    std::uint64_t count_ = 0;  // items in the buffer being filled
     std::uint64_t size_ = 0;
     std::uint64_t pos_ = 0;
     std::vector<run> runs_;
