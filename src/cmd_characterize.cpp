@@ -174,7 +174,19 @@ std::string mib(double x) {
 void print_summary(std::ostream& out, const ch::characterization& c, const ch::recommendation& r,
                    const std::string& snippet) {
     out << "target: " << c.target_name << " (" << c.target_kind << (c.modelled ? ", modelled time" : ", measured")
-        << "), " << format_bytes(double(c.capacity)) << ", alignment " << c.alignment << " B\n";
+        << "), " << format_bytes(double(c.capacity)) << ", alignment " << c.alignment << " B";
+    if (c.base_offset) out << ", data from byte " << c.base_offset;
+    out << "\n";
+    if (!c.modelled) {
+        // large requests from scattered 4 KiB pages cost more on some (virtual) disks: say so
+        std::uint64_t scattered = 0;
+        for (const auto& x : c.runs)
+            if (x.pattern.block > 4 * KiB && x.io_buffer != ch::page_backing::huge_pages) ++scattered;
+        if (scattered)
+            out << "note: " << scattered << " run(s) with requests > 4 KiB used a buffer not backed by huge pages "
+                << "(transparent huge pages off?): one DMA segment per 4 KiB page, which some (virtual) disks "
+                << "charge for; see docs/characterize.md\n";
+    }
     out << "requests: " << c.requests << ", read " << format_bytes(double(c.bytes_read)) << ", written "
         << format_bytes(double(c.bytes_written)) << ", device time " << std::fixed << std::setprecision(1)
         << c.device_seconds << " s\n";

@@ -1,4 +1,5 @@
-// The file target: created and marked by the tool, foreign files and tmpfs refused, O_DIRECT I/O works.
+// The file target: created and marked by the tool, foreign files and tmpfs refused, O_DIRECT I/O works,
+// the data region starts at a 1 MiB-aligned file offset.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "flashxxl/characterize/block_device_target.hpp"
+#include "flashxxl/characterize/csv_report.hpp"
 #include "flashxxl/characterize/device_safety.hpp"
 #include "flashxxl/characterize/experiment_file.hpp"
 #include "flashxxl/characterize/file_target.hpp"
@@ -74,7 +76,7 @@ TEST(characterize_file_target, creates_marks_reopens_and_runs) {
     }
     struct stat st {};
     ASSERT_EQ(::stat(p.c_str(), &st), 0);
-    EXPECT_EQ(std::uint64_t(st.st_size), 1 * MiB + ch::file_target::header_bytes);
+    EXPECT_EQ(std::uint64_t(st.st_size), 1 * MiB + ch::file_target::data_alignment);
     std::ifstream f(p);
     std::string head(31, '\0');
     f.read(&head[0], 31);
@@ -93,6 +95,70 @@ TEST(characterize_file_target, creates_marks_reopens_and_runs) {
         EXPECT_EQ(::stat(q.c_str(), &st), 0);
     }
     EXPECT_NE(::stat((d.path + "/scratch.img").c_str(), &st), 0);
+}
+
+TEST(characterize_file_target, data_region_starts_block_aligned_after_the_header) {
+    temp_dir d;
+    std::string p = d.path + "/aligned.img";
+    ch::characterization c;
+    {
+        ch::file_target t(p, 4 * MiB);
+        EXPECT_EQ(t.data_offset(), ch::file_target::data_alignment);
+        EXPECT_EQ(t.base_offset(), 1 * MiB);
+        ch::runner_options o;
+        o.log_offsets = true;
+        ch::runner r(t, o);
+        c = r.run(ch::parse_experiments("fill block=1MiB\n"
+                                        "run op=read order=rand block=1MiB count=8\n"
+                                        "run op=write order=rand block=256KiB count=8\n"
+                                        "run op=read order=seq block=64KiB count=70\n", "t"));
+    }
+    EXPECT_EQ(c.base_offset, 1 * MiB);
+    ASSERT_EQ(c.runs.size(), 3u);
+    for (const auto& run : c.runs) {
+        ASSERT_EQ(run.offsets.size(), run.ios);
+        for (auto off : run.offsets) // every request is block-aligned in the file, not just in the target
+            EXPECT_EQ((c.base_offset + off) % run.pattern.block, 0u) << run.code << " at " << off;
+    }
+    std::ostringstream log;
+    ch::write_io_log(log, c);
+    std::string first_row = log.str().substr(log.str().find('\n') + 1);
+    first_row = first_row.substr(0, first_row.find('\n'));
+    std::string expected_file_offset = "," + std::to_string(1 * MiB + c.runs[0].offsets[0]);
+    EXPECT_EQ(first_row.substr(first_row.size() - expected_file_offset.size()), expected_file_offset) << first_row;
+
+    // on disk: header, a zero gap, the data (cyclic 0x00..0xff) at 1 MiB; the header records the offset
+    struct stat st {};
+    ASSERT_EQ(::stat(p.c_str(), &st), 0);
+    EXPECT_EQ(std::uint64_t(st.st_size), 1 * MiB + 4 * MiB);
+    std::ifstream f(p, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_NE(bytes.find("\ndata_offset=1048576\n"), std::string::npos);
+    EXPECT_EQ(bytes.find_first_not_of('\0', 4096), std::size_t(1 * MiB + 1)); // byte 1 MiB is 0x00, then 0x01
+    EXPECT_EQ(std::uint8_t(bytes[1 * MiB + 255]), 255u);
+}
+
+TEST(characterize_file_target, files_without_a_recorded_data_offset_keep_their_layout) {
+    temp_dir d;
+    std::string p = d.path + "/old.img";
+    {
+        // the header an older version wrote: no data_offset line, data right after the 4 KiB header
+        std::string header = std::string(ch::file_target::magic) + "size=65536\ncreated=0\n";
+        header.resize(ch::file_target::header_bytes, '\0');
+        std::ofstream f(p, std::ios::binary);
+        f << header << std::string(64 * KiB, 'o');
+    }
+    {
+        ch::file_target t(p, 0);
+        EXPECT_EQ(t.data_offset(), ch::file_target::header_bytes);
+        EXPECT_EQ(t.capacity(), 64 * KiB);
+        t.io(flashxxl::io_op::write, 0, 4096);
+    }
+    std::ifstream f(p, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    ASSERT_EQ(bytes.size(), 4096u + 64 * KiB);
+    EXPECT_EQ(std::uint8_t(bytes[4096 + 1]), 1u);  // our pattern, right after the header
+    EXPECT_EQ(bytes[8192], 'o');                   // the rest untouched
 }
 
 TEST(characterize_file_target, refuses_tmpfs) {

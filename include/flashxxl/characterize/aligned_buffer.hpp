@@ -1,14 +1,25 @@
-// A 4 KiB-aligned, growable I/O buffer for O_DIRECT requests, filled with a cyclic byte pattern.
+// A 4 KiB-aligned, growable I/O buffer for O_DIRECT requests, in huge pages where the kernel allows.
 #pragma once
+
+#include <sys/mman.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 
+#include "flashxxl/characterize/page_backing.hpp"
+
 namespace flashxxl::characterize {
 
 //! Owns a 4 KiB-aligned buffer. The bytes are 0x00 .. 0xff cyclically, as the benchmark of
 //! seeds/000 Appendix A writes ("the values 0x00 to 0xff, cyclically").
+//!
+//! A buffer larger than one page is mapped at a huge-page boundary, rounded up to whole huge
+//! pages and advised MADV_HUGEPAGE before it is first touched, so a request of up to one huge
+//! page is one physically contiguous DMA segment instead of one segment per 4 KiB page. Without
+//! that, the measured throughput of large requests depends on how fragmented the free memory
+//! was when the buffer was allocated (2x apart on a virtio disk, see page_backing.hpp), which is
+//! luck, not the device. backing() says what the kernel actually gave.
 class aligned_buffer {
 public:
     static constexpr std::size_t alignment = 4096;
@@ -16,26 +27,50 @@ public:
     aligned_buffer() = default;
     aligned_buffer(const aligned_buffer&) = delete;
     aligned_buffer& operator=(const aligned_buffer&) = delete;
-    ~aligned_buffer() { std::free(data_); }
+    ~aligned_buffer() { release(); }
 
     //! At least `bytes` bytes; reallocates (and refills) when the buffer is too small.
     std::uint8_t* get(std::size_t bytes) {
-        if (bytes > size_) {
-            std::size_t n = (bytes + alignment - 1) / alignment * alignment;
-            void* p = std::aligned_alloc(alignment, n);
-            if (!p) throw std::bad_alloc();
-            std::free(data_);
-            data_ = static_cast<std::uint8_t*>(p);
-            size_ = n;
-            for (std::size_t i = 0; i < n; ++i) data_[i] = static_cast<std::uint8_t>(i & 0xff);
-        }
+        if (bytes > size_) allocate(bytes);
         return data_;
     }
     std::size_t size() const { return size_; }
+    //! How the current buffer is backed (base_pages for a single page, which is contiguous anyway).
+    page_backing backing() const { return backing_; }
 
 private:
+    void allocate(std::size_t bytes) {
+        const bool huge = bytes > alignment;
+        const std::size_t granule = huge ? huge_page_bytes() : alignment;
+        const std::size_t n = (bytes + granule - 1) / granule * granule;
+        // map one granule more, then trim, so that the kept part starts at a granule boundary
+        const std::size_t reserved = huge ? n + granule : n;
+        void* raw = ::mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED) throw std::bad_alloc();
+        auto* base = static_cast<std::uint8_t*>(raw);
+        const auto addr = reinterpret_cast<std::uintptr_t>(raw);
+        const std::size_t head = (granule - addr % granule) % granule;
+        if (head) ::munmap(base, head);
+        if (reserved - head - n) ::munmap(base + head + n, reserved - head - n);
+        std::uint8_t* p = base + head;
+        // best effort: THP may be compiled out or set to "never"; backing() then says base_pages
+        if (huge) (void)::madvise(p, n, MADV_HUGEPAGE);
+        release();
+        data_ = p;
+        size_ = n;
+        for (std::size_t i = 0; i < n; ++i) data_[i] = static_cast<std::uint8_t>(i & 0xff);
+        backing_ = huge ? backing_of(data_, n) : page_backing::base_pages;
+    }
+    void release() {
+        if (data_) ::munmap(data_, size_);
+        data_ = nullptr;
+        size_ = 0;
+        backing_ = page_backing::unknown;
+    }
+
     std::uint8_t* data_ = nullptr;
     std::size_t size_ = 0;
+    page_backing backing_ = page_backing::unknown;
 };
 
 } // namespace flashxxl::characterize

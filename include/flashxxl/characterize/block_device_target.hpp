@@ -80,6 +80,7 @@ public:
     std::string name() const override { return path_; }
     std::string kind() const override { return "block-device"; }
     bool modelled() const override { return false; }
+    page_backing io_buffer() const override { return buf_.backing(); }
     void pause(double seconds) override {
         if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
     }

@@ -35,16 +35,21 @@ inline void write_csv(std::ostream& out, const characterization& c) {
 }
 
 //! The per-IO log: one row per request of every run (offsets only when the runner logged them).
+//! offset_bytes is relative to the target, file_offset_bytes is where the request went in the
+//! file or block device (offset_bytes + the target's base offset), e.g. to compare with fio.
 inline void write_io_log(std::ostream& out, const characterization& c) {
-    out << "experiment,repeat,pattern,block_bytes,index,op,offset_bytes,response_s\n";
+    out << "experiment,repeat,pattern,block_bytes,index,op,offset_bytes,response_s,file_offset_bytes\n";
     out.precision(9);
     for (const auto& r : c.runs)
         for (std::size_t i = 0; i < r.times_s.size(); ++i) {
             out << detail::csv_field(r.label) << ',' << r.repeat << ',' << detail::csv_field(r.code) << ','
                 << r.pattern.block << ',' << i << ',';
-            if (i < r.ops.size()) out << (r.ops[i] ? "write" : "read") << ',' << r.offsets[i];
+            bool logged = i < r.ops.size();
+            if (logged) out << (r.ops[i] ? "write" : "read") << ',' << r.offsets[i];
             else out << to_string(r.pattern.op) << ',';
-            out << ',' << r.times_s[i] << '\n';
+            out << ',' << r.times_s[i] << ',';
+            if (logged) out << c.base_offset + r.offsets[i];
+            out << '\n';
         }
 }
 

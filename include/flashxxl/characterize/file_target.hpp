@@ -24,14 +24,21 @@
 namespace flashxxl::characterize {
 
 //! A file target. Ownership marker: the first 4 KiB of the file are a header block that starts
-//! with `FLASHXXL-CHARACTERIZE-TARGET v1` and records the size; the experiments use the bytes
-//! after it and the guard keeps them off the header. An existing file without that header was
-//! not created by the tool and is never opened for writing. The file is opened with O_DIRECT
-//! (kernel cache off, seeds/000 App. A, seeds/002, seeds/003 Section 4.3); file systems that
-//! reject O_DIRECT, tmpfs and ramfs (memory, not a device) are refused with a message.
+//! with `FLASHXXL-CHARACTERIZE-TARGET v1` and records the size and the data offset. The
+//! experiments use `size` bytes from the data offset on, which is 1 MiB (data_alignment), so
+//! every request of up to 1 MiB at a block-aligned target offset is block-aligned in the file
+//! too, as in a 1 MiB-aligned partition (and on the device when the file system allocates
+//! aligned extents, as ext4 did in docs/characterize.md); header and data have a hole between
+//! them. Files made before the data offset was recorded keep their layout (data right after the
+//! header). The guard keeps every request inside the data region. An existing file without the
+//! header was not created by the tool and is never opened for writing. The file is opened with
+//! O_DIRECT (kernel cache off, seeds/000 App. A, seeds/002, seeds/003 Section 4.3); file systems
+//! that reject O_DIRECT, tmpfs and ramfs (memory, not a device) are refused with a message.
 class file_target : public target {
 public:
     static constexpr std::uint64_t header_bytes = 4096;
+    //! Start of the data region of a new file: block sizes up to this are aligned in the file.
+    static constexpr std::uint64_t data_alignment = 1 * MiB;
     static constexpr const char* magic = "FLASHXXL-CHARACTERIZE-TARGET v1\n";
 
     //! Opens `path`: creates it with `size` usable bytes if it does not exist, reopens it if it
@@ -51,6 +58,7 @@ public:
             created_ = true;
             try {
                 check_filesystem();
+                data_offset_ = data_alignment;
                 write_header(size);
                 enable_direct();
                 allocate(size);
@@ -71,7 +79,7 @@ public:
                 if (size != 0 && size != recorded) {
                     write_header(size);
                     allocate(size);
-                    if (size < recorded && ::ftruncate(fd_, static_cast<off_t>(header_bytes + size)) != 0)
+                    if (size < recorded && ::ftruncate(fd_, static_cast<off_t>(data_offset_ + size)) != 0)
                         throw io_failure("cannot shrink '" + path + "': " + std::strerror(errno));
                     recorded = size;
                 }
@@ -95,10 +103,14 @@ public:
     void remove_on_close(bool on) { remove_ = on; }
     //! True when this object created the file.
     bool created() const { return created_; }
+    //! Byte position of target offset 0 in the file (data_alignment; header_bytes in old files).
+    std::uint64_t data_offset() const { return data_offset_; }
 
     std::string name() const override { return path_; }
     std::string kind() const override { return "file"; }
     bool modelled() const override { return false; }
+    std::uint64_t base_offset() const override { return data_offset_; }
+    page_backing io_buffer() const override { return buf_.backing(); }
     void pause(double seconds) override {
         if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
     }
@@ -106,7 +118,7 @@ public:
 protected:
     const io_guard& guard() const override { return *guard_; }
     double do_io(io_op op, std::uint64_t offset, std::uint64_t length) override {
-        return timed_pio(fd_, path_, op, buf_.get(length), header_bytes + offset, length);
+        return timed_pio(fd_, path_, op, buf_.get(length), data_offset_ + offset, length);
     }
 
 private:
@@ -134,7 +146,8 @@ private:
     void write_header(std::uint64_t size) {
         std::uint8_t* b = hdr_.get(header_bytes);
         std::memset(b, 0, header_bytes);
-        std::string text = std::string(magic) + "size=" + std::to_string(size) + "\ncreated=" +
+        std::string text = std::string(magic) + "size=" + std::to_string(size) + "\ndata_offset=" +
+                           std::to_string(data_offset_) + "\ncreated=" +
                            std::to_string(static_cast<long long>(std::time(nullptr))) +
                            "\nThis file belongs to `flashxxl characterize`; its contents are test data.\n";
         std::memcpy(b, text.data(), text.size());
@@ -149,16 +162,29 @@ private:
             throw io_failure("'" + path_ + "' exists but was not created by flashxxl characterize (no '" +
                              m.substr(0, m.size() - 1) + "' header); refusing to write to it");
         std::string text(reinterpret_cast<const char*>(b), static_cast<std::size_t>(n));
-        auto at = text.find("size=");
-        auto end = text.find('\n', at);
-        if (at == std::string::npos || end == std::string::npos)
-            throw io_failure("'" + path_ + "': damaged characterize header (no size)");
-        return parse_size(text.substr(at + 5, end - at - 5));
+        auto value = [&](const std::string& key) -> std::optional<std::uint64_t> {
+            auto at = text.find("\n" + key + "=");
+            if (at == std::string::npos) return std::nullopt;
+            at += key.size() + 2;
+            auto end = text.find('\n', at);
+            if (end == std::string::npos)
+                throw io_failure("'" + path_ + "': damaged characterize header (" + key + " not terminated)");
+            return parse_size(text.substr(at, end - at));
+        };
+        auto size = value("size");
+        if (!size) throw io_failure("'" + path_ + "': damaged characterize header (no size)");
+        // headers written before the data offset was recorded: data right after the header
+        data_offset_ = value("data_offset").value_or(header_bytes);
+        if (data_offset_ < header_bytes || data_offset_ % header_bytes)
+            throw io_failure("'" + path_ + "': damaged characterize header (data_offset=" +
+                             std::to_string(data_offset_) + ", expected a multiple of 4096 of at least 4096)");
+        return *size;
     }
+    //! Allocates the data region only; the gap between header and data stays a hole.
     void allocate(std::uint64_t size) {
-        int rc = ::posix_fallocate(fd_, 0, static_cast<off_t>(header_bytes + size));
+        int rc = ::posix_fallocate(fd_, static_cast<off_t>(data_offset_), static_cast<off_t>(size));
         if (rc == ENOSPC) throw out_of_space(path_, "cannot allocate " + format_bytes(double(size)) + " for the target file");
-        if (rc != 0 && ::ftruncate(fd_, static_cast<off_t>(header_bytes + size)) != 0)
+        if (rc != 0 && ::ftruncate(fd_, static_cast<off_t>(data_offset_ + size)) != 0)
             throw io_failure("cannot size '" + path_ + "': " + std::strerror(errno));
     }
 
@@ -166,6 +192,7 @@ private:
     int fd_ = -1;
     bool created_ = false, remove_ = false;
     std::uint64_t size_ = 0;
+    std::uint64_t data_offset_ = header_bytes;
     std::optional<io_guard> guard_;
     aligned_buffer buf_, hdr_, probe_;
 };

@@ -25,7 +25,8 @@ inline nlohmann::json to_json(const characterization& c, const recommendation& r
     json j;
     j["target"] = {{"name", c.target_name},       {"kind", c.target_kind},
                    {"modelled", c.modelled},      {"capacity_bytes", c.capacity},
-                   {"alignment_bytes", c.alignment}};
+                   {"alignment_bytes", c.alignment},
+                   {"base_offset_bytes", c.base_offset}};
     j["totals"] = {{c.modelled ? "modelled_device_s" : "measured_device_s", c.device_seconds},
                    {"bytes_read", c.bytes_read},
                    {"bytes_written", c.bytes_written},
@@ -72,6 +73,7 @@ inline nlohmann::json to_json(const characterization& c, const recommendation& r
                   {"startup_ios", x.phases.startup},
                   {"period_ios", x.phases.period}};
         if (!x.mix_code.empty()) o["mix"] = {{"pattern", x.mix_code}, {"ratio", x.ratio}};
+        if (!c.modelled) o["io_buffer"] = to_string(x.io_buffer);
         runs.push_back(o);
     }
     j["runs"] = runs;

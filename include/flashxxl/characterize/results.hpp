@@ -8,6 +8,7 @@
 
 #include "flashxxl/characterize/experiment.hpp"
 #include "flashxxl/characterize/latency_summary.hpp"
+#include "flashxxl/characterize/page_backing.hpp"
 #include "flashxxl/characterize/phase_detection.hpp"
 #include "flashxxl/characterize/recovery.hpp"
 #include "flashxxl/units.hpp"
@@ -30,6 +31,7 @@ struct run_record {
     double seconds = 0;         //!< summed response time of the counted requests
     double throughput_mib_s = 0;
     double wall_s = 0;          //!< wall time of the whole repeat (CPU time on a model target)
+    page_backing io_buffer = page_backing::unknown; //!< backing of the request buffer (real targets)
     latency_summary latency;    //!< of the counted requests
     phase_info phases;          //!< uFLIP start-up / period of the whole series
     std::vector<double> times_s;          //!< every response time, in issue order
@@ -64,6 +66,7 @@ struct characterization {
     std::string target_name, target_kind;
     bool modelled = false;
     std::uint64_t capacity = 0, alignment = 0;
+    std::uint64_t base_offset = 0;  //!< position of target offset 0 in the file or device
     std::vector<run_record> runs;
     std::vector<burst_record> bursts;
     std::vector<stride_record> strides;

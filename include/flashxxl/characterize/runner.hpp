@@ -45,6 +45,7 @@ public:
         res_.modelled = t_.modelled();
         res_.capacity = t_.capacity();
         res_.alignment = t_.alignment();
+        res_.base_offset = t_.base_offset();
         total_weight_ = 0;
         for (const auto& s : steps) total_weight_ += weight(s);
         done_weight_ = 0;
@@ -179,6 +180,7 @@ private:
             }
         }
         rec.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        rec.io_buffer = t_.io_buffer();
         rec.ios = rec.times_s.size();
         rec.phases = detect_phases(rec.times_s);
         rec.ignored = std::min<std::uint64_t>(s.ignore_auto ? rec.phases.startup : s.ignore, rec.ios);

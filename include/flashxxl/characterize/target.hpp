@@ -6,6 +6,7 @@
 #include <string>
 
 #include "flashxxl/characterize/io_guard.hpp"
+#include "flashxxl/characterize/page_backing.hpp"
 #include "flashxxl/device/device_class.hpp"
 
 namespace flashxxl::characterize {
@@ -35,6 +36,12 @@ public:
     virtual device_class klass() const { return device_class::flash; }
     //! True when response times are modelled (deterministic), false when measured.
     virtual bool modelled() const = 0;
+
+    //! Where target offset 0 lies in the underlying file or device, in bytes (a file target's
+    //! data region starts after its header; reports and the fio comparison use it).
+    virtual std::uint64_t base_offset() const { return 0; }
+    //! How the buffer of the latest request is backed (real targets; unknown on a model).
+    virtual page_backing io_buffer() const { return page_backing::unknown; }
 
     //! Usable bytes, the guard's range.
     std::uint64_t capacity() const { return guard().capacity(); }
