@@ -2,7 +2,7 @@
 //
 // Usage: bench_container_vs_stxxl [--dir DIR] [--bytes SIZE] [--memory SIZE] [--json FILE]
 //                                 [--only sorter|sort|pq|pq-interleaved|scan] [--side flashxxl|stxxl|both]
-//                                 [--io-threads N]
+//                                 [--io-threads N] [--blocks split|same|both]
 // Both libraries get a syscall file (O_DIRECT where possible) in DIR and the same memory M.
 // STXXL reads a generated config file DIR/flashxxl-bench.stxxl (STXXLCFG), so it never creates
 // /var/tmp/stxxl. Prints one table row per benchmark (wall times, ratio, volumes) and JSON.
@@ -37,8 +37,15 @@ namespace {
 
 using namespace flashxxl;
 using item = std::uint64_t;
-// flashxxl: reads of 256 KiB, writes of 2 MiB (STXXL's default block size for both).
-using fx_blocks = blocks<256 * 1024, 2 * 1024 * 1024>;
+// flashxxl runs in two block configurations: the flash model's split (reads of 256 KiB,
+// writes of 2 MiB) and STXXL's default block size for both (2 MiB), which compares the
+// implementations alone.
+using split_blocks = blocks<256 * 1024, 2 * 1024 * 1024>;
+using same_blocks = blocks<2 * 1024 * 1024, 2 * 1024 * 1024>;
+template <class B>
+std::string blocks_label() {
+    return format_bytes(double(B::read_block)) + "/" + format_bytes(double(B::write_block));
+}
 constexpr std::size_t stxxl_block = 2 * 1024 * 1024;
 
 struct stxxl_less {
@@ -70,6 +77,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 struct result {
     std::string name;
+    std::string blocks;  // flashxxl's Br/Bw
     double fx_s = 0, st_s = 0;
     std::uint64_t fx_read = 0, fx_written = 0, st_read = 0, st_written = 0;
     bool ok = true;
@@ -96,12 +104,14 @@ machine fx_machine(const std::string& dir, std::uint64_t capacity) {
                                      "bench");
 }
 
+template <class fx_blocks>
 result bench_sorter(const std::string& dir, std::uint64_t n, std::uint64_t memory) {
-    result r{"sorter push/sort/pop"};
+    result r{"sorter push/sort/pop", blocks_label<fx_blocks>()};
     if (run_flashxxl) {
         machine m = fx_machine(dir, 4 * n * sizeof(item) + GiB);
         auto t0 = std::chrono::steady_clock::now();
         sorter<item, std::less<item>, fx_blocks> s(m, memory);
+        s.expect(n);  // the input size is known: double-buffered run formation if it costs no pass
         for (std::uint64_t i = 0; i < n; ++i) s.push(mix64(i));
         s.sort();
         item prev = 0, sum = 0;
@@ -134,14 +144,15 @@ result bench_sorter(const std::string& dir, std::uint64_t n, std::uint64_t memor
     return r;
 }
 
+template <class fx_blocks>
 result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory) {
-    result r{"sort(vector)"};
+    result r{"sort(vector)", blocks_label<fx_blocks>()};
     if (run_flashxxl) {
         machine m = fx_machine(dir, 4 * n * sizeof(item) + GiB);
         using V = vector<item, fx_blocks>;
         V v(m, V::min_memory());
         {
-            V::stream_writer w(v);
+            typename V::stream_writer w(v);
             for (std::uint64_t i = 0; i < n; ++i) w.push(mix64(i));
         }
         volumes v0 = fx_volume(m);
@@ -152,7 +163,7 @@ result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory)
         r.fx_read = v1.read - v0.read;
         r.fx_written = v1.written - v0.written;
         item prev = 0;
-        for (V::stream_reader in(v); !in.empty(); ++in) {
+        for (typename V::stream_reader in(v); !in.empty(); ++in) {
             r.ok = r.ok && prev <= *in;
             prev = *in;
         }
@@ -181,20 +192,21 @@ result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory)
     return r;
 }
 
+template <class fx_blocks>
 result bench_vector_scan(const std::string& dir, std::uint64_t n) {
-    result r{"vector scan"};
+    result r{"vector scan", blocks_label<fx_blocks>()};
     item fx_sum = 0, st_sum = 0;
     if (run_flashxxl) {
         machine m = fx_machine(dir, 2 * n * sizeof(item) + GiB);
         using V = vector<item, fx_blocks>;
         V v(m, V::min_memory());
         {
-            V::stream_writer w(v);
+            typename V::stream_writer w(v);
             for (std::uint64_t i = 0; i < n; ++i) w.push(mix64(i));
         }
         volumes v0 = fx_volume(m);
         auto t0 = std::chrono::steady_clock::now();
-        for (V::stream_reader in(v, 0, n, 16); !in.empty();) {  // 16 blocks (4 MiB) of prefetch
+        for (typename V::stream_reader in(v, 0, n, 16); !in.empty();) {  // 16 blocks (4 MiB) of prefetch
             std::uint64_t k = in.run();
             const item* p = &*in;
             for (std::uint64_t i = 0; i < k; ++i) fx_sum += p[i];
@@ -253,8 +265,9 @@ void pq_workload(PushPop& q, std::uint64_t n, bool interleaved, bool& ok) {
 constexpr std::uint64_t stxxl_pq_internal = 32 * 1024 * 1024;
 using stxxl_pq = stxxl::PRIORITY_QUEUE_GENERATOR<item, stxxl_greater, stxxl_pq_internal, (1ull << 28) / 1024>::result;
 
+template <class fx_blocks>
 result bench_pq(const std::string& dir, std::uint64_t n, std::uint64_t memory, bool interleaved) {
-    result r{interleaved ? "priority_queue interleaved" : "priority_queue n push, n pop"};
+    result r{interleaved ? "priority_queue interleaved" : "priority_queue n push, n pop", blocks_label<fx_blocks>()};
     if (run_flashxxl) {
         machine m = fx_machine(dir, 4 * n * sizeof(item) + GiB);
         auto t0 = std::chrono::steady_clock::now();
@@ -287,14 +300,16 @@ result bench_pq(const std::string& dir, std::uint64_t n, std::uint64_t memory, b
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string dir = "bench-work", json_path, only;
+    std::string dir = "bench-work", json_path, only, block_choice = "both";
     std::uint64_t bytes = 512 * MiB, memory = 64 * MiB;
     const char* usage =
         "usage: bench_container_vs_stxxl [--dir DIR] [--bytes SIZE] [--memory SIZE] [--json FILE]\n"
         "         [--only sorter|sort|pq|pq-interleaved|scan] [--side flashxxl|stxxl|both] [--io-threads N]\n"
+        "         [--blocks split|same|both]\n"
         "Runs flashxxl's containers and STXXL's on syscall files in DIR (default ./bench-work, created)\n"
         "with the same memory M (default 64MiB) on SIZE bytes of uint64 (default 512MiB). --io-threads\n"
-        "gives flashxxl's file N I/O threads (queue depth N; default 1, as STXXL has).\n";
+        "gives flashxxl's file N I/O threads (queue depth N; default 1, as STXXL has). --blocks: flashxxl\n"
+        "with Br 256KiB / Bw 2MiB (split), with Br = Bw = 2MiB like STXXL (same), or both (default).\n";
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
@@ -311,6 +326,7 @@ int main(int argc, char** argv) {
         else if (a == "--memory") memory = parse_size(v);
         else if (a == "--json") json_path = v;
         else if (a == "--only") only = v;
+        else if (a == "--blocks" && (v == "split" || v == "same" || v == "both")) block_choice = v;
         else if (a == "--io-threads") fx_io_threads = unsigned(std::stoul(v));
         else if (a == "--side" && (v == "flashxxl" || v == "stxxl" || v == "both")) {
             run_flashxxl = v != "stxxl";
@@ -336,24 +352,30 @@ int main(int argc, char** argv) {
     std::uint64_t n = bytes / sizeof(item);
     std::vector<result> results;
     auto want = [&](const std::string& k) { return only.empty() || only == k; };
-    if (want("sorter")) results.push_back(bench_sorter(dir, n, memory));
-    if (want("sort")) results.push_back(bench_sort(dir, n, memory));
-    if (want("pq")) results.push_back(bench_pq(dir, n / 2, memory, false));
-    if (want("pq-interleaved")) results.push_back(bench_pq(dir, n / 2, memory, true));
-    if (want("scan")) results.push_back(bench_vector_scan(dir, n));
+    auto run_all = [&](auto tag) {
+        using B = decltype(tag);
+        if (want("sorter")) results.push_back(bench_sorter<B>(dir, n, memory));
+        if (want("sort")) results.push_back(bench_sort<B>(dir, n, memory));
+        if (want("pq")) results.push_back(bench_pq<B>(dir, n / 2, memory, false));
+        if (want("pq-interleaved")) results.push_back(bench_pq<B>(dir, n / 2, memory, true));
+        if (want("scan")) results.push_back(bench_vector_scan<B>(dir, n));
+    };
+    if (block_choice != "same") run_all(split_blocks());
+    if (block_choice != "split") run_all(same_blocks());
 
-    std::printf("flashxxl (Br 256 KiB, Bw 2 MiB, %u I/O thread(s)) vs STXXL 1.4.1 (B 2 MiB, 1 I/O thread): %s of "
+    std::printf("flashxxl (Br/Bw as listed, %u I/O thread(s)) vs STXXL 1.4.1 (B 2 MiB, 1 I/O thread): %s of "
                 "uint64, M = %s, files in %s\n",
                 fx_io_threads, format_bytes(double(bytes)).c_str(), format_bytes(double(memory)).c_str(), dir.c_str());
-    std::printf("%-30s %10s %10s %7s %12s %12s %12s %12s %4s\n", "benchmark", "flashxxl_s", "stxxl_s", "ratio", "fx_RDV",
+    std::printf("%-30s %-15s %10s %10s %7s %12s %12s %12s %12s %4s\n", "benchmark", "fx Br/Bw", "flashxxl_s", "stxxl_s", "ratio", "fx_RDV",
                 "fx_WRV", "stxxl_RDV", "stxxl_WRV", "ok");
     nlohmann::json j = nlohmann::json::array();
     for (const result& r : results) {
-        std::printf("%-30s %10.3f %10.3f %7.3f %12s %12s %12s %12s %4s\n", r.name.c_str(), r.fx_s, r.st_s,
+        std::printf("%-30s %-15s %10.3f %10.3f %7.3f %12s %12s %12s %12s %4s\n", r.name.c_str(), r.blocks.c_str(),
+                    r.fx_s, r.st_s,
                     r.st_s > 0 ? r.fx_s / r.st_s : 0.0, format_bytes(double(r.fx_read)).c_str(),
                     format_bytes(double(r.fx_written)).c_str(), format_bytes(double(r.st_read)).c_str(),
                     format_bytes(double(r.st_written)).c_str(), r.ok ? "yes" : "NO");
-        j.push_back({{"benchmark", r.name}, {"flashxxl_s", r.fx_s}, {"stxxl_s", r.st_s},
+        j.push_back({{"benchmark", r.name}, {"flashxxl_blocks", r.blocks}, {"flashxxl_s", r.fx_s}, {"stxxl_s", r.st_s},
                      {"ratio", r.st_s > 0 ? r.fx_s / r.st_s : 0.0}, {"flashxxl_read_bytes", r.fx_read},
                      {"flashxxl_write_bytes", r.fx_written}, {"stxxl_read_bytes", r.st_read},
                      {"stxxl_write_bytes", r.st_written}, {"ok", r.ok}, {"bytes", bytes}, {"memory", memory},

@@ -255,7 +255,7 @@ TEST(sort_vector, reversed_16) { check_vector_sort<item<16>>(shape::reversed, 33
 TEST(sort_vector, small_4) { check_vector_sort<item<4>>(shape::random, 100); }
 TEST(sort_vector, empty) { check_vector_sort<item<8>>(shape::random, 0); }
 
-// Run formation sorts each sixteenth of the run buffer on the sorter's threads as soon as it is filled and
+// Run formation sorts the first half of the run buffer on the sorter's threads as soon as it is filled, the rest when full, and
 // merges the chunks while writing: exercise that with big runs, 2 and 8 workers (an arena of 8
 // even on 2 cores).
 TEST(sorter, parallel_run_formation_chunks) {

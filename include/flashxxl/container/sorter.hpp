@@ -34,8 +34,9 @@ namespace flashxxl {
 //!
 //! Use like stxxl::sorter: push() every item, sort(), then read the items in order with
 //! `*s`, `++s` and `empty()`. Run formation fills a buffer of run_capacity() items (about
-//! M - 2 Bw bytes); each sixteenth of it is sorted by the sorter's own threads (chunk_sort_pool,
-//! as many as TBB's concurrency) as soon as it is filled, while the caller pushes on, and a full buffer is merged from its sorted chunks straight into the
+//! M - 2 Bw bytes); its first half is sorted by the sorter's own threads (chunk_sort_pool,
+//! as many as TBB's concurrency) as soon as it is filled, while the caller pushes on, the
+//! rest by all of them when the buffer is full, and a full buffer is merged from its sorted chunks straight into the
 //! Bw write buffers (block_writer). sort() merges fan_in() runs at a time (each read through a Br buffer plus
 //! one prefetched Br block, so fan-in ~ M / (2 Br)) until final_fan_in() runs remain, which are
 //! merged while the caller streams the output. passes() counts how often the data was read
@@ -88,7 +89,7 @@ public:
                                format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) +
                                ": two Bw write buffers and two merge inputs of 2 Br)");
         run_capacity_ = (usable - 2 * Bw) / sizeof(T);
-        chunk_items_ = std::max<std::uint64_t>(run_capacity_ / 16, 4096);  // see also expect()
+        chunk_items_ = std::max<std::uint64_t>(run_capacity_ / 2, 4096);  // see also expect()
         fan_in_ = std::size_t((usable - 2 * Bw) / per_run);
         final_fan_in_ = std::size_t(usable / per_run);
     }
@@ -109,7 +110,7 @@ public:
         if (state_ != state::input || size_ != 0) throw invalid_request("flashxxl::sorter::expect after the first push");
         std::uint64_t half = run_capacity_ / 2;
         double_buffered_ = half >= 4096 && items > run_capacity_ && (items + half - 1) / half <= final_fan_in_;
-        chunk_items_ = std::max<std::uint64_t>(capacity() / 16, 4096);
+        chunk_items_ = std::max<std::uint64_t>(capacity() / 2, 4096);
         return double_buffered_;
     }
     //! True when run formation is double-buffered (see expect()).
@@ -159,7 +160,7 @@ public:
         if (state_ != state::input) throw invalid_request("flashxxl::sorter::sort called twice; call clear() first");
         if (runs_.empty() && !finishing_.valid()) {
             T* b = buf().template as<T>();
-            if (count_ > chunk_begin_) seal_chunk();
+            seal_rest();
             sorting_.wait(cur_);
             if (chunks_.size() > 1) tbb::parallel_sort(b, b + count_, cmp_);
             chunks_.clear();
@@ -288,6 +289,19 @@ private:
         sorting_.submit(first, last, cur_);
         chunk_begin_ = count_;
     }
+    //! Seals the rest of the buffer at the end of a run, cut into one piece per sorting thread
+    //! (every thread is free to help now).
+    void seal_rest() {
+        std::uint64_t rest = count_ - chunk_begin_;
+        if (rest == 0) return;
+        std::uint64_t pieces = std::max<std::uint64_t>(1, std::min<std::uint64_t>(sorting_.threads(), rest / 4096));
+        std::uint64_t end = count_;
+        for (std::uint64_t i = 1; i <= pieces; ++i) {
+            count_ = chunk_begin_ + (end - chunk_begin_) / (pieces - i + 1);
+            seal_chunk();
+        }
+        count_ = end;
+    }
 
     void wait_sorting_noexcept() noexcept {
         for (int batch = 0; batch < 2; ++batch) {
@@ -318,7 +332,7 @@ private:
     //! a background task merges and writes it while the caller fills the other buffer (after
     //! the previous background run is done, so that buffer is free).
     void end_run() {
-        if (count_ > chunk_begin_) seal_chunk();
+        seal_rest();
         if (!double_buffered_) {
             block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
             runs_.push_back(write_run(cur_, count_, chunks_, w));
