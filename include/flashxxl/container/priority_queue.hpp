@@ -167,19 +167,11 @@ private:
         const Cmp* cmp;
         bool operator()(const T& a, const T& b) const { return (*cmp)(b, a); }
     };
-    //! Hands out the next range of items of array i (its reader's current Br block).
-    static bool reader_range(reader_type& r, const T*& cur, const T*& end, bool consumed) {
-        if (consumed) r.pop(r.run());
-        if (r.empty()) return false;
-        cur = &r.front();
-        end = cur + r.run();
-        return true;
-    }
     //! The selection's sources: external arrays [0, A), then internal runs.
     struct queue_ranges {
         priority_queue* q;
         bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
-            if (i < q->arrays_.size()) return reader_range(*q->arrays_[i].reader, cur, end, consumed);
+            if (i < q->arrays_.size()) return q->arrays_[i].reader->next_range(cur, end, consumed);
             internal_run& r = q->runs_[i - q->arrays_.size()];
             if (consumed) r.cur = r.end;
             cur = r.cur;
@@ -191,7 +183,7 @@ private:
     struct array_ranges {
         std::vector<array>* arrays;
         bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
-            return reader_range(*(*arrays)[i].reader, cur, end, consumed);
+            return (*arrays)[i].reader->next_range(cur, end, consumed);
         }
     };
     //! Internal runs only (for writing them out).

@@ -246,12 +246,7 @@ private:
     struct reader_ranges {
         reader_list* readers;
         bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
-            reader_type& r = *(*readers)[i];
-            if (consumed) r.pop(r.run());
-            if (r.empty()) return false;
-            cur = &r.front();
-            end = cur + r.run();
-            return true;
+            return (*readers)[i]->next_range(cur, end, consumed);
         }
     };
     //! Sorted chunks of the run buffer (run formation): one range each.

@@ -17,6 +17,7 @@
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/segment.hpp"
+#include "flashxxl/io/span_append.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
@@ -285,8 +286,7 @@ public:
         //! items may be placed (memcpy) at free_begin(), then appended with commit(k).
         T* free_begin() { return layout::slot(slots_[cur_].buf.data(), fill_); }
         std::uint64_t free_run() const {
-            if constexpr (layout::items_per_block * sizeof(T) == Br) return items_per_group - fill_;  // dense
-            return layout::items_per_block - fill_ % layout::items_per_block;
+            return layout::contiguous_from(fill_, items_per_group);
         }
         //! Appends the k <= free_run() items placed at free_begin().
         void commit(std::uint64_t k) {
@@ -296,13 +296,7 @@ public:
         }
         //! Appends n items from an array.
         void push(const T* items, std::uint64_t n) {
-            while (n > 0) {
-                std::uint64_t k = std::min<std::uint64_t>(n, free_run());
-                std::memcpy(static_cast<void*>(free_begin()), items, k * sizeof(T));
-                items += k;
-                n -= k;
-                commit(k);
-            }
+            append_by_spans(*this, items, n);
         }
         //! Writes the last partial group and waits for all writes. Idempotent.
         void finish() {

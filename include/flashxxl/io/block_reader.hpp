@@ -81,6 +81,16 @@ public:
     }
     //! Items available in memory from front() on, contiguous: front() + [0, run()).
     std::uint64_t run() const { return end_ - pos_; }
+    //! The range_merger source protocol: after consuming the range handed out last (when
+    //! `consumed`), hands out the items in memory from front() on as [cur, end); false when
+    //! every item has been consumed.
+    bool next_range(const T*& cur, const T*& end, bool consumed) {
+        if (consumed) pop(run());
+        if (empty()) return false;
+        cur = current_;
+        end = cur + run();
+        return true;
+    }
     //! Consumes k <= run() items.
     void pop(std::uint64_t k) {
         remaining_ -= k;

@@ -10,6 +10,7 @@
 
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/segment.hpp"
+#include "flashxxl/io/span_append.hpp"
 #include "flashxxl/machine/machine.hpp"
 
 namespace flashxxl {
@@ -55,13 +56,7 @@ public:
 
     //! Appends `n` items from a contiguous array.
     void push(const T* items, std::uint64_t n) {
-        while (n > 0) {
-            std::uint64_t k = std::min<std::uint64_t>(n, free_run());
-            std::memcpy(static_cast<void*>(free_begin()), items, k * sizeof(T));
-            items += k;
-            n -= k;
-            commit(k);
-        }
+        append_by_spans(*this, items, n);
     }
 
     //! Free item slots contiguous in memory at the end of the stream: up to free_run() items
@@ -69,8 +64,7 @@ public:
     //! merge write straight into the write buffer.
     T* free_begin() { return layout::slot(buffers_[current_].buf.data(), fill_); }
     std::uint64_t free_run() const {
-        if constexpr (layout::items_per_block * sizeof(T) == Br) return items_per_segment - fill_;  // dense
-        return layout::items_per_block - fill_ % layout::items_per_block;
+        return layout::contiguous_from(fill_, items_per_segment);
     }
     //! Appends the k <= free_run() items placed at free_begin().
     void commit(std::uint64_t k) {

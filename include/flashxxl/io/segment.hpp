@@ -27,6 +27,12 @@ struct block_layout {
     }
     //! Bytes (whole read blocks) needed for `items` items.
     static constexpr std::uint64_t bytes_for(std::uint64_t items) { return blocks_for(items) * Br; }
+    //! Free slots contiguous in memory from slot `fill` of a buffer of `capacity` slots: to the
+    //! end of the buffer when blocks have no padding, else to the end of the read block.
+    static constexpr std::uint64_t contiguous_from(std::uint64_t fill, std::uint64_t capacity) {
+        if (items_per_block * sizeof(T) == Br) return capacity - fill;
+        return items_per_block - fill % items_per_block;
+    }
     //! Address of item `i` in a buffer that starts at a block boundary.
     static T* slot(char* base, std::uint64_t i) {
         return std::launder(reinterpret_cast<T*>(base + (i / items_per_block) * Br)) + i % items_per_block;
