@@ -17,6 +17,7 @@
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -69,6 +70,33 @@ std::uint64_t mix64(std::uint64_t x) {
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
+}
+
+using stxxl_vector = stxxl::VECTOR_GENERATOR<item, 4, 8, stxxl_block>::result;
+
+//! Appends the n benchmark keys to a flashxxl vector (stream writer) or an stxxl::vector.
+template <class V>
+void fill_with_keys(V& v, std::uint64_t n) {
+    if constexpr (std::is_same_v<V, stxxl_vector>) {
+        typename V::bufwriter_type w(v);
+        for (std::uint64_t i = 0; i < n; ++i) w << mix64(i);
+        w.finish();
+    } else {
+        typename V::stream_writer w(v);
+        for (std::uint64_t i = 0; i < n; ++i) w.push(mix64(i));
+    }
+}
+
+//! True when a stream (flashxxl stream_reader, STXXL bufreader) yields its items in order.
+template <class Stream>
+bool is_sorted_stream(Stream&& in) {
+    bool ok = true;
+    item prev = 0;
+    for (; !in.empty(); ++in) {
+        ok = ok && prev <= *in;
+        prev = *in;
+    }
+    return ok;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -151,10 +179,7 @@ result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory)
         machine m = fx_machine(dir, 4 * n * sizeof(item) + GiB);
         using V = vector<item, fx_blocks>;
         V v(m, V::min_memory());
-        {
-            typename V::stream_writer w(v);
-            for (std::uint64_t i = 0; i < n; ++i) w.push(mix64(i));
-        }
+        fill_with_keys(v, n);
         volumes v0 = fx_volume(m);
         auto t0 = std::chrono::steady_clock::now();
         flashxxl::sort(v, std::less<item>(), memory);
@@ -162,20 +187,12 @@ result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory)
         volumes v1 = fx_volume(m);
         r.fx_read = v1.read - v0.read;
         r.fx_written = v1.written - v0.written;
-        item prev = 0;
-        for (typename V::stream_reader in(v); !in.empty(); ++in) {
-            r.ok = r.ok && prev <= *in;
-            prev = *in;
-        }
+        r.ok = r.ok && is_sorted_stream(typename V::stream_reader(v));
     }
     if (run_stxxl) {
-        using SV = stxxl::VECTOR_GENERATOR<item, 4, 8, stxxl_block>::result;
+        using SV = stxxl_vector;
         SV v;
-        {
-            SV::bufwriter_type w(v);
-            for (std::uint64_t i = 0; i < n; ++i) w << mix64(i);
-            w.finish();
-        }
+        fill_with_keys(v, n);
         stxxl::stats_data before(*stxxl::stats::get_instance());
         auto t0 = std::chrono::steady_clock::now();
         stxxl::sort(v.begin(), v.end(), stxxl_less(), memory);
@@ -183,11 +200,7 @@ result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory)
         volumes vv = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before);
         r.st_read = vv.read;
         r.st_written = vv.written;
-        item prev = 0;
-        for (SV::bufreader_type in(v); !in.empty(); ++in) {
-            r.ok = r.ok && prev <= *in;
-            prev = *in;
-        }
+        r.ok = r.ok && is_sorted_stream(typename SV::bufreader_type(v));
     }
     return r;
 }
@@ -200,10 +213,7 @@ result bench_vector_scan(const std::string& dir, std::uint64_t n) {
         machine m = fx_machine(dir, 2 * n * sizeof(item) + GiB);
         using V = vector<item, fx_blocks>;
         V v(m, V::min_memory());
-        {
-            typename V::stream_writer w(v);
-            for (std::uint64_t i = 0; i < n; ++i) w.push(mix64(i));
-        }
+        fill_with_keys(v, n);
         volumes v0 = fx_volume(m);
         auto t0 = std::chrono::steady_clock::now();
         for (typename V::stream_reader in(v, 0, n, 16); !in.empty();) {  // 16 blocks (4 MiB) of prefetch
@@ -217,13 +227,9 @@ result bench_vector_scan(const std::string& dir, std::uint64_t n) {
         r.fx_read = v1.read - v0.read;
     }
     if (run_stxxl) {
-        using SV = stxxl::VECTOR_GENERATOR<item, 4, 8, stxxl_block>::result;
+        using SV = stxxl_vector;
         SV v;
-        {
-            SV::bufwriter_type w(v);
-            for (std::uint64_t i = 0; i < n; ++i) w << mix64(i);
-            w.finish();
-        }
+        fill_with_keys(v, n);
         stxxl::stats_data before(*stxxl::stats::get_instance());
         auto t0 = std::chrono::steady_clock::now();
         for (SV::bufreader_type in(v); !in.empty(); ++in) st_sum += *in;

@@ -40,6 +40,15 @@ using namespace flashxxl;
 
 namespace {
 
+// Failed output checks, so that main() (and the smoke test) exits non-zero: libbenchmark only
+// reports a skipped benchmark.
+int failed_checks = 0;
+void fail(benchmark::State& state, const char* why) {
+    ++failed_checks;
+    state.SkipWithError(why);
+}
+
+
 // ---- machine and measurement helpers -------------------------------------------------------
 
 //! One memory-backed NVMe device, accounting only (pace off is the default, stated anyway).
@@ -171,7 +180,7 @@ void bm_vector_stream_write(benchmark::State& state) {
         w.finish();
     }
     io.report(state, n * sizeof(T));
-    if (v.size() != n) state.SkipWithError("vector stream_writer: wrong size");
+    if (v.size() != n) fail(state, "vector stream_writer: wrong size");
     set_throughput(state, n, sizeof(T));
 }
 
@@ -206,7 +215,7 @@ void bm_vector_stream_scan(benchmark::State& state, bool by_runs) {
         benchmark::DoNotOptimize(sum);
     }
     io.report(state, n * sizeof(T));
-    if (sum != expected) state.SkipWithError("vector stream_reader: wrong sum");
+    if (sum != expected) fail(state, "vector stream_reader: wrong sum");
     set_throughput(state, n, sizeof(T));
 }
 
@@ -233,7 +242,7 @@ void bm_vector_random_get(benchmark::State& state) {
         benchmark::DoNotOptimize(x);
     }
     io.report(state, 0);
-    if (!ok) state.SkipWithError("vector::get: wrong item");
+    if (!ok) fail(state, "vector::get: wrong item");
     if (state.iterations() > 0)
         state.counters["hit"] = 1.0 - double(io.sum().read_ops) / double(state.iterations());
     set_throughput(state, 1, sizeof(T));
@@ -283,9 +292,9 @@ void bm_sorter(benchmark::State& state, std::uint64_t memory) {
     state.counters["push_s"] = C(push_s, C::kAvgIterations);
     state.counters["sort_s"] = C(sort_s, C::kAvgIterations);
     state.counters["drain_s"] = C(drain_s, C::kAvgIterations);
-    if (!ok) state.SkipWithError("sorter: output not sorted or wrong count");
-    else if (in_memory && passes != 0) state.SkipWithError("sorter: the in-memory case went external");
-    else if (!in_memory && runs < 2) state.SkipWithError("sorter: the external case formed fewer than 2 runs");
+    if (!ok) fail(state, "sorter: output not sorted or wrong count");
+    else if (in_memory && passes != 0) fail(state, "sorter: the in-memory case went external");
+    else if (!in_memory && runs < 2) fail(state, "sorter: the external case formed fewer than 2 runs");
     set_throughput(state, n, sizeof(T));
 }
 
@@ -325,7 +334,7 @@ void bm_sort_vector(benchmark::State& state) {
             last = *r;
         }
     }
-    if (!ok) state.SkipWithError("flashxxl::sort: vector not sorted or wrong size");
+    if (!ok) fail(state, "flashxxl::sort: vector not sorted or wrong size");
     set_throughput(state, n, sizeof(T));
 }
 
@@ -358,7 +367,7 @@ void bm_pq_fill_drain(benchmark::State& state) {
     }
     io.report(state, n * sizeof(T));
     state.counters["merges"] = double(merges);
-    if (!ok) state.SkipWithError("priority_queue: pops out of order or wrong count");
+    if (!ok) fail(state, "priority_queue: pops out of order or wrong count");
     set_throughput(state, 2 * n, sizeof(T));  // n pushes + n pops
 }
 
@@ -404,7 +413,7 @@ void bm_pq_interleaved(benchmark::State& state) {
     }
     io.report(state, n * sizeof(T));
     state.counters["merges"] = double(merges);
-    if (!ok) state.SkipWithError("priority_queue: hold model popped out of order");
+    if (!ok) fail(state, "priority_queue: hold model popped out of order");
     set_throughput(state, 2 * n, sizeof(T));  // n pops + n pushes
 }
 
@@ -429,7 +438,7 @@ void bm_stack(benchmark::State& state) {
         ok &= s.empty();
     }
     io.report(state, n * sizeof(T));
-    if (!ok) state.SkipWithError("stack: wrong item popped");
+    if (!ok) fail(state, "stack: wrong item popped");
     set_throughput(state, 2 * n, sizeof(T));
 }
 
@@ -452,7 +461,7 @@ void bm_queue(benchmark::State& state) {
         ok &= q.empty();
     }
     io.report(state, n * sizeof(T));
-    if (!ok) state.SkipWithError("queue: wrong item popped");
+    if (!ok) fail(state, "queue: wrong item popped");
     set_throughput(state, 2 * n, sizeof(T));
 }
 
@@ -566,5 +575,5 @@ int main(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    return 0;
+    return failed_checks == 0 ? 0 : 1;
 }
