@@ -198,11 +198,6 @@ private:
         }
     };
 
-    //! Moves everything `m` still holds into `w`, straight into its write buffers.
-    template <class Merger>
-    static void drain_into(Merger& m, block_writer<T, Br, Bw>& w) {
-        while (!m.empty()) w.commit(m.pop_into(w.free_begin(), w.free_run()));
-    }
 
     T* heap() { return arena_.template as<T>() + used_; }
     const T* heap() const { return arena_.template as<T>() + used_; }

@@ -135,4 +135,11 @@ private:
     std::vector<std::uint32_t> tree_;
 };
 
+//! Moves everything merger `m` still holds to the end of `w` (a block_writer or a vector's
+//! stream_writer), straight into its write buffers through its span API.
+template <class Merger, class Writer>
+void drain_into(Merger& m, Writer& w) {
+    while (!m.empty()) w.commit(m.pop_into(w.free_begin(), w.free_run()));
+}
+
 } // namespace flashxxl

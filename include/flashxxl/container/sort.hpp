@@ -56,7 +56,7 @@ sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scrat
     v.clear();
     {
         typename vector<T, Blocks>::stream_writer out(v, &account);
-        while (!s.empty()) out.commit(s.pop_into(out.free_begin(), out.free_run()));
+        drain_into(s, out);  // the sorter has the merger interface (empty, pop_into)
         out.finish();
     }
     report.passes = v.size() == 0 ? 0 : 1 + s.passes();

@@ -89,7 +89,6 @@ public:
                                format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) +
                                ": two Bw write buffers and two merge inputs of 2 Br)");
         run_capacity_ = (usable - 2 * Bw) / sizeof(T);
-        chunk_items_ = std::max<std::uint64_t>(run_capacity_ / 2, 4096);  // see also expect()
         fan_in_ = std::size_t((usable - 2 * Bw) / per_run);
         final_fan_in_ = std::size_t(usable / per_run);
     }
@@ -110,7 +109,6 @@ public:
         if (state_ != state::input || size_ != 0) throw invalid_request("flashxxl::sorter::expect after the first push");
         std::uint64_t half = run_capacity_ / 2;
         double_buffered_ = half >= 4096 && items > run_capacity_ && (items + half - 1) / half <= final_fan_in_;
-        chunk_items_ = std::max<std::uint64_t>(capacity() / 2, 4096);
         return double_buffered_;
     }
     //! True when run formation is double-buffered (see expect()).
@@ -261,19 +259,17 @@ private:
     };
     using reader_merger = range_merger<T, before, reader_ranges>;
 
-    //! Moves everything `m` still holds into `w`, straight into its write buffers.
-    template <class Merger>
-    static void drain_into(Merger& m, block_writer<T, Br, Bw>& w) {
-        while (!m.empty()) w.commit(m.pop_into(w.free_begin(), w.free_run()));
-    }
 
     aligned_buffer& buf() { return buffers_[cur_]; }
     const aligned_buffer& buf() const { return buffers_[cur_]; }
     //! Items the buffer being filled holds: the whole run capacity, or half of it when run
     //! formation is double-buffered.
     std::uint64_t capacity() const { return double_buffered_ ? run_capacity_ / 2 : run_capacity_; }
-    //! End of the chunk being filled.
-    std::uint64_t chunk_end() const { return std::min(chunk_begin_ + chunk_items_, capacity()); }
+    //! End of the chunk being filled: the first half of the buffer is one chunk (sorted during
+    //! input); the rest is sealed by seal_rest() when the run ends.
+    std::uint64_t chunk_end() const {
+        return std::min(chunk_begin_ + std::max<std::uint64_t>(capacity() / 2, 4096), capacity());
+    }
 
     //! Hands the filled chunk [chunk_begin_, count_) to the sorting threads, which sort it while
     //! the caller goes on pushing (or waits for the next input), so sorting overlaps with input.
@@ -420,7 +416,6 @@ private:
     memory_account own_account_;
     memory_account* account_;
     std::uint64_t run_capacity_ = 0;
-    std::uint64_t chunk_items_ = 1;  // items per chunk of the run buffer sorted by one task
     std::uint64_t chunk_begin_ = 0;  // first item of the chunk being filled
     std::vector<std::pair<const T*, const T*>> chunks_;  // sealed chunks of the buffer being filled
     bool double_buffered_ = false;   // see expect()
