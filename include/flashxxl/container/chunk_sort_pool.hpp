@@ -11,7 +11,18 @@
 #include <utility>
 #include <vector>
 
+#include <boost/sort/pdqsort/pdqsort.hpp>
+
 namespace flashxxl {
+
+//! Sorts [first, last) in memory: pattern-defeating quicksort (Boost.Sort), with branchless
+//! partitioning for items of up to 16 bytes, where comparisons are cheap and mispredicted
+//! branches dominate (about twice as fast as std::sort on random 8-byte keys).
+template <class T, class Cmp>
+void sort_range(T* first, T* last, const Cmp& cmp) {
+    if constexpr (sizeof(T) <= 16) boost::sort::pdqsort_branchless(first, last, cmp);
+    else boost::sort::pdqsort(first, last, cmp);
+}
 
 //! Sorts submitted chunks [first, last) with std::sort on its own threads, so that sorting
 //! overlaps with whatever the caller does meanwhile (typically waiting for input I/O). The
@@ -101,7 +112,7 @@ private:
     // Sorts one chunk; a comparator's exception is kept for wait() (called without the lock).
     void sort_one(const chunk& c) {
         try {
-            std::sort(c.first, c.last, *cmp_);
+            sort_range(c.first, c.last, *cmp_);
         } catch (...) {
             std::lock_guard<std::mutex> lock(mutex_);
             if (!error_) error_ = std::current_exception();

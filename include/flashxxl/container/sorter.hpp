@@ -18,9 +18,9 @@
 #include "flashxxl/container/range_merger.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
-#include "flashxxl/io/block_reader.hpp"
 #include "flashxxl/io/block_writer.hpp"
 #include "flashxxl/io/blocks.hpp"
+#include "flashxxl/io/forecast_prefetcher.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/machine/machine.hpp"
@@ -37,9 +37,11 @@ namespace flashxxl {
 //! M - 2 Bw bytes); its first half is sorted by the sorter's own threads (chunk_sort_pool,
 //! as many as TBB's concurrency) as soon as it is filled, while the caller pushes on, the
 //! rest by all of them when the buffer is full, and a full buffer is merged from its sorted chunks straight into the
-//! Bw write buffers (block_writer). sort() merges fan_in() runs at a time (each read through a Br buffer plus
-//! one prefetched Br block, so fan-in ~ M / (2 Br)) until final_fan_in() runs remain, which are
-//! merged while the caller streams the output. passes() counts how often the data was read
+//! Bw write buffers (block_writer), which record the last item of every Br block. sort() merges
+//! fan_in() runs at a time until final_fan_in() runs remain, which are merged while the caller
+//! streams the output. A merge reads its runs through one pool of Br buffers
+//! (forecast_prefetcher): one per run, plus about an eighth of the pool that prefetches the
+//! blocks the merge needs next by those recorded keys, so the fan-in is about 7/8 of M / Br. passes() counts how often the data was read
 //! from the devices (0 when everything fit in memory): the sorter reads and writes
 //! N x passes() items in total (up to block rounding).
 //!
@@ -55,26 +57,35 @@ public:
     static constexpr std::size_t Bw = Blocks::write_block;
     using value_type = T;
     using layout = block_layout<T, Br>;
-    using run = std::vector<segment>;
-    //! Br blocks in flight per merged run beyond the one being consumed.
-    static constexpr std::size_t prefetch = 1;
+    //! A sorted run on the devices: its segments and the last item of each of its Br blocks.
+    struct run {
+        std::vector<segment> segments;
+        std::vector<T> block_keys;
+    };
 
     //! Memory set aside from M for bookkeeping (merge tree, directories, request objects).
     static constexpr std::uint64_t reserve(std::uint64_t memory) { return 16 * 1024 + memory / 64; }
     //! Memory a sorter with budget M holds at most in buffers and bookkeeping.
     static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
     //! Bound on the run directory for `items` items, held besides M: one 48-byte segment record
-    //! per Bw written, counted four times (old and new level during a merge, vector slack).
-    //! For Bw = 16 MiB that is 12 bytes per MiB of input.
+    //! per Bw written and one key (sizeof(T)) per Br written, counted four times (old and new
+    //! level during a merge, vector slack). For Br = 128 KiB, Bw = 16 MiB and 8-byte items that
+    //! is 268 bytes per MiB of input.
     std::uint64_t directory_memory(std::uint64_t items) const {
         std::uint64_t runs = items / capacity() + 2;
         std::uint64_t segments = layout::bytes_for(items) / Bw + 2 * runs;
-        return 4 * sizeof(segment) * segments + 4 * sizeof(run) * runs;
+        std::uint64_t keys = layout::blocks_for(items) + runs;
+        return 4 * sizeof(segment) * segments + 4 * sizeof(T) * keys + 4 * sizeof(run) * runs;
     }
-    //! The smallest budget accepted: one item per run buffer and a fan-in of 2.
+    //! The smallest budget accepted: one item per run buffer, two Bw write buffers and a merge
+    //! pool of four Br buffers (fan-in 3).
     static constexpr std::uint64_t min_memory() {
-        std::uint64_t need = 2 * Bw + 2 * block_reader<T, Br>::memory_usage(prefetch) + sizeof(T);
+        std::uint64_t need = 2 * Bw + 4 * std::uint64_t(Br) + sizeof(T);
         return need + reserve(need) + reserve(need) / 32 + 4096;
+    }
+    //! Fan-in of a merge whose pool has `buffers` Br buffers: an eighth (at least one) prefetches.
+    static constexpr std::size_t fan_in_for(std::size_t buffers) {
+        return buffers - std::max<std::size_t>(1, buffers / 8);
     }
 
     sorter(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::scratch,
@@ -82,15 +93,16 @@ public:
         : machine_(&m), memory_(memory), cmp_(std::move(cmp)), role_(r),
           account_(account ? account : &own_account_) {
         std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
-        std::uint64_t per_run = block_reader<T, Br>::memory_usage(prefetch);
-        if (usable < 2 * Bw + 2 * per_run + sizeof(T))
+        if (usable < 2 * Bw + 4 * std::uint64_t(Br) + sizeof(T))
             throw config_error("flashxxl::sorter: memory budget " + format_bytes(double(memory)) +
                                " is too small for Br = " + format_bytes(double(Br)) + ", Bw = " +
                                format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) +
-                               ": two Bw write buffers and two merge inputs of 2 Br)");
+                               ": two Bw write buffers and a merge pool of 4 Br)");
         run_capacity_ = (usable - 2 * Bw) / sizeof(T);
-        fan_in_ = std::size_t((usable - 2 * Bw) / per_run);
-        final_fan_in_ = std::size_t(usable / per_run);
+        merge_buffers_ = std::size_t((usable - 2 * Bw) / Br);
+        final_buffers_ = std::size_t(usable / Br);
+        fan_in_ = fan_in_for(merge_buffers_);
+        final_fan_in_ = fan_in_for(final_buffers_);
     }
     sorter(const sorter&) = delete;
     sorter& operator=(const sorter&) = delete;
@@ -117,6 +129,8 @@ public:
     std::size_t fan_in() const { return fan_in_; }
     //! Runs merged at once in the final pass (no output writer).
     std::size_t final_fan_in() const { return final_fan_in_; }
+    //! Blocks the merges read on demand because the forecast had not prefetched them.
+    std::uint64_t forecast_misses() const { return forecast_misses_ + (prefetcher_ ? prefetcher_->forecast_misses() : 0); }
     //! Times the data was read from the devices while merging (valid after sort()).
     std::uint64_t passes() const { return passes_; }
     //! Sorted runs written during run formation.
@@ -218,33 +232,30 @@ public:
         chunks_.clear();
         chunk_begin_ = 0;
         merger_.reset();
-        readers_.clear();
-        for (run& r : runs_)
-            for (const segment& s : r) machine_->release(s.ext);
-        runs_.clear();
+        prefetcher_.reset();
+        release_runs(runs_);
         buffers_[0].reset();
         buffers_[1].reset();
         cur_ = 0;
-        count_ = size_ = pos_ = passes_ = runs_formed_ = runs_written_ = 0;
+        count_ = size_ = pos_ = passes_ = runs_formed_ = runs_written_ = forecast_misses_ = 0;
         state_ = state::input;
     }
 
 private:
     enum class state { input, memory_output, merge_output };
 
-    using reader_type = block_reader<T, Br>;
-    using reader_list = std::vector<std::unique_ptr<reader_type>>;
 
     //! The merge order: the comparator, by reference.
     struct before {
         const Cmp* cmp;
         bool operator()(const T& a, const T& b) const { return (*cmp)(a, b); }
     };
-    //! Merge inputs read from the devices: each hands out its current Br block.
-    struct reader_ranges {
-        reader_list* readers;
+    using prefetcher_type = forecast_prefetcher<T, Br, before>;
+    //! Merge inputs read from the devices: each run hands out its current Br block.
+    struct run_ranges {
+        prefetcher_type* pool;
         bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
-            return (*readers)[i]->next_range(cur, end, consumed);
+            return pool->next_range(i, cur, end, consumed);
         }
     };
     //! Sorted chunks of the run buffer (run formation): one range each.
@@ -257,7 +268,7 @@ private:
             return true;
         }
     };
-    using reader_merger = range_merger<T, before, reader_ranges>;
+    using run_merger = range_merger<T, before, run_ranges>;
 
 
     aligned_buffer& buf() { return buffers_[cur_]; }
@@ -308,6 +319,8 @@ private:
     //! writer needs anyway.
     run write_run(int batch, std::uint64_t n, const std::vector<std::pair<const T*, const T*>>& chunks,
                   block_writer<T, Br, Bw>& w) {
+        run r;
+        w.record_block_keys(&r.block_keys);
         sorting_.wait(batch);
         if (chunks.size() == 1) {
             w.push(buffers_[batch].template as<T>(), n);
@@ -316,7 +329,9 @@ private:
             merger.start(chunks.size());
             drain_into(merger, w);
         }
-        return w.finish();
+        r.segments = w.finish();
+        w.record_block_keys(nullptr);
+        return r;
     }
 
     //! Ends the run in the buffer being filled. Single-buffered: writes it now. Double-buffered:
@@ -365,41 +380,53 @@ private:
         try {
             for (std::size_t g = 0; g < groups; ++g) {
                 std::size_t take = (in.size() - next) / (groups - g);
-                reader_list rd;
-                for (std::size_t i = 0; i < take; ++i) {
-                    rd.push_back(std::make_unique<reader_type>(*machine_, role_, true, account_, prefetch));
-                    run r = std::move(in[next + i]);
-                    in[next + i].clear();
-                    rd.back()->add_all(r);
-                }
+                prefetcher_type pool(*machine_, role_, before{&cmp_}, merge_buffers_, account_);
+                hand_over(in.begin() + std::ptrdiff_t(next), take, pool);
                 next += take;
-                reader_merger merger(before{&cmp_}, reader_ranges{&rd});
-                merger.start(rd.size());
+                run_merger merger(before{&cmp_}, run_ranges{&pool});
+                merger.start(take);
                 block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
+                run merged;
+                w.record_block_keys(&merged.block_keys);
                 drain_into(merger, w);
-                runs_.push_back(w.finish());
+                merged.segments = w.finish();
+                forecast_misses_ += pool.forecast_misses();
+                runs_.push_back(std::move(merged));
                 ++runs_written_;
             }
         } catch (...) {
-            for (run& r : in)
-                for (const segment& s : r) machine_->release(s.ext);
+            release_runs(in);
             throw;
         }
         ++passes_;
     }
 
-    void start_final_merge() {
-        readers_.clear();
-        for (run& r : runs_) {
-            readers_.push_back(std::make_unique<reader_type>(*machine_, role_, true, account_, prefetch));
-            run taken = std::move(r);
-            r.clear();
-            readers_.back()->add_all(taken);
+    //! Moves `count` runs from `first` on into `pool` (which owns their extents from then on)
+    //! and starts it.
+    void hand_over(typename std::vector<run>::iterator first, std::size_t count, prefetcher_type& pool) {
+        for (std::size_t i = 0; i < count; ++i, ++first) {
+            run taken = std::move(*first);
+            first->segments.clear();
+            pool.add_run(std::move(taken.segments), std::move(taken.block_keys));
         }
+        pool.start();
+    }
+
+    void start_final_merge() {
+        prefetcher_ = std::make_unique<prefetcher_type>(*machine_, role_, before{&cmp_}, final_buffers_, account_);
+        std::size_t k = runs_.size();
+        hand_over(runs_.begin(), k, *prefetcher_);
         runs_.clear();
-        merger_ = std::make_unique<reader_merger>(before{&cmp_}, reader_ranges{&readers_});
-        merger_->start(readers_.size());
+        merger_ = std::make_unique<run_merger>(before{&cmp_}, run_ranges{prefetcher_.get()});
+        merger_->start(k);
         ++passes_;
+    }
+
+    //! Releases the extents of every run in `runs` and empties it.
+    void release_runs(std::vector<run>& runs) {
+        for (run& r : runs)
+            for (const segment& s : r.segments) machine_->release(s.ext);
+        runs.clear();
     }
 
     void clear_noexcept() noexcept {
@@ -425,6 +452,7 @@ private:
     std::future<run> finishing_;     // background run formation of buffers_[cur_ ^ 1]
     //! Sorts sealed chunks: one thread per TBB worker slot of the constructing thread's arena.
     chunk_sort_pool<T, Cmp> sorting_{&cmp_, std::size_t(tbb::this_task_arena::max_concurrency())};
+    std::size_t merge_buffers_ = 0, final_buffers_ = 0;  // Br buffers of a merge's pool (with / without a writer)
     std::size_t fan_in_ = 0, final_fan_in_ = 0;
     state state_ = state::input;
     std::uint64_t count_ = 0;  // items in the buffer being filled
@@ -432,9 +460,9 @@ private:
     std::uint64_t pos_ = 0;
     std::vector<run> runs_;
     std::uint64_t block_counter_ = 0;
-    std::uint64_t passes_ = 0, runs_formed_ = 0, runs_written_ = 0;
-    reader_list readers_;
-    std::unique_ptr<reader_merger> merger_;
+    std::uint64_t passes_ = 0, runs_formed_ = 0, runs_written_ = 0, forecast_misses_ = 0;
+    std::unique_ptr<prefetcher_type> prefetcher_;  // the final merge's runs
+    std::unique_ptr<run_merger> merger_;
 };
 
 } // namespace flashxxl

@@ -1,6 +1,7 @@
 // Writes a stream of items in Bw-sized writes: Br blocks are coalesced into one write per extent.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -76,6 +77,10 @@ public:
     //! Items pushed so far.
     std::uint64_t size() const { return items_; }
 
+    //! From the next write on, appends the last item of every Br block written to `keys` (the
+    //! forecast a forecast_prefetcher schedules its reads by); nullptr stops recording.
+    void record_block_keys(std::vector<T>* keys) { keys_ = keys; }
+
     //! Writes what is buffered, waits for every write and hands the segments over (the
     //! caller owns their extents from now on).
     std::vector<segment> finish() {
@@ -95,6 +100,11 @@ private:
         slot& s = buffers_[current_];
         extent e = machine_->allocate(role_, Bw, (*counter_)++);
         segments_.push_back(segment{e, fill_, 0});
+        if (keys_ != nullptr)
+            for (std::uint64_t end = layout::items_per_block;; end += layout::items_per_block) {
+                keys_->push_back(*layout::slot(s.buf.data(), std::min(end, fill_) - 1));
+                if (end >= fill_) break;
+            }
         s.req = e.dev->awrite(s.buf.data(), e.offset, layout::bytes_for(fill_), role_);
         s.dev = e.dev;
         fill_ = 0;
@@ -133,6 +143,7 @@ private:
     std::uint64_t fill_ = 0;   // items in the current buffer
     std::uint64_t items_ = 0;  // items pushed in total
     std::vector<segment> segments_;
+    std::vector<T>* keys_ = nullptr;  // see record_block_keys()
 };
 
 } // namespace flashxxl
