@@ -1,4 +1,4 @@
-// An external merge-based priority queue: insertion heap, sorted external arrays in tiers, range_merger selection.
+// An external merge-based priority queue: insertion heap, lazily merged sorted external arrays, range_merger selection.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <vector>
 
 
+#include "flashxxl/container/chunk_sort_pool.hpp"
 #include "flashxxl/container/range_merger.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
@@ -34,10 +35,12 @@ namespace flashxxl {
 //! merged and written as one external sorted array with Bw writes. Every external array is
 //! read back through its own block_reader (a Br block plus one prefetched Br block), whose
 //! buffer is the array's share of the deletion buffer; a loser tree over the heads of the
-//! internal runs and external arrays, and the heap's top, give top(). External arrays form
-//! tiers like a log-structured merge tree: when `tier_fan_in()` arrays share a tier they are merged (Br reads, Bw writes) into one array of the next tier, and if the
-//! reader slots (about M / (8 Br)) run out, all arrays are merged into one. Each item is thus
-//! written O(log_{fan-in}(N / M)) times. Extents are released as soon as they are consumed.
+//! internal runs and external arrays, and the heap's top, give top(). External arrays are merged
+//! lazily: only when a spill finds every reader slot (about M / (8 Br)) taken are the
+//! `merge_fan_in()` (half the slots) smallest arrays merged into one (Br reads, Bw writes).
+//! As long as the arrays fit in the slots, each spilled item is written once; in the long run
+//! merging the smallest arrays works like a size-tiered log-structured merge tree, and each item
+//! is written O(log_{fan-in}(N / M)) times. Extents are released as soon as they are consumed.
 //!
 //! Items with equal keys are ordinary items here: nothing relies on distinct keys or on
 //! sentinel values, unlike STXXL's queue (STXXL issue #20). Memory: at most M in buffers and
@@ -77,16 +80,19 @@ public:
                                format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) + ")");
         std::uint64_t rest = usable - 2 * Bw;
         // Three quarters for the arena (an item that stays in it is never written), a quarter
-        // for reader slots (the external fan-in).
-        std::uint64_t min_slots = 4 * reader_type::memory_usage(1);
-        std::uint64_t arena_bytes = std::max<std::uint64_t>(std::min(rest / 4 * 3, rest - min_slots), 8192);
+        // for reader slots (the external fan-in). A slot is a Br block plus one prefetched
+        // block; when that would give fewer than 16 slots (Br large against M), slots drop
+        // the prefetch: twice the slots merge far less.
+        array_prefetch_ = rest / 4 / reader_type::memory_usage(1) >= 16 ? 1 : 0;
+        std::uint64_t slot_bytes = reader_type::memory_usage(array_prefetch_);
+        std::uint64_t arena_bytes = std::max<std::uint64_t>(std::min(rest / 4 * 3, rest - 4 * slot_bytes), 8192);
         arena_capacity_ = std::max<std::uint64_t>(arena_bytes / sizeof(T), 1);
         // The heap stays small enough for the cache (64 Ki items at most); full heaps become
         // sorted internal runs, up to about 64 of them.
         heap_capacity_ = std::min<std::uint64_t>(
             arena_capacity_, std::max<std::uint64_t>(std::min<std::uint64_t>(arena_capacity_ / 64, 65536), 64));
-        max_arrays_ = std::size_t((rest - arena_capacity_ * sizeof(T)) / reader_type::memory_usage(1));
-        tier_fan_in_ = std::max<std::size_t>(2, max_arrays_ / 4);
+        max_arrays_ = std::size_t((rest - arena_capacity_ * sizeof(T)) / slot_bytes);
+        merge_fan_in_ = std::max<std::size_t>(2, max_arrays_ / 2);
         arena_ = aligned_buffer(arena_capacity_ * sizeof(T), &account_);
         rebuild_tree();
     }
@@ -103,8 +109,8 @@ public:
     std::uint64_t heap_capacity() const { return heap_capacity_; }
     //! External arrays that can be open at once (reader slots).
     std::size_t max_arrays() const { return max_arrays_; }
-    //! Arrays merged at once within a tier.
-    std::size_t tier_fan_in() const { return tier_fan_in_; }
+    //! Arrays merged at once when the reader slots run out.
+    std::size_t merge_fan_in() const { return merge_fan_in_; }
     //! External arrays now.
     std::size_t arrays() const { return arrays_.size(); }
     //! External merges done so far (each reads and writes the merged items once).
@@ -155,7 +161,6 @@ public:
 private:
     struct array {
         std::unique_ptr<reader_type> reader;
-        std::size_t tier = 0;
     };
     //! A sorted run in the arena (pop order), consumed from cur.
     struct internal_run {
@@ -237,7 +242,7 @@ private:
     void seal_heap() {
         sync_positions();
         T* h = heap();
-        std::sort(h, h + heap_size_, pop_order_);
+        sort_range(h, h + heap_size_, pop_order_);
         runs_.push_back(internal_run{h, h + heap_size_});
         used_ += heap_size_;
         heap_size_ = 0;
@@ -248,7 +253,7 @@ private:
     //! Writes the remaining items of every internal run, merged, as one external array.
     void spill_runs() {
         drop_exhausted();
-        if (arrays_.size() + 1 > max_arrays_) merge(0, arrays_.size(), next_tier_of_all());
+        if (arrays_.size() + 1 > max_arrays_) merge_smallest();
         std::vector<segment> segs;
         {
             range_merger<T, pop_order, run_ranges> m(pop_order_, run_ranges{&runs_});
@@ -259,28 +264,20 @@ private:
         }
         runs_.clear();
         used_ = 0;
-        add_array(std::move(segs), 0);
-        // Tiering: a tier that reached its fan-in is merged into one array of the next tier.
-        for (std::size_t tier = 0; tier <= max_tier(); ++tier) {
-            auto in_tier = [tier](const array& a) { return a.tier == tier; };
-            std::size_t count = std::size_t(std::count_if(arrays_.begin(), arrays_.end(), in_tier));
-            if (count < tier_fan_in_) continue;
-            std::stable_partition(arrays_.begin(), arrays_.end(), [&](const array& a) { return !in_tier(a); });
-            merge(arrays_.size() - count, arrays_.size(), tier + 1);
-        }
+        add_array(std::move(segs));
     }
 
-    std::size_t max_tier() const {
-        std::size_t t = 0;
-        for (const array& a : arrays_) t = std::max(t, a.tier);
-        return t;
+    //! Frees reader slots: merges the merge_fan_in_ arrays with the fewest items left into one.
+    void merge_smallest() {
+        std::stable_sort(arrays_.begin(), arrays_.end(),
+                         [](const array& a, const array& b) { return a.reader->size() > b.reader->size(); });
+        std::size_t take = std::min(arrays_.size(), merge_fan_in_);
+        merge(arrays_.size() - take, arrays_.size());
     }
-    std::size_t next_tier_of_all() const { return arrays_.empty() ? 0 : max_tier() + 1; }
 
-    void add_array(std::vector<segment> segs, std::size_t tier) {
+    void add_array(std::vector<segment> segs) {
         array a;
-        a.reader = std::make_unique<reader_type>(*machine_, role_, true, &account_, 1);
-        a.tier = tier;
+        a.reader = std::make_unique<reader_type>(*machine_, role_, true, &account_, array_prefetch_);
         std::size_t handed = 0;
         try {
             for (; handed < segs.size(); ++handed) a.reader->add(segs[handed]);
@@ -302,8 +299,8 @@ private:
                       arrays_.end());
     }
 
-    //! Merges arrays_[first, last) into one array of `tier` (their readers are consumed).
-    void merge(std::size_t first, std::size_t last, std::size_t tier) {
+    //! Merges arrays_[first, last) into one array (their readers are consumed).
+    void merge(std::size_t first, std::size_t last) {
         std::vector<array> in;
         for (std::size_t i = first; i < last; ++i) in.push_back(std::move(arrays_[i]));
         arrays_.erase(arrays_.begin() + std::ptrdiff_t(first), arrays_.begin() + std::ptrdiff_t(last));
@@ -316,7 +313,7 @@ private:
             segs = w.finish();
         }
         in.clear();
-        add_array(std::move(segs), tier);
+        add_array(std::move(segs));
         ++merges_;
     }
 
@@ -327,7 +324,8 @@ private:
     role role_;
     memory_account account_;
     std::uint64_t arena_capacity_ = 0, heap_capacity_ = 0;
-    std::size_t max_arrays_ = 0, tier_fan_in_ = 2;
+    std::size_t max_arrays_ = 0, merge_fan_in_ = 2;
+    std::size_t array_prefetch_ = 1;    // Br blocks each array's reader prefetches
     aligned_buffer arena_;              // [0, used_): internal runs; then the insertion heap
     std::uint64_t used_ = 0;
     std::uint64_t heap_size_ = 0;
