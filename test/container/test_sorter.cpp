@@ -187,6 +187,25 @@ TEST(sorter, block_size_bw_needs_more_passes_than_br) {
     EXPECT_LT(br_bw.second, bw_bw.second);
 }
 
+// Merges read through the forecast prefetch pool: with distinct keys every block after a
+// run's first is prefetched before the merge asks for it, also for runs written by an
+// intermediate merge (their block keys are recorded too).
+TEST(sorter, forecast_prefetches_every_block_of_distinct_keys) {
+    machine m = flashxxl_test::tiny_machine();
+    sorter<std::uint64_t, std::less<std::uint64_t>, blocks<bw, bw>> s(m, mem);
+    for (std::uint64_t i = 0; i < 200000; ++i) s.push((i * 2654435761u) % 1000003);  // distinct
+    s.sort();
+    std::uint64_t prev = 0, n = 0;
+    for (; !s.empty(); ++s, ++n) {
+        ASSERT_LT(prev, *s + (n == 0 ? 1 : 0));
+        prev = *s;
+    }
+    EXPECT_EQ(n, 200000u);
+    EXPECT_GE(s.passes(), 2u);  // an intermediate merge level ran
+    EXPECT_EQ(s.fan_in(), 3u);  // 4 buffers of Bw beside the writer; a read-ahead of one block per run gave 2
+    EXPECT_EQ(s.forecast_misses(), 0u);
+}
+
 TEST(sorter, out_of_space_is_clean) {
     machine m = flashxxl_test::tiny_machine("1MiB");
     // Data that must survive: one stream written before the sorter fails.
