@@ -59,9 +59,10 @@ merge_result merge_runs(std::vector<std::size_t> lengths, std::size_t buffers, D
         std::sort(run.begin(), run.end());
         want.insert(want.end(), run.begin(), run.end());
         block_writer<T, br, bw> w(m, role::scratch, counter, nullptr, 2);
-        w.record_block_keys(&keys[r]);
+        w.record_block_keys();
         w.push(run.data(), run.size());
         segs[r] = w.finish();
+        keys[r] = w.take_block_keys();
         blocks += layout::blocks_for(lengths[r]);
         EXPECT_EQ(keys[r].size(), layout::blocks_for(lengths[r]));
         for (std::size_t b = 0; b < keys[r].size(); ++b)  // the last item of each block
@@ -135,9 +136,11 @@ TEST(forecast_prefetcher, bad_runs_are_rejected_and_released) {
     std::uint64_t counter = 0;
     auto write = [&](std::size_t n, std::vector<std::uint64_t>* keys) {
         block_writer<std::uint64_t, br, bw> w(m, role::scratch, counter, nullptr, 2);
-        w.record_block_keys(keys);
+        w.record_block_keys();
         for (std::size_t i = 0; i < n; ++i) w.push(std::uint64_t(i));
-        return w.finish();
+        std::vector<segment> segs = w.finish();
+        *keys = w.take_block_keys();
+        return segs;
     };
     {
         pool_type<std::uint64_t> pool(m, role::scratch, before_less<std::uint64_t>(), 4);

@@ -11,8 +11,8 @@
 #include <vector>
 
 
-#include "flashxxl/container/chunk_sort_pool.hpp"
 #include "flashxxl/container/range_merger.hpp"
+#include "flashxxl/container/sort_range.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"
@@ -33,7 +33,8 @@ namespace flashxxl {
 //! a small insertion heap (at most 64 Ki items, cache-resident). A full heap is sorted into an
 //! internal run in an arena of about 3M / 4; when the arena is full, the internal runs are
 //! merged and written as one external sorted array with Bw writes. Every external array is
-//! read back through its own block_reader (a Br block plus one prefetched Br block), whose
+//! read back through its own block_reader (a Br block plus one prefetched Br block, or no
+//! prefetch when Br is so large against M that fewer than 16 such slots would fit), whose
 //! buffer is the array's share of the deletion buffer; a loser tree over the heads of the
 //! internal runs and external arrays, and the heap's top, give top(). External arrays are merged
 //! lazily: only when a spill finds every reader slot (about M / (8 Br)) taken are the

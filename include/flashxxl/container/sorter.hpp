@@ -319,8 +319,7 @@ private:
     //! writer needs anyway.
     run write_run(int batch, std::uint64_t n, const std::vector<std::pair<const T*, const T*>>& chunks,
                   block_writer<T, Br, Bw>& w) {
-        run r;
-        w.record_block_keys(&r.block_keys);
+        w.record_block_keys();
         sorting_.wait(batch);
         if (chunks.size() == 1) {
             w.push(buffers_[batch].template as<T>(), n);
@@ -329,8 +328,14 @@ private:
             merger.start(chunks.size());
             drain_into(merger, w);
         }
+        return finish_run(w);
+    }
+
+    //! Finishes the run `w` wrote (which recorded its block keys) and hands it over.
+    static run finish_run(block_writer<T, Br, Bw>& w) {
+        run r;
         r.segments = w.finish();
-        w.record_block_keys(nullptr);
+        r.block_keys = w.take_block_keys();
         return r;
     }
 
@@ -386,12 +391,10 @@ private:
                 run_merger merger(before{&cmp_}, run_ranges{&pool});
                 merger.start(take);
                 block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
-                run merged;
-                w.record_block_keys(&merged.block_keys);
+                w.record_block_keys();
                 drain_into(merger, w);
-                merged.segments = w.finish();
+                runs_.push_back(finish_run(w));
                 forecast_misses_ += pool.forecast_misses();
-                runs_.push_back(std::move(merged));
                 ++runs_written_;
             }
         } catch (...) {
@@ -405,9 +408,8 @@ private:
     //! and starts it.
     void hand_over(typename std::vector<run>::iterator first, std::size_t count, prefetcher_type& pool) {
         for (std::size_t i = 0; i < count; ++i, ++first) {
-            run taken = std::move(*first);
-            first->segments.clear();
-            pool.add_run(std::move(taken.segments), std::move(taken.block_keys));
+            pool.add_run(std::move(first->segments), std::move(first->block_keys));
+            first->segments.clear();  // not released again if a later merge step throws
         }
         pool.start();
     }

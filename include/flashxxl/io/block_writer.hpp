@@ -77,9 +77,12 @@ public:
     //! Items pushed so far.
     std::uint64_t size() const { return items_; }
 
-    //! From the next write on, appends the last item of every Br block written to `keys` (the
-    //! forecast a forecast_prefetcher schedules its reads by); nullptr stops recording.
-    void record_block_keys(std::vector<T>* keys) { keys_ = keys; }
+    //! From the next write on, keeps the last item of every Br block written (the forecast a
+    //! forecast_prefetcher schedules its reads by): sizeof(T) per Br, handed over by
+    //! take_block_keys().
+    void record_block_keys() { recording_ = true; }
+    //! The keys recorded since the last call, in block order.
+    std::vector<T> take_block_keys() { return std::exchange(keys_, {}); }
 
     //! Writes what is buffered, waits for every write and hands the segments over (the
     //! caller owns their extents from now on).
@@ -100,9 +103,9 @@ private:
         slot& s = buffers_[current_];
         extent e = machine_->allocate(role_, Bw, (*counter_)++);
         segments_.push_back(segment{e, fill_, 0});
-        if (keys_ != nullptr)
+        if (recording_)
             for (std::uint64_t end = layout::items_per_block;; end += layout::items_per_block) {
-                keys_->push_back(*layout::slot(s.buf.data(), std::min(end, fill_) - 1));
+                keys_.push_back(*layout::slot(s.buf.data(), std::min(end, fill_) - 1));
                 if (end >= fill_) break;
             }
         s.req = e.dev->awrite(s.buf.data(), e.offset, layout::bytes_for(fill_), role_);
@@ -143,7 +146,8 @@ private:
     std::uint64_t fill_ = 0;   // items in the current buffer
     std::uint64_t items_ = 0;  // items pushed in total
     std::vector<segment> segments_;
-    std::vector<T>* keys_ = nullptr;  // see record_block_keys()
+    bool recording_ = false;  // see record_block_keys()
+    std::vector<T> keys_;
 };
 
 } // namespace flashxxl
