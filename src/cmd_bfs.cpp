@@ -11,7 +11,6 @@
 #include "common_options.hpp"
 #include "flashxxl/characterize/progress_bar.hpp"
 #include "flashxxl/error.hpp"
-#include "flashxxl/graph/bfs_block_pairs.hpp"
 #include "flashxxl/graph/bfs_experiment.hpp"
 #include "flashxxl/graph/bfs_result_json.hpp"
 #include "flashxxl/graph/bfs_visitor.hpp"
@@ -45,9 +44,12 @@ struct cli_visitor : bfs_visitor {
 };
 
 void run(const bfs_options& o) {
-    std::uint64_t br = parse_size(o.br), bw = parse_size(o.bw), memory = parse_size(o.memory);
+    std::uint64_t memory = parse_size_option("--memory", o.memory);
     if (o.graph.empty()) throw config_error("bfs: give a graph: " + std::string(graph_spec_help()));
     machine m = make_machine(o.choice);
+    // Without --br / --bw: the sizes of the device holding the cluster index (role static_data),
+    // whose random Br reads dominate MM_BFS (seeds/000 Section 4).
+    block_sizes blocks = resolve_block_sizes(m, role::static_data, o.br, o.bw);
     auto source = open_graph_source(o.graph);
     out_file out("bfs", o.out);
     characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
@@ -61,13 +63,10 @@ void run(const bfs_options& o) {
     eo.mm.mu = o.mu;
     eo.mm.seed = o.seed;
     bfs_experiment_result r;
-    dispatch_bfs_blocks(br, bw, [&](auto b) {
-        using B = decltype(b);
-        require_memory("bfs", memory, bfs_experiment_min_memory<B>(), o.memory, o.br, o.bw);
-        bar.update(0, "building CSR, preprocessing");
-        vis.nodes = 1;
-        r = run_bfs_experiment<B>(m, *source, eo, vis);
-    });
+    require_memory("bfs", memory, bfs_experiment_min_memory(blocks), o.memory, blocks);
+    bar.update(0, "building CSR, preprocessing");
+    vis.nodes = 1;
+    r = run_bfs_experiment(m, *source, blocks, eo, vis);
     bar.finish();
     out.close();
     if (o.json) {
@@ -106,8 +105,7 @@ void register_bfs_command(CLI::App& app) {
     cmd->add_option("--algo", o->algo, "mm (Mehlhorn-Meyer) or mr (Munagala-Ranade)")
         ->capture_default_str()
         ->check(CLI::IsMember({"mm", "mr"}));
-    add_block_size_options(cmd, o->br, o->bw, o->memory, bfs_block_pairs(),
-                           "memory budget M of each phase (IEC units)");
+    add_block_size_options(cmd, o->br, o->bw, o->memory, "memory budget M of each phase (IEC units)");
     cmd->add_option("--mu", o->mu, "mm: target cluster size in nodes (0: sqrt(Br / (12 x log2 |V|)))")
         ->capture_default_str();
     cmd->add_option("--seed", o->seed, "mm: seed of the master choice")->capture_default_str();

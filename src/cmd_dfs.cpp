@@ -25,21 +25,6 @@
 namespace flashxxl::cli {
 namespace {
 
-//! The compiled (Br, Bw) pairs of `flashxxl dfs`, for messages: small blocks for quick runs,
-//! the single-block-size baseline B = Br, and seeds/001's Br = 128 KiB / Bw = 16 MiB.
-std::string dfs_block_pairs() { return "(4KiB, 16KiB), (128KiB, 128KiB), (128KiB, 16MiB)"; }
-
-//! Calls f(blocks<Br, Bw>()) for a supported pair; config_error listing them otherwise.
-template <class F>
-void dispatch_dfs_blocks(std::uint64_t br, std::uint64_t bw, F&& f) {
-    constexpr std::size_t k4 = 4096, k16 = 16384, k128 = 128 * 1024, m16 = 16 * 1024 * 1024;
-    if (br == k4 && bw == k16) return f(blocks<k4, k16>());
-    if (br == k128 && bw == k128) return f(blocks<k128, k128>());
-    if (br == k128 && bw == m16) return f(blocks<k128, m16>());
-    throw config_error("--br " + format_size(br) + " --bw " + format_size(bw) +
-                       " is not a compiled configuration of flashxxl dfs; supported (Br, Bw): " + dfs_block_pairs());
-}
-
 struct dfs_cli_options : graph_command_options {
     std::string variant = "separate";
     std::uint64_t source = 0;
@@ -76,11 +61,13 @@ struct dfs_run {
 };
 
 void run(const dfs_cli_options& o) {
-    std::uint64_t br = parse_size(o.br), bw = parse_size(o.bw), memory = parse_size(o.memory);
+    std::uint64_t memory = parse_size_option("--memory", o.memory);
     if (o.graph.empty()) throw config_error("dfs: give a graph: " + std::string(graph_spec_help()));
     dfs_options dopts;
     dopts.marks = o.variant == "with-nodes" ? dfs_marks::with_nodes : parse_dfs_marks(o.variant);
     machine m = make_machine(o.choice);
+    // Without --br / --bw: the sizes of the device holding the graph (role static_data).
+    block_sizes blocks = resolve_block_sizes(m, role::static_data, o.br, o.bw);
     auto source = open_graph_source(o.graph);
     out_file out("dfs", o.out);
     characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
@@ -88,21 +75,18 @@ void run(const dfs_cli_options& o) {
     vis.out = out.get();
     vis.bar = &bar;
     dfs_run r;
-    dispatch_dfs_blocks(br, bw, [&](auto b) {
-        using B = decltype(b);
-        const std::uint64_t need = std::max(csr_build_min_memory<B>(), dfs_min_memory<B>());
-        require_memory("dfs", memory, need, o.memory, o.br, o.bw);
-        r.br = B::read_block;
-        r.bw = B::write_block;
-        bar.update(0, "building CSR");
-        phase_meter meter(m, "csr");
-        auto g = build_csr<B>(m, memory, *source, memory / 8);
-        r.phases.push_back(meter.finish());
-        r.csr = g->build_stats();
-        vis.nodes = g->node_count() ? g->node_count() : 1;
-        r.dfs = dfs(m, *g, memory, o.source, vis, dopts);
-        for (const phase_stats& p : r.dfs.phases) r.phases.push_back(p);
-    });
+    const std::uint64_t need = std::max(csr_build_min_memory(blocks), dfs_min_memory(blocks));
+    require_memory("dfs", memory, need, o.memory, blocks);
+    r.br = blocks.br;
+    r.bw = blocks.bw;
+    bar.update(0, "building CSR");
+    phase_meter meter(m, "csr");
+    auto g = build_csr(m, memory, blocks, *source, memory / 8);
+    r.phases.push_back(meter.finish());
+    r.csr = g->build_stats();
+    vis.nodes = g->node_count() ? g->node_count() : 1;
+    r.dfs = dfs(m, *g, memory, blocks, o.source, vis, dopts);
+    for (const phase_stats& p : r.dfs.phases) r.phases.push_back(p);
     bar.finish();
     out.close();
     if (o.json) {
@@ -145,7 +129,7 @@ void register_dfs_command(CLI::App& app) {
                     "record per node that also holds its adjacency range)")
         ->capture_default_str()
         ->check(CLI::IsMember({"separate", "with-nodes"}));
-    add_block_size_options(cmd, o->br, o->bw, o->memory, dfs_block_pairs(),
+    add_block_size_options(cmd, o->br, o->bw, o->memory,
                            "memory budget M of each phase (IEC units); the graph's caches get M/8 more");
     cmd->add_option("--source", o->source, "DFS source node (other components follow from nodes 0, 1, ...)")
         ->capture_default_str();

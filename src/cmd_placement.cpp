@@ -13,7 +13,6 @@
 #include "common_options.hpp"
 #include "flashxxl/characterize/progress_bar.hpp"
 #include "flashxxl/error.hpp"
-#include "flashxxl/graph/bfs_block_pairs.hpp"
 #include "flashxxl/graph/bfs_experiment.hpp"
 #include "flashxxl/graph/bfs_result_json.hpp"
 #include "flashxxl/graph/bfs_visitor.hpp"
@@ -71,7 +70,9 @@ struct progress_visitor : bfs_visitor {
 };
 
 void run(const placement_options& o) {
-    std::uint64_t br = parse_size(o.br), bw = parse_size(o.bw), memory = parse_size(o.memory);
+    std::uint64_t memory = parse_size_option("--memory", o.memory);
+    const block_sizes blocks(parse_size_option("--br", o.br), parse_size_option("--bw", o.bw));
+    const std::uint64_t br = blocks.br, bw = blocks.bw;
     characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
     std::vector<row> rows;
     std::uint64_t mu = o.mu, small_mu = o.small_mu;
@@ -89,9 +90,8 @@ void run(const placement_options& o) {
         if (small_mu == 0) small_mu = mu ? std::max<std::uint64_t>(1, mu / 4) : default_mu(br, n);
         if (mu == 0) mu = 4 * small_mu;
     }
-    dispatch_bfs_blocks(br, bw, [&](auto b) {
-        using B = decltype(b);
-        require_memory("placement", memory, bfs_experiment_min_memory<B>(), o.memory, o.br, o.bw);
+    {
+        require_memory("placement", memory, bfs_experiment_min_memory(blocks), o.memory, blocks);
         for (std::size_t i = 0; i < configurations.size(); ++i) {
             const configuration& c = configurations[i];
             machine_options mo;
@@ -115,11 +115,11 @@ void run(const placement_options& o) {
             eo.mm.mu = c.small_mu ? small_mu : mu;
             row r;
             r.conf = c;
-            r.result = run_bfs_experiment<B>(m, *source, eo, vis);
+            r.result = run_bfs_experiment(m, *source, blocks, eo, vis);
             r.mu = r.result.bfs.mu;
             rows.push_back(std::move(r));
         }
-    });
+    }
     bar.finish();
     for (const row& r : rows)
         if (r.result.bfs.level_sizes != rows[0].result.bfs.level_sizes)
@@ -185,8 +185,9 @@ void register_placement_command(CLI::App& app) {
     cmd->add_option("graph", o->graph, std::string("the graph (default: the seeds/000 Figure 4.1 tree): ") +
                                            graph_spec_help())
         ->capture_default_str();
-    add_block_size_options(cmd, o->br, o->bw, o->memory, bfs_block_pairs(),
-                           "memory budget M of each phase (IEC units)");
+    cmd->add_option("--br", o->br, "read block size Br of every run (any multiple of 4KiB)")->capture_default_str();
+    cmd->add_option("--bw", o->bw, "write block size Bw of every run (a multiple of Br)")->capture_default_str();
+    cmd->add_option("--memory", o->memory, "memory budget M of each phase (IEC units)")->capture_default_str();
     cmd->add_option("--mu", o->mu, "cluster size of the first three runs (0: 4 x the smaller one)")
         ->capture_default_str();
     cmd->add_option("--small-mu", o->small_mu, "cluster size of the last run (0: mu / 4 if --mu is given, else the unit-cost optimum sqrt(Br / (12 x log2 |V|)))")->capture_default_str();

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "block_dispatch.hpp"
+#include "bench_items.hpp"
 #include "commands.hpp"
 #include "container_command.hpp"
 #include "container_report.hpp"
@@ -19,15 +19,16 @@ namespace {
 // Either way the popped keys must come out non-decreasing, and every item exactly once
 // (count and key checksum).
 struct pq_benchmark {
-    template <class T, class B>
-    static container_run run(machine& m, const container_options& o, std::uint64_t n, std::uint64_t memory) {
+    template <class T>
+    static container_run run(machine& m, const container_options& o, const block_sizes& b, std::uint64_t n,
+                             std::uint64_t memory) {
         characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
-        container_run r = start_container_run<T, B>(m, "pq", o.mode, n, memory);
+        container_run r = start_container_run<T>(m, "pq", o.mode, b, n, memory);
         std::uint64_t push_sum = 0, pop_sum = 0, pushed = 0, popped = 0, last = 0;
         bool ordered = true;
         auto before = snapshot(m);
         auto t0 = std::chrono::steady_clock::now();
-        priority_queue<T, key_greater, B> pq(m, memory);
+        priority_queue<T, key_greater> pq(m, memory, b);
         auto pop_one = [&] {
             std::uint64_t k = pq.top().key;
             if (popped > 0 && k < last) ordered = false;
@@ -83,6 +84,7 @@ void register_pq_command(CLI::App& app) {
     text.items_help = "number of items pushed";
     text.bytes_help = "volume pushed instead of --items (IEC units)";
     text.mode_help = "push-pop or interleaved";
+    text.data_role = role::hot;
     add_container_command<pq_benchmark>(app, "pq", text);
 }
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "block_dispatch.hpp"
+#include "bench_items.hpp"
 #include "commands.hpp"
 #include "container_command.hpp"
 #include "container_report.hpp"
@@ -17,10 +17,11 @@ namespace {
 
 //! Runs one sort benchmark: random keys in, Br/Bw merge sort, output checked for order, count and checksum.
 struct sort_benchmark {
-    template <class T, class B>
-    static container_run run(machine& m, const container_options& o, std::uint64_t n, std::uint64_t memory) {
+    template <class T>
+    static container_run run(machine& m, const container_options& o, const block_sizes& b, std::uint64_t n,
+                             std::uint64_t memory) {
         characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
-        container_run r = start_container_run<T, B>(m, "sort", o.mode, n, memory);
+        container_run r = start_container_run<T>(m, "sort", o.mode, b, n, memory);
         std::uint64_t key_sum = 0, out_sum = 0, out_count = 0;
         bool sorted = true;
         // Pushes the n random keys into `push`, reporting progress over [0, share].
@@ -45,8 +46,8 @@ struct sort_benchmark {
             }
         };
         if (o.mode == "vector") {
-            using V = vector<T, B>;
-            V v(m, V::min_memory(), role::stream);
+            using V = vector<T>;
+            V v(m, V::min_memory(b), b, role::stream);
             {
                 typename V::stream_writer w(v);
                 generate([&](const T& x) { w.push(x); }, 0.3, "generating");
@@ -64,7 +65,7 @@ struct sort_benchmark {
         } else if (o.mode == "sorter") {
             auto before = snapshot(m);
             auto t0 = std::chrono::steady_clock::now();
-            sorter<T, key_less, B> s(m, memory);
+            sorter<T, key_less> s(m, memory, b);
             generate([&](const T& x) { s.push(x); }, 0.5, "run formation");
             bar.update(0.5, "merging");
             s.sort();

@@ -1,4 +1,4 @@
-// Options and registration of `flashxxl sort` / `flashxxl pq`, and the run that instantiates a benchmark for the chosen Br, Bw, item size.
+// Options and registration of `flashxxl sort` / `flashxxl pq`, and the run that instantiates a benchmark for the chosen item size (Br, Bw at run time).
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "block_dispatch.hpp"
+#include "bench_items.hpp"
 #include "common_options.hpp"
 #include "container_report.hpp"
 #include "flashxxl/error.hpp"
@@ -22,7 +22,7 @@ namespace flashxxl::cli {
 struct container_options {
     machine_choice choice;
     std::string device;
-    std::string br = "128KiB", bw = "16MiB", memory = "256MiB", bytes;
+    std::string br, bw, memory = "256MiB", bytes;  // br, bw empty: the device's
     std::uint64_t items = 0;
     int element_size = 8;
     std::uint64_t seed = 1;
@@ -35,22 +35,22 @@ struct container_command_text {
     std::string description;   // of the subcommand
     std::string default_mode;  // --mode's default
     std::string memory_help, items_help, bytes_help, mode_help;
+    role data_role = role::scratch;  // whose device's block sizes apply without --br / --bw
 };
 
-//! Checks the options, builds the machine, runs Benchmark::run<T, B>(machine&, options, n, memory)
-//! for the chosen item type T and blocks B, and prints its container_run.
+//! Checks the options, builds the machine, runs Benchmark::run<T>(machine&, options, blocks, n,
+//! memory) for the chosen item type T and prints its container_run. Br and Bw are run-time
+//! values: any valid pair works; without --br / --bw those of the device of `data_role`.
 template <class Benchmark>
-void run_container_benchmark(const container_options& o) {
-    std::uint64_t br = parse_size(o.br), bw = parse_size(o.bw), memory = parse_size(o.memory);
+void run_container_benchmark(const container_options& o, role data_role) {
+    std::uint64_t memory = parse_size_option("--memory", o.memory);
     if ((o.items == 0) == o.bytes.empty()) throw config_error("give exactly one of --items N and --bytes SIZE");
     machine m = make_bench_machine(o.choice, o.device);
-    dispatch_blocks(br, bw, [&](auto b) {
-        using B = decltype(b);
-        dispatch_element(o.element_size, [&](auto* tag) {
-            using T = std::remove_pointer_t<decltype(tag)>;
-            std::uint64_t n = o.items ? o.items : parse_size(o.bytes) / sizeof(T);
-            print_run(Benchmark::template run<T, B>(m, o, n, memory), o.json);
-        });
+    block_sizes blocks = resolve_block_sizes(m, data_role, o.br, o.bw);
+    dispatch_element(o.element_size, [&](auto* tag) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        std::uint64_t n = o.items ? o.items : parse_size_option("--bytes", o.bytes) / sizeof(T);
+        print_run(Benchmark::template run<T>(m, o, blocks, n, memory), o.json);
     });
 }
 
@@ -62,14 +62,14 @@ void add_container_command(CLI::App& app, const std::string& name, const contain
     o->mode = text.default_mode;
     add_machine_options(cmd, o->choice);
     cmd->add_option("--device", o->device, "put every role on this device (placement single), e.g. ssd");
-    add_block_size_options(cmd, o->br, o->bw, o->memory, supported_block_pairs(), text.memory_help);
+    add_block_size_options(cmd, o->br, o->bw, o->memory, text.memory_help);
     cmd->add_option("--items", o->items, text.items_help);
     cmd->add_option("--bytes", o->bytes, text.bytes_help);
     cmd->add_option("--element-size", o->element_size, "item size in bytes: 8, 16 or 40")->capture_default_str();
     cmd->add_option("--seed", o->seed, "seed of the random keys")->capture_default_str();
     cmd->add_option("--mode", o->mode, text.mode_help)->capture_default_str();
     add_report_flags(cmd, o->json, o->no_progress);
-    cmd->callback([o] { run_container_benchmark<Benchmark>(*o); });
+    cmd->callback([o, r = text.data_role] { run_container_benchmark<Benchmark>(*o, r); });
 }
 
 } // namespace flashxxl::cli

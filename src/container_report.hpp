@@ -12,6 +12,7 @@
 #include "flashxxl/device/device_stats.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
@@ -52,15 +53,15 @@ inline std::vector<device_stats> difference(const std::vector<device_stats>& aft
     return d;
 }
 
-//! The record of a `command` run of n items of T with blocks B on m: what runs, nothing measured yet.
-template <class T, class B>
+//! The record of a `command` run of n items of T with block sizes b on m: what runs, nothing measured yet.
+template <class T>
 container_run start_container_run(const machine& m, const std::string& command, const std::string& mode,
-                                  std::uint64_t n, std::uint64_t memory) {
+                                  const block_sizes& b, std::uint64_t n, std::uint64_t memory) {
     container_run r;
     r.command = command;
     r.mode = mode;
-    r.br = B::read_block;
-    r.bw = B::write_block;
+    r.br = b.br;
+    r.bw = b.bw;
     r.memory = memory;
     r.items = n;
     r.element_size = sizeof(T);

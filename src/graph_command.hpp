@@ -11,6 +11,7 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_result.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 #include "machine_options.hpp"
@@ -21,18 +22,18 @@ namespace flashxxl::cli {
 struct graph_command_options {
     machine_choice choice;
     std::string graph;
-    std::string br = "128KiB", bw = "16MiB", memory = "256MiB";
+    std::string br, bw, memory = "256MiB";  // br, bw empty: the device's (resolve_block_sizes)
     std::string out;
     bool json = false, no_progress = false;
 };
 
 //! config_error when the memory budget is below what the chosen blocks need: "<command>: --memory
-//! 1MiB is below the 4.0 MiB that Br = 128KiB, Bw = 16MiB need" (sizes as the user wrote them).
+//! 1MiB is below the 4.0 MiB that Br = 128KiB, Bw = 16MiB need".
 inline void require_memory(const std::string& command, std::uint64_t memory, std::uint64_t need,
-                           const std::string& memory_text, const std::string& br_text, const std::string& bw_text) {
+                           const std::string& memory_text, const block_sizes& b) {
     if (memory < need)
         throw config_error(command + ": --memory " + memory_text + " is below the " + format_bytes(double(need)) +
-                           " that Br = " + br_text + ", Bw = " + bw_text + " need");
+                           " that " + b.describe() + " need");
 }
 
 //! The file of a graph command's --out option, or none when the path is empty: created up front,

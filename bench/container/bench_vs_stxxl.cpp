@@ -2,7 +2,7 @@
 //
 // Usage: bench_container_vs_stxxl [--dir DIR] [--bytes SIZE] [--memory SIZE] [--json FILE]
 //                                 [--only sorter|sort|pq|pq-interleaved|scan] [--side flashxxl|stxxl|both]
-//                                 [--io-threads N] [--blocks split|same|both]
+//                                 [--io-threads N] [--blocks split|same|both] [--br SIZE --bw SIZE]
 // Both libraries get a syscall file (O_DIRECT where possible) in DIR and the same memory M.
 // STXXL reads a generated config file DIR/flashxxl-bench.stxxl (STXXLCFG), so it never creates
 // /var/tmp/stxxl. Prints one table row per benchmark (wall times, ratio, volumes) and JSON.
@@ -38,14 +38,14 @@ namespace {
 
 using namespace flashxxl;
 using item = std::uint64_t;
-// flashxxl runs in two block configurations: the flash model's split (reads of 256 KiB,
-// writes of 2 MiB) and STXXL's default block size for both (2 MiB), which compares the
-// implementations alone.
-using split_blocks = blocks<256 * 1024, 2 * 1024 * 1024>;
-using same_blocks = blocks<2 * 1024 * 1024, 2 * 1024 * 1024>;
-template <class B>
-std::string blocks_label() {
-    return format_bytes(double(B::read_block)) + "/" + format_bytes(double(B::write_block));
+// flashxxl runs in two block configurations by default: the flash model's split (reads of
+// 256 KiB, writes of 2 MiB) and STXXL's default block size for both (2 MiB), which compares the
+// implementations alone. --br / --bw run one other pair instead. The sizes are run-time values:
+// one container type serves every pair.
+const block_sizes split_blocks(256 * 1024, 2 * 1024 * 1024);
+const block_sizes same_blocks(2 * 1024 * 1024, 2 * 1024 * 1024);
+std::string blocks_label(const block_sizes& b) {
+    return format_bytes(double(b.br)) + "/" + format_bytes(double(b.bw));
 }
 constexpr std::size_t stxxl_block = 2 * 1024 * 1024;
 
@@ -132,13 +132,12 @@ machine fx_machine(const std::string& dir, std::uint64_t capacity) {
                                      "bench");
 }
 
-template <class fx_blocks>
-result bench_sorter(const std::string& dir, std::uint64_t n, std::uint64_t memory) {
-    result r{"sorter push/sort/pop", blocks_label<fx_blocks>()};
+result bench_sorter(const std::string& dir, std::uint64_t n, std::uint64_t memory, const block_sizes& fx_blocks) {
+    result r{"sorter push/sort/pop", blocks_label(fx_blocks)};
     if (run_flashxxl) {
         machine m = fx_machine(dir, 4 * n * sizeof(item) + GiB);
         auto t0 = std::chrono::steady_clock::now();
-        sorter<item, std::less<item>, fx_blocks> s(m, memory);
+        sorter<item> s(m, memory, fx_blocks);
         s.expect(n);  // the input size is known: double-buffered run formation if it costs no pass
         for (std::uint64_t i = 0; i < n; ++i) s.push(mix64(i));
         s.sort();
@@ -172,13 +171,12 @@ result bench_sorter(const std::string& dir, std::uint64_t n, std::uint64_t memor
     return r;
 }
 
-template <class fx_blocks>
-result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory) {
-    result r{"sort(vector)", blocks_label<fx_blocks>()};
+result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory, const block_sizes& fx_blocks) {
+    result r{"sort(vector)", blocks_label(fx_blocks)};
     if (run_flashxxl) {
         machine m = fx_machine(dir, 4 * n * sizeof(item) + GiB);
-        using V = vector<item, fx_blocks>;
-        V v(m, V::min_memory());
+        using V = vector<item>;
+        V v(m, V::min_memory(fx_blocks), fx_blocks);
         fill_with_keys(v, n);
         volumes v0 = fx_volume(m);
         auto t0 = std::chrono::steady_clock::now();
@@ -205,14 +203,13 @@ result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory)
     return r;
 }
 
-template <class fx_blocks>
-result bench_vector_scan(const std::string& dir, std::uint64_t n) {
-    result r{"vector scan", blocks_label<fx_blocks>()};
+result bench_vector_scan(const std::string& dir, std::uint64_t n, const block_sizes& fx_blocks) {
+    result r{"vector scan", blocks_label(fx_blocks)};
     item fx_sum = 0, st_sum = 0;
     if (run_flashxxl) {
         machine m = fx_machine(dir, 2 * n * sizeof(item) + GiB);
-        using V = vector<item, fx_blocks>;
-        V v(m, V::min_memory());
+        using V = vector<item>;
+        V v(m, V::min_memory(fx_blocks), fx_blocks);
         fill_with_keys(v, n);
         volumes v0 = fx_volume(m);
         auto t0 = std::chrono::steady_clock::now();
@@ -271,14 +268,14 @@ void pq_workload(PushPop& q, std::uint64_t n, bool interleaved, bool& ok) {
 constexpr std::uint64_t stxxl_pq_internal = 32 * 1024 * 1024;
 using stxxl_pq = stxxl::PRIORITY_QUEUE_GENERATOR<item, stxxl_greater, stxxl_pq_internal, (1ull << 28) / 1024>::result;
 
-template <class fx_blocks>
-result bench_pq(const std::string& dir, std::uint64_t n, std::uint64_t memory, bool interleaved) {
-    result r{interleaved ? "priority_queue interleaved" : "priority_queue n push, n pop", blocks_label<fx_blocks>()};
+result bench_pq(const std::string& dir, std::uint64_t n, std::uint64_t memory, bool interleaved,
+                const block_sizes& fx_blocks) {
+    result r{interleaved ? "priority_queue interleaved" : "priority_queue n push, n pop", blocks_label(fx_blocks)};
     if (run_flashxxl) {
         machine m = fx_machine(dir, 4 * n * sizeof(item) + GiB);
         auto t0 = std::chrono::steady_clock::now();
         {
-            flashxxl::priority_queue<item, std::greater<item>, fx_blocks> q(m, memory);
+            flashxxl::priority_queue<item, std::greater<item>> q(m, memory, fx_blocks);
             pq_workload(q, n, interleaved, r.ok);
         }
         r.fx_s = seconds_since(t0);
@@ -307,15 +304,16 @@ result bench_pq(const std::string& dir, std::uint64_t n, std::uint64_t memory, b
 
 int main(int argc, char** argv) {
     std::string dir = "bench-work", json_path, only, block_choice = "both";
-    std::uint64_t bytes = 512 * MiB, memory = 64 * MiB;
+    std::uint64_t bytes = 512 * MiB, memory = 64 * MiB, custom_br = 0, custom_bw = 0;
     const char* usage =
         "usage: bench_container_vs_stxxl [--dir DIR] [--bytes SIZE] [--memory SIZE] [--json FILE]\n"
         "         [--only sorter|sort|pq|pq-interleaved|scan] [--side flashxxl|stxxl|both] [--io-threads N]\n"
-        "         [--blocks split|same|both]\n"
+        "         [--blocks split|same|both] [--br SIZE --bw SIZE]\n"
         "Runs flashxxl's containers and STXXL's on syscall files in DIR (default ./bench-work, created)\n"
         "with the same memory M (default 64MiB) on SIZE bytes of uint64 (default 512MiB). --io-threads\n"
         "gives flashxxl's file N I/O threads (queue depth N; default 1, as STXXL has). --blocks: flashxxl\n"
-        "with Br 256KiB / Bw 2MiB (split), with Br = Bw = 2MiB like STXXL (same), or both (default).\n";
+        "with Br 256KiB / Bw 2MiB (split), with Br = Bw = 2MiB like STXXL (same), or both (default).\n"
+        "--br and --bw (both, e.g. --br 192KiB --bw 3MiB) run flashxxl with that pair instead of --blocks.\n";
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
@@ -334,6 +332,8 @@ int main(int argc, char** argv) {
         else if (a == "--only") only = v;
         else if (a == "--blocks" && (v == "split" || v == "same" || v == "both")) block_choice = v;
         else if (a == "--io-threads") fx_io_threads = unsigned(std::stoul(v));
+        else if (a == "--br") custom_br = parse_size(v);
+        else if (a == "--bw") custom_bw = parse_size(v);
         else if (a == "--side" && (v == "flashxxl" || v == "stxxl" || v == "both")) {
             run_flashxxl = v != "stxxl";
             run_stxxl = v != "flashxxl";
@@ -345,6 +345,22 @@ int main(int argc, char** argv) {
     if (!only.empty() && only != "sorter" && only != "sort" && only != "pq" && only != "pq-interleaved" && only != "scan") {
         std::cerr << "--only " << only << ": expected sorter, sort, pq, pq-interleaved or scan\n";
         return 2;
+    }
+    std::vector<block_sizes> pairs;
+    if (custom_br != 0 || custom_bw != 0) {
+        if (custom_br == 0 || custom_bw == 0) {
+            std::cerr << "--br and --bw go together\n" << usage;
+            return 2;
+        }
+        try {
+            pairs.push_back(block_sizes(custom_br, custom_bw));
+        } catch (const config_error& e) {
+            std::cerr << "--br / --bw: " << e.what() << "\n";
+            return 2;
+        }
+    } else {
+        if (block_choice != "same") pairs.push_back(split_blocks);
+        if (block_choice != "split") pairs.push_back(same_blocks);
     }
     ::mkdir(dir.c_str(), 0755);
     std::string cfg = dir + "/flashxxl-bench.stxxl";
@@ -358,16 +374,13 @@ int main(int argc, char** argv) {
     std::uint64_t n = bytes / sizeof(item);
     std::vector<result> results;
     auto want = [&](const std::string& k) { return only.empty() || only == k; };
-    auto run_all = [&](auto tag) {
-        using B = decltype(tag);
-        if (want("sorter")) results.push_back(bench_sorter<B>(dir, n, memory));
-        if (want("sort")) results.push_back(bench_sort<B>(dir, n, memory));
-        if (want("pq")) results.push_back(bench_pq<B>(dir, n / 2, memory, false));
-        if (want("pq-interleaved")) results.push_back(bench_pq<B>(dir, n / 2, memory, true));
-        if (want("scan")) results.push_back(bench_vector_scan<B>(dir, n));
-    };
-    if (block_choice != "same") run_all(split_blocks());
-    if (block_choice != "split") run_all(same_blocks());
+    for (const block_sizes& b : pairs) {
+        if (want("sorter")) results.push_back(bench_sorter(dir, n, memory, b));
+        if (want("sort")) results.push_back(bench_sort(dir, n, memory, b));
+        if (want("pq")) results.push_back(bench_pq(dir, n / 2, memory, false, b));
+        if (want("pq-interleaved")) results.push_back(bench_pq(dir, n / 2, memory, true, b));
+        if (want("scan")) results.push_back(bench_vector_scan(dir, n, b));
+    }
 
     std::printf("flashxxl (Br/Bw as listed, %u I/O thread(s)) vs STXXL 1.4.1 (B 2 MiB, 1 I/O thread): %s of "
                 "uint64, M = %s, files in %s\n",

@@ -151,8 +151,10 @@ std::vector<T> random_items(std::uint64_t n, std::uint64_t seed) {
 
 // ---- sizes ----------------------------------------------------------------------------------
 
-using small_blocks = blocks<4 * 1024, 64 * 1024>;           // Br 4 KiB, Bw 64 KiB
-using large_blocks = blocks<128 * 1024, 1024 * 1024>;       // Br 128 KiB, Bw 1 MiB
+// The two block-size pairs every benchmark runs with (run-time values: one container type
+// per element type serves both).
+const block_sizes small_blocks(4 * 1024, 64 * 1024);     // Br 4 KiB, Bw 64 KiB
+const block_sizes large_blocks(128 * 1024, 1024 * 1024); // Br 128 KiB, Bw 1 MiB
 
 constexpr std::uint64_t kVectorBytes = 64 * MiB;        // vector stream write / scan
 constexpr std::uint64_t kRandomVectorBytes = 64 * MiB;  // vector random get (cache = 1/16 of it)
@@ -165,13 +167,12 @@ constexpr std::uint64_t kStackQueueBytes = 64 * MiB;    // stack / queue items
 // ---- vector ---------------------------------------------------------------------------------
 
 //! Clears the vector and appends n items with a stream_writer (Bw writes).
-template <class Blocks>
-void bm_vector_stream_write(benchmark::State& state) {
+void bm_vector_stream_write(benchmark::State& state, const block_sizes& b) {
     using T = std::uint64_t;
-    using vec = vector<T, Blocks>;
+    using vec = vector<T>;
     const std::uint64_t n = kVectorBytes / sizeof(T);
     machine m = make_bench_machine();
-    vec v(m, vec::min_memory());
+    vec v(m, vec::min_memory(b), b);
     io_meter io(m);
     for (auto _ : state) {
         v.clear();
@@ -185,13 +186,12 @@ void bm_vector_stream_write(benchmark::State& state) {
 }
 
 //! Scans n items with a stream_reader, item by item (`*r`, `++r`) or by runs (run() / skip()).
-template <class Blocks>
-void bm_vector_stream_scan(benchmark::State& state, bool by_runs) {
+void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool by_runs) {
     using T = std::uint64_t;
-    using vec = vector<T, Blocks>;
+    using vec = vector<T>;
     const std::uint64_t n = kVectorBytes / sizeof(T);
     machine m = make_bench_machine();
-    vec v(m, vec::min_memory());
+    vec v(m, vec::min_memory(b), b);
     {
         typename vec::stream_writer w(v);
         for (std::uint64_t i = 0; i < n; ++i) w.push(i);
@@ -220,14 +220,13 @@ void bm_vector_stream_scan(benchmark::State& state, bool by_runs) {
 }
 
 //! Random get() over a vector whose page cache holds 1/16 of it: mostly misses of one Br read.
-template <class Blocks>
-void bm_vector_random_get(benchmark::State& state) {
+void bm_vector_random_get(benchmark::State& state, const block_sizes& b) {
     using T = std::uint64_t;
-    using vec = vector<T, Blocks>;
+    using vec = vector<T>;
     const std::uint64_t n = kRandomVectorBytes / sizeof(T);
-    const std::uint64_t frames = kRandomVectorBytes / 16 / vec::Br;
+    const std::uint64_t frames = kRandomVectorBytes / 16 / b.br;
     machine m = make_bench_machine();
-    vec v(m, vec::Bw + frames * (vec::Br + vec::frame_overhead) + 4096);
+    vec v(m, b.bw + frames * (b.br + vec::frame_overhead) + 4096, b);
     {
         typename vec::stream_writer w(v);
         for (std::uint64_t i = 0; i < n; ++i) w.push(i);
@@ -252,13 +251,13 @@ void bm_vector_random_get(benchmark::State& state) {
 
 //! push() n items one by one, sort(), drain with `*s` / `++s` (checking the order). `memory`
 //! 0 means: enough for one run (in-memory sort); otherwise the (small) budget M.
-template <class T, class Blocks>
-void bm_sorter(benchmark::State& state, std::uint64_t memory) {
+template <class T>
+void bm_sorter(benchmark::State& state, const block_sizes& b, std::uint64_t memory) {
     using traits = item_traits<T>;
-    using sorter_type = sorter<T, typename traits::less, Blocks>;
+    using sorter_type = sorter<T, typename traits::less>;
     const std::uint64_t n = kSortBytes / sizeof(T);
     const bool in_memory = memory == 0;
-    if (in_memory) memory = n * sizeof(T) + n * sizeof(T) / 16 + 2 * Blocks::write_block + MiB;
+    if (in_memory) memory = n * sizeof(T) + n * sizeof(T) / 16 + 2 * b.bw + MiB;
     const std::vector<T> input = random_items<T>(n, 7);
     machine m = make_bench_machine();
     double push_s = 0, sort_s = 0, drain_s = 0;
@@ -266,7 +265,7 @@ void bm_sorter(benchmark::State& state, std::uint64_t memory) {
     bool ok = true;
     io_meter io(m);
     for (auto _ : state) {
-        sorter_type s(m, memory);
+        sorter_type s(m, memory, b);
         auto t0 = std::chrono::steady_clock::now();
         for (const T& x : input) s.push(x);
         push_s += seconds_since(t0);
@@ -300,15 +299,14 @@ void bm_sorter(benchmark::State& state, std::uint64_t memory) {
 
 //! flashxxl::sort(vector&, M) with a small M: read, form runs, merge, write back. The vector is
 //! refilled with the same random items (untimed) before each sort.
-template <class Blocks>
-void bm_sort_vector(benchmark::State& state) {
+void bm_sort_vector(benchmark::State& state, const block_sizes& b) {
     using T = std::uint64_t;
-    using vec = vector<T, Blocks>;
+    using vec = vector<T>;
     const std::uint64_t n = kSortBytes / sizeof(T);
-    const std::uint64_t memory = kExternalSortMemory + sort_stream_memory<T, Blocks>();
+    const std::uint64_t memory = kExternalSortMemory + sort_stream_memory<T>(b);
     const std::vector<T> input = random_items<T>(n, 11);
     machine m = make_bench_machine();
-    vec v(m, vec::min_memory());
+    vec v(m, vec::min_memory(b), b);
     sort_report report;
     io_meter io(m);
     for (auto _ : state) {
@@ -343,10 +341,9 @@ void bm_sort_vector(benchmark::State& state) {
 using min_pq_less = std::greater<std::uint64_t>;  // top() is the smallest
 
 //! n push() then n top() / pop() (checking the order).
-template <class Blocks>
-void bm_pq_fill_drain(benchmark::State& state) {
+void bm_pq_fill_drain(benchmark::State& state, const block_sizes& b) {
     using T = std::uint64_t;
-    using pq_type = priority_queue<T, min_pq_less, Blocks>;
+    using pq_type = priority_queue<T, min_pq_less>;
     const std::uint64_t n = kPqBytes / sizeof(T);
     const std::vector<T> input = random_items<T>(n, 13);
     machine m = make_bench_machine();
@@ -354,7 +351,7 @@ void bm_pq_fill_drain(benchmark::State& state) {
     bool ok = true;
     io_meter io(m);
     for (auto _ : state) {
-        pq_type q(m, kPqMemory);
+        pq_type q(m, kPqMemory, b);
         for (const T& x : input) q.push(x);
         T last = 0;
         std::uint64_t count = 0;
@@ -375,10 +372,9 @@ void bm_pq_fill_drain(benchmark::State& state) {
 //! pop the smallest x and push x + a random step below 2^61. The steps are of the order of the
 //! key range, so pushed items land among the stored ones: they pass through the insertion heap,
 //! internal runs and external arrays instead of being popped straight back from the heap.
-template <class Blocks>
-void bm_pq_interleaved(benchmark::State& state) {
+void bm_pq_interleaved(benchmark::State& state, const block_sizes& b) {
     using T = std::uint64_t;
-    using pq_type = priority_queue<T, min_pq_less, Blocks>;
+    using pq_type = priority_queue<T, min_pq_less>;
     const std::uint64_t n = kPqBytes / sizeof(T);
     const std::vector<T> input = random_items<T>(n / 2, 17);
     machine m = make_bench_machine();
@@ -389,7 +385,7 @@ void bm_pq_interleaved(benchmark::State& state) {
         state.PauseTiming();
         io.pause();
         {
-            pq_type q(m, kPqMemory);
+            pq_type q(m, kPqMemory, b);
             for (const T& x : input) q.push(x >> 2);  // room above for the increments
             std::uint64_t merges_before = q.merges();
             key_stream ks{19};
@@ -420,16 +416,15 @@ void bm_pq_interleaved(benchmark::State& state) {
 // ---- stack and queue ------------------------------------------------------------------------
 
 //! n push() then n top() / pop() (spilling halves of Bw and reading them back).
-template <class Blocks>
-void bm_stack(benchmark::State& state) {
+void bm_stack(benchmark::State& state, const block_sizes& b) {
     using T = std::uint64_t;
-    using stack_type = stack<T, Blocks>;
+    using stack_type = stack<T>;
     const std::uint64_t n = kStackQueueBytes / sizeof(T);
     machine m = make_bench_machine();
     bool ok = true;
     io_meter io(m);
     for (auto _ : state) {
-        stack_type s(m, stack_type::memory_usage());
+        stack_type s(m, stack_type::memory_usage(b), b);
         for (std::uint64_t i = 0; i < n; ++i) s.push(i);
         for (std::uint64_t i = n; i-- > 0;) {
             ok &= (s.top() == i);
@@ -443,16 +438,15 @@ void bm_stack(benchmark::State& state) {
 }
 
 //! n push() then n front() / pop() (Bw writes, Br reads with prefetch).
-template <class Blocks>
-void bm_queue(benchmark::State& state) {
+void bm_queue(benchmark::State& state, const block_sizes& b) {
     using T = std::uint64_t;
-    using queue_type = queue<T, Blocks>;
+    using queue_type = queue<T>;
     const std::uint64_t n = kStackQueueBytes / sizeof(T);
     machine m = make_bench_machine();
     bool ok = true;
     io_meter io(m);
     for (auto _ : state) {
-        queue_type q(m, queue_type::memory_usage());
+        queue_type q(m, queue_type::memory_usage(b), b);
         for (std::uint64_t i = 0; i < n; ++i) q.push(i);
         for (std::uint64_t i = 0; i < n; ++i) {
             ok &= (q.front() == i);
@@ -472,10 +466,7 @@ std::string size_name(std::uint64_t bytes) {
 }
 
 //! "Br=4KiB,Bw=64KiB"
-template <class Blocks>
-std::string blocks_name() {
-    return "Br=" + size_name(Blocks::read_block) + ",Bw=" + size_name(Blocks::write_block);
-}
+std::string blocks_name(const block_sizes& b) { return "Br=" + size_name(b.br) + ",Bw=" + size_name(b.bw); }
 
 //! --benchmark_min_time in seconds, when given as "<number>" or "<number>s" (0: not given).
 double min_time_seconds = 0;
@@ -510,58 +501,38 @@ void add(const std::string& name, Fn&& fn, benchmark::TimeUnit unit = benchmark:
     if (min_time_seconds > 0) b->MinTime(min_time_seconds);
 }
 
-//! Tags one blocks<Br, Bw> type, so that a generic lambda can be registered once per pair.
-template <class Blocks>
-struct blocks_tag {
-    using type = Blocks;
-};
-
-//! Registers `name/<type>/Br=..,Bw=..` for both block pairs; `bench(state, tag)` runs one.
+//! Registers `name/<type>/Br=..,Bw=..` for both block pairs; `bench(state, b)` runs one.
 template <class Bench>
 void add_for_blocks(const std::string& name, const std::string& type, Bench bench,
                     benchmark::TimeUnit unit = benchmark::kMillisecond) {
-    add(name + "/" + type + "/" + blocks_name<small_blocks>(),
-        [bench](benchmark::State& s) { bench(s, blocks_tag<small_blocks>()); }, unit);
-    add(name + "/" + type + "/" + blocks_name<large_blocks>(),
-        [bench](benchmark::State& s) { bench(s, blocks_tag<large_blocks>()); }, unit);
+    for (const block_sizes& b : {small_blocks, large_blocks})
+        add(name + "/" + type + "/" + blocks_name(b), [bench, b](benchmark::State& s) { bench(s, b); }, unit);
 }
-
-#define FLASHXXL_BLOCKS(tag) typename decltype(tag)::type
 
 void register_all() {
-    add_for_blocks("vector/stream_write", "u64",
-                   [](benchmark::State& s, auto t) { bm_vector_stream_write<FLASHXXL_BLOCKS(t)>(s); });
+    add_for_blocks("vector/stream_write", "u64", bm_vector_stream_write);
     add_for_blocks("vector/stream_scan", "u64",
-                   [](benchmark::State& s, auto t) { bm_vector_stream_scan<FLASHXXL_BLOCKS(t)>(s, false); });
+                   [](benchmark::State& s, const block_sizes& b) { bm_vector_stream_scan(s, b, false); });
     add_for_blocks("vector/stream_scan_runs", "u64",
-                   [](benchmark::State& s, auto t) { bm_vector_stream_scan<FLASHXXL_BLOCKS(t)>(s, true); });
-    add_for_blocks(
-        "vector/random_get", "u64", [](benchmark::State& s, auto t) { bm_vector_random_get<FLASHXXL_BLOCKS(t)>(s); },
-        benchmark::kMicrosecond);
+                   [](benchmark::State& s, const block_sizes& b) { bm_vector_stream_scan(s, b, true); });
+    add_for_blocks("vector/random_get", "u64", bm_vector_random_get, benchmark::kMicrosecond);
 
     add_for_blocks("sorter/memory", "u64",
-                   [](benchmark::State& s, auto t) { bm_sorter<std::uint64_t, FLASHXXL_BLOCKS(t)>(s, 0); });
-    add_for_blocks("sorter/external", "u64", [](benchmark::State& s, auto t) {
-        bm_sorter<std::uint64_t, FLASHXXL_BLOCKS(t)>(s, kExternalSortMemory);
+                   [](benchmark::State& s, const block_sizes& b) { bm_sorter<std::uint64_t>(s, b, 0); });
+    add_for_blocks("sorter/external", "u64", [](benchmark::State& s, const block_sizes& b) {
+        bm_sorter<std::uint64_t>(s, b, kExternalSortMemory);
     });
-    add_for_blocks("sorter/memory", "kv16",
-                   [](benchmark::State& s, auto t) { bm_sorter<kv16, FLASHXXL_BLOCKS(t)>(s, 0); });
-    add_for_blocks("sorter/external", "kv16", [](benchmark::State& s, auto t) {
-        bm_sorter<kv16, FLASHXXL_BLOCKS(t)>(s, kExternalSortMemory);
-    });
-    add_for_blocks("sort_vector/external", "u64",
-                   [](benchmark::State& s, auto t) { bm_sort_vector<FLASHXXL_BLOCKS(t)>(s); });
+    add_for_blocks("sorter/memory", "kv16", [](benchmark::State& s, const block_sizes& b) { bm_sorter<kv16>(s, b, 0); });
+    add_for_blocks("sorter/external", "kv16",
+                   [](benchmark::State& s, const block_sizes& b) { bm_sorter<kv16>(s, b, kExternalSortMemory); });
+    add_for_blocks("sort_vector/external", "u64", bm_sort_vector);
 
-    add_for_blocks("priority_queue/fill_drain", "u64",
-                   [](benchmark::State& s, auto t) { bm_pq_fill_drain<FLASHXXL_BLOCKS(t)>(s); });
-    add_for_blocks("priority_queue/interleaved", "u64",
-                   [](benchmark::State& s, auto t) { bm_pq_interleaved<FLASHXXL_BLOCKS(t)>(s); });
+    add_for_blocks("priority_queue/fill_drain", "u64", bm_pq_fill_drain);
+    add_for_blocks("priority_queue/interleaved", "u64", bm_pq_interleaved);
 
-    add_for_blocks("stack/push_pop", "u64", [](benchmark::State& s, auto t) { bm_stack<FLASHXXL_BLOCKS(t)>(s); });
-    add_for_blocks("queue/push_pop", "u64", [](benchmark::State& s, auto t) { bm_queue<FLASHXXL_BLOCKS(t)>(s); });
+    add_for_blocks("stack/push_pop", "u64", bm_stack);
+    add_for_blocks("queue/push_pop", "u64", bm_queue);
 }
-
-#undef FLASHXXL_BLOCKS
 
 } // namespace
 

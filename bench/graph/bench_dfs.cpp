@@ -1,4 +1,5 @@
 // DFS benchmark (seeds/001 Section 4): block size Br vs Bw vs translation layer on the 2009 SSD, table and JSON.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include "flashxxl/graph/dfs.hpp"
 #include "flashxxl/graph/grid_generator.hpp"
 #include "flashxxl/graph/bfs_result_json.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
@@ -23,16 +25,15 @@ const char* tl_machine_config =
     "name=ssd-2009-tl\nflash=memory,32GiB,memory name=ssd model=hama-ssd-2009 tl=on tl_page=128KiB tl_segment=16MiB\n"
     "placement=single device=ssd\n";
 
-template <class B>
-nlohmann::json run(const std::string& label, const char* config, std::uint64_t side, std::uint64_t memory,
-                   std::uint64_t cache, dfs_marks marks) {
+nlohmann::json run(const std::string& label, const char* config, const block_sizes& b, std::uint64_t side,
+                   std::uint64_t memory, std::uint64_t cache, dfs_marks marks) {
     machine m = machine::from_config_text(config, label);
     grid_generator gen(side);
-    std::uint64_t build = std::max<std::uint64_t>(memory, csr_build_min_memory<B>());
-    auto g = build_csr<B>(m, build, gen, cache);
+    std::uint64_t build = std::max<std::uint64_t>(memory, csr_build_min_memory(b));
+    auto g = build_csr(m, build, b, gen, cache);
     dfs_options o;
     o.marks = marks;
-    dfs_result r = dfs(m, *g, std::max<std::uint64_t>(memory, dfs_min_memory<B>()), 0, o);
+    dfs_result r = dfs(m, *g, std::max<std::uint64_t>(memory, dfs_min_memory(b)), b, 0, o);
     const phase_stats& p = r.phases[0];
     io_counters host;
     for (role x : all_roles) host += p.of(x);
@@ -63,9 +64,10 @@ int main(int argc, char** argv) {
         std::uint64_t cache = argc > 3 ? parse_size(argv[3]) : 16 * MiB;
         dfs_marks marks = argc > 4 ? parse_dfs_marks(argv[4]) : dfs_marks::separate;
         nlohmann::json all = nlohmann::json::array();
-        all.push_back(run<blocks<128 * 1024, 128 * 1024>>("Br", ssd_machine_config, side, memory, cache, marks));
-        all.push_back(run<blocks<16 * 1024 * 1024, 16 * 1024 * 1024>>("Bw", ssd_machine_config, side, memory, cache, marks));
-        all.push_back(run<blocks<128 * 1024, 128 * 1024>>("TL", tl_machine_config, side, memory, cache, marks));
+        const block_sizes br(128 * KiB, 128 * KiB), bw(16 * MiB, 16 * MiB);
+        all.push_back(run("Br", ssd_machine_config, br, side, memory, cache, marks));
+        all.push_back(run("Bw", ssd_machine_config, bw, side, memory, cache, marks));
+        all.push_back(run("TL", tl_machine_config, br, side, memory, cache, marks));
         std::cout << all.dump() << "\n";
     } catch (const std::exception& e) {
         std::cerr << "bench_graph_dfs: " << e.what() << "\n";

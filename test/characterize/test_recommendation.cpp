@@ -5,6 +5,7 @@
 #include "flashxxl/characterize/model_target.hpp"
 #include "flashxxl/characterize/plans.hpp"
 #include "flashxxl/characterize/recommendation.hpp"
+#include "flashxxl/machine/machine_config.hpp"
 #include "flashxxl/characterize/runner.hpp"
 #include "flashxxl/device/model_presets.hpp"
 
@@ -98,5 +99,22 @@ TEST(characterize_recommendation, quick_plan_recommends_the_same_on_hama) {
     EXPECT_FALSE(c.self_scaling.empty());
     std::string snippet = ch::config_snippet(rec, "/dev/sdx", 32 * GiB, "ssd", true);
     EXPECT_NE(snippet.find("# recommended: Br=128KiB Bw=512KiB"), std::string::npos) << snippet;
-    EXPECT_NE(snippet.find("flash=/dev/sdx,32GiB,syscall name=ssd"), std::string::npos) << snippet;
+    EXPECT_NE(snippet.find("flash=/dev/sdx,32GiB,syscall name=ssd br=128KiB bw=512KiB\n"), std::string::npos) << snippet;
+    // The snippet is a config line the machine parser takes as it is, block sizes included.
+    flashxxl::machine_spec spec = flashxxl::parse_machine_config(snippet, "snippet");
+    ASSERT_EQ(spec.devices.size(), 1u);
+    EXPECT_EQ(spec.devices[0].br, 128 * KiB);
+    EXPECT_EQ(spec.devices[0].bw, 512 * KiB);
+}
+
+TEST(characterize_recommendation, snippet_raises_bw_to_a_multiple_of_br) {
+    ch::recommendation rec;
+    rec.br = 192 * KiB;
+    rec.bw_aligned = 512 * KiB;  // not a multiple of Br: the device line states 576 KiB
+    std::string snippet = ch::config_snippet(rec, "/x.img", GiB, "ssd", true);
+    EXPECT_NE(snippet.find(" br=192KiB bw=576KiB\n"), std::string::npos) << snippet;
+    rec.br.reset();  // Br not measured (an HDD whose random reads never level off): only bw= stated
+    snippet = ch::config_snippet(rec, "/x.img", GiB, "ssd", true);
+    EXPECT_EQ(snippet.find(" br="), std::string::npos) << snippet;
+    EXPECT_NE(snippet.find(" bw=512KiB\n"), std::string::npos) << snippet;
 }

@@ -1,4 +1,4 @@
-// Tests of container/priority_queue.hpp vs std::priority_queue: many equal keys, interleaving, memory, I/O.
+// Tests of container/priority_queue.hpp vs std::priority_queue: many equal keys, interleaving, memory, I/O, run-time block sizes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 #include <functional>
 #include <queue>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "container/alloc_tracker.hpp"
@@ -17,14 +18,15 @@ using flashxxl_test::item;
 
 namespace {
 constexpr std::size_t br = 4096, bw = 16384;
-using small_blocks = blocks<br, bw>;
+using small_blocks = blocks<br, bw>;  // the compile-time spelling, for the compatibility test
+const block_sizes small{br, bw};
 constexpr std::uint64_t mem = 160 * 1024;
 
 //! Keys from a tiny range (many equal keys: STXXL issue #20), tags unique; checks the key
 //! order against std::priority_queue and that every pushed tag comes out exactly once.
 template <class T, class Cmp>
 void check_pq(std::uint32_t key_range, std::size_t n, int pop_percent_during, std::uint32_t seed, Cmp cmp,
-              std::uint64_t memory = mem) {
+              std::uint64_t memory = mem, const block_sizes& sizes = small) {
     machine m = flashxxl_test::tiny_machine();
     std::mt19937 rng(seed);
     auto key_cmp = [&](const T& a, const T& b) { return cmp(a, b); };
@@ -34,10 +36,12 @@ void check_pq(std::uint32_t key_range, std::size_t n, int pop_percent_during, st
     std::int64_t peak = 0;
     std::uint64_t merges = 0;
     std::uint64_t directory = 0;  // the arrays' segment lists, allowed besides M
+    std::uint64_t arrays_written = 0;
     {
         flashxxl_test::alloc_tracker::start();
-        priority_queue<T, Cmp, small_blocks> pq(m, memory, cmp);
+        priority_queue<T, Cmp> pq(m, memory, sizes, cmp);
         flashxxl_test::alloc_tracker::stop();
+        EXPECT_EQ(pq.blocks(), sizes);
         auto check_pop = [&]() {
             ASSERT_FALSE(pq.empty());
             const T& got = pq.top();
@@ -73,15 +77,23 @@ void check_pq(std::uint32_t key_range, std::size_t n, int pop_percent_during, st
         merges = pq.merges();
         peak = flashxxl_test::alloc_tracker::peak();
         directory = pq.directory_memory(n);
+        arrays_written = pq.arrays_written();
     }
     EXPECT_EQ(popped, n);
     EXPECT_LE(peak, std::int64_t(memory + directory)) << "heap allocations of the queue exceed M + directory";
     device_stats st = flashxxl_test::total_stats(m);
     const io_counters& c = st.of(role::hot);
-    EXPECT_EQ(c.read_bytes, c.read_ops * br);
+    EXPECT_EQ(c.read_bytes, c.read_ops * sizes.br);
     if (n * sizeof(T) > 2 * memory) {
         EXPECT_GT(c.write_ops, 0u);
     }
+    // Shapes: writes are whole Br blocks, all of Bw but at most the last of each external array
+    // written; everything was popped, so every written Br block was read back exactly once.
+    EXPECT_EQ(c.write_bytes % sizes.br, 0u);
+    EXPECT_LE(c.write_bytes, c.write_ops * sizes.bw);
+    EXPECT_GE(c.write_bytes, (c.write_ops - std::min(c.write_ops, arrays_written)) * sizes.bw);
+    EXPECT_EQ(arrays_written > 0, c.write_ops > 0);
+    EXPECT_EQ(c.read_ops, c.write_bytes / sizes.br);
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     (void)merges;
 }
@@ -134,7 +146,7 @@ TEST(priority_queue, lambda_comparator_and_small_sizes) {
 
 TEST(priority_queue, four_byte_items) {
     machine m = flashxxl_test::tiny_machine();
-    priority_queue<std::uint32_t, std::less<std::uint32_t>, small_blocks> pq(m, mem);
+    priority_queue<std::uint32_t> pq(m, mem, small);
     std::priority_queue<std::uint32_t> ref;
     std::mt19937 rng(9);
     for (int i = 0; i < 300000; ++i) {
@@ -159,8 +171,8 @@ TEST(priority_queue, four_byte_items) {
 
 TEST(priority_queue, sawtooth_refills_and_drains_repeatedly) {
     machine m = flashxxl_test::tiny_machine();
-    using PQ = priority_queue<std::uint64_t, std::greater<std::uint64_t>, small_blocks>;
-    PQ pq(m, mem);
+    using PQ = priority_queue<std::uint64_t, std::greater<std::uint64_t>>;
+    PQ pq(m, mem, small);
     std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<std::uint64_t>> ref;
     std::mt19937_64 rng(10);
     for (int round = 0; round < 6; ++round) {
@@ -186,13 +198,22 @@ TEST(priority_queue, sawtooth_refills_and_drains_repeatedly) {
 TEST(priority_queue, memory_too_small_and_out_of_space) {
     {
         machine m = flashxxl_test::tiny_machine();
-        using PQ = priority_queue<std::uint64_t, std::less<std::uint64_t>, small_blocks>;
-        EXPECT_THROW(PQ(m, 32 * 1024), config_error);
-        EXPECT_NO_THROW(PQ(m, PQ::min_memory()));
+        using PQ = priority_queue<std::uint64_t>;
+        EXPECT_THROW(PQ(m, 32 * 1024, small), config_error);
+        EXPECT_NO_THROW(PQ(m, PQ::min_memory(small), small));
+        EXPECT_THROW(PQ(m, PQ::min_memory(small) / 2, small), config_error);
+        try {
+            PQ(m, 64 * 1024, block_sizes(12 * 1024, 36 * 1024));
+            ADD_FAILURE() << "no config_error";
+        } catch (const config_error& e) {
+            std::string what = e.what();
+            EXPECT_NE(what.find("Br = 12 KiB"), std::string::npos) << what;
+            EXPECT_NE(what.find("Bw = 36 KiB"), std::string::npos) << what;
+        }
     }
     machine m = flashxxl_test::tiny_machine("256KiB");
     {
-        priority_queue<std::uint64_t, std::less<std::uint64_t>, small_blocks> pq(m, mem);
+        priority_queue<std::uint64_t> pq(m, mem, small);
         std::uint64_t pushed = 0;
         EXPECT_THROW(
             {
@@ -206,4 +227,124 @@ TEST(priority_queue, memory_too_small_and_out_of_space) {
 // A larger budget: bigger insertion heap, dozens of internal runs per external array.
 TEST(priority_queue, larger_budget_many_internal_runs) {
     check_pq<tagged<8>>(50, 2000000, 30, 7, key_less(), 8 * 1024 * 1024);
+}
+
+// ---- run-time block sizes --------------------------------------------------------------------
+
+namespace {
+
+//! One run-time pair with a budget scaled to it (about twice min_memory) and enough items to
+//! spill and merge external arrays.
+struct pq_pair_case {
+    block_sizes blocks;
+    std::uint64_t memory;
+    std::size_t n;
+};
+
+std::string pq_pair_name(const ::testing::TestParamInfo<pq_pair_case>& info) {
+    return "Br" + format_size(info.param.blocks.br) + "_Bw" + format_size(info.param.blocks.bw);
+}
+
+// Powers of two, the non-power-of-two 12 KiB / 36 KiB, and 192 KiB / 3 MiB as it is (M = 12 MiB)
+// and scaled down by 16 (12 KiB / 192 KiB).
+const pq_pair_case pq_pair_cases[] = {
+    {block_sizes(4 * KiB, 4 * KiB), 160 * KiB, 200000},
+    {block_sizes(4 * KiB, 16 * KiB), 160 * KiB, 200000},
+    {block_sizes(4 * KiB, 64 * KiB), 320 * KiB, 200000},
+    {block_sizes(12 * KiB, 36 * KiB), 320 * KiB, 200000},
+    {block_sizes(12 * KiB, 192 * KiB), MiB, 400000},
+    {block_sizes(192 * KiB, 3 * MiB), 12 * MiB, 2500000},
+};
+
+class pq_pairs : public ::testing::TestWithParam<pq_pair_case> {};
+
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(run_time, pq_pairs, ::testing::ValuesIn(pq_pair_cases), pq_pair_name);
+
+// The oracles of the tests above (order against std::priority_queue, every tag once, memory,
+// I/O shapes) for every pair: few keys, interleaved pops, padded 40-byte items, a min-queue.
+TEST_P(pq_pairs, same_oracles_as_the_default_pair) {
+    const pq_pair_case& p = GetParam();
+    check_pq<tagged<8>>(3, p.n, 0, 21, key_less(), p.memory, p.blocks);
+    check_pq<tagged<8>>(1000, p.n, 35, 22, key_greater(), p.memory, p.blocks);
+    check_pq<tagged<40>>(1u << 30, p.n / 4, 30, 23, key_less(), p.memory, p.blocks);
+}
+
+// Merges of external arrays happen at every pair once the reader slots run out.
+TEST_P(pq_pairs, arrays_are_merged_when_slots_run_out) {
+    const pq_pair_case& p = GetParam();
+    machine m = flashxxl_test::tiny_machine();
+    priority_queue<std::uint64_t> pq(m, p.memory, p.blocks);
+    std::mt19937_64 rng(5);
+    std::uint64_t n = std::uint64_t(pq.memory_capacity()) * (pq.max_arrays() + 3);
+    for (std::uint64_t i = 0; i < n; ++i) pq.push(rng() >> 1);
+    EXPECT_GT(pq.merges(), 0u);
+    std::uint64_t prev = ~std::uint64_t(0), count = 0;
+    for (; !pq.empty(); pq.pop(), ++count) {
+        ASSERT_LE(pq.top(), prev);
+        prev = pq.top();
+    }
+    EXPECT_EQ(count, n);
+    const io_counters c = flashxxl_test::total_stats(m).of(role::hot);
+    EXPECT_EQ(c.read_bytes, c.read_ops * p.blocks.br);
+    EXPECT_EQ(c.read_ops, c.write_bytes / p.blocks.br);
+    EXPECT_GE(c.write_bytes, (c.write_ops - std::min(c.write_ops, pq.arrays_written())) * p.blocks.bw);
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+}
+
+TEST(priority_queue, invalid_block_sizes_are_a_config_error_naming_both) {
+    machine m = flashxxl_test::tiny_machine();
+    block_sizes b;  // fields set by hand: block_sizes' own constructor would throw already
+    b.br = 12 * KiB;
+    b.bw = 20 * KiB;
+    try {
+        priority_queue<std::uint64_t> pq(m, 64 * MiB, b);
+        ADD_FAILURE() << "accepted " << b.describe();
+    } catch (const config_error& e) {
+        std::string what = e.what();
+        EXPECT_NE(what.find("Br = 12KiB"), std::string::npos) << what;
+        EXPECT_NE(what.find("Bw = 20KiB"), std::string::npos) << what;
+    }
+    EXPECT_THROW(block_sizes(12 * KiB, 20 * KiB), config_error);
+    b.br = 8 * KiB;
+    b.bw = 4 * KiB;
+    EXPECT_THROW((priority_queue<std::uint64_t>(m, 64 * MiB, b)), config_error);
+}
+
+// Code written against blocks<Br, Bw> keeps compiling and means the same; the default
+// (device_blocks) takes the sizes of the device the role (hot) is placed on.
+TEST(priority_queue, compile_time_blocks_and_device_block_sizes) {
+    machine m = flashxxl_test::tiny_machine();
+    {
+        priority_queue<std::uint64_t, std::less<std::uint64_t>, small_blocks> pq(m, mem);
+        EXPECT_EQ(pq.blocks(), small);
+        EXPECT_EQ((priority_queue<std::uint64_t, std::less<std::uint64_t>, small_blocks>::min_memory()),
+                  priority_queue<std::uint64_t>::min_memory(small));
+        for (std::uint64_t i = 0; i < 100000; ++i) pq.push(i * 7919 % 100003);
+        EXPECT_GT(flashxxl_test::total_stats(m).total.write_ops, 0u);
+        std::uint64_t prev = ~std::uint64_t(0);
+        for (; !pq.empty(); pq.pop()) {
+            ASSERT_LE(pq.top(), prev);
+            prev = pq.top();
+        }
+    }
+    EXPECT_EQ(priority_queue<std::uint64_t>::min_memory(), priority_queue<std::uint64_t>::min_memory(block_sizes()));
+    EXPECT_EQ(priority_queue<std::uint64_t>(m, 64 * MiB).blocks(), block_sizes());
+    machine odd = machine::from_config_text("name=odd\n"
+                                            "flash=memory,256MiB,memory name=ssd br=12KiB bw=36KiB\n"
+                                            "placement=single device=ssd\n",
+                                            "odd-machine");
+    priority_queue<std::uint64_t, std::greater<std::uint64_t>> pq(odd, 320 * KiB);
+    EXPECT_EQ(pq.blocks(), block_sizes(12 * KiB, 36 * KiB));
+    for (std::uint64_t i = 0; i < 200000; ++i) pq.push(i * 7919 % 200003);
+    std::uint64_t prev = 0;
+    for (; !pq.empty(); pq.pop()) {
+        ASSERT_GE(pq.top(), prev);
+        prev = pq.top();
+    }
+    const io_counters c = flashxxl_test::total_stats(odd).of(role::hot);
+    EXPECT_GT(c.write_ops, 0u);
+    EXPECT_EQ(c.read_bytes, c.read_ops * 12 * KiB);
+    EXPECT_LE(c.write_bytes, c.write_ops * 36 * KiB);
 }

@@ -1,4 +1,5 @@
 // Tests of the BFS tools' input and output: graph specs, file detection, vector output, the experiment runner.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -75,15 +76,17 @@ TEST(bfs_graph_source, detects_text_and_binary_files) {
 }
 
 TEST(bfs_experiment, runs_both_algorithms_with_the_csr_phase_first) {
-    using B = blocks<4096, 16384>;
+    const block_sizes b(4096, 16384);
     for (std::string algo : {"mm", "mr"}) {
         machine m = flashxxl::testing::two_device_machine("flash_aware");
         auto src = open_graph_source("grid:side=40");
         bfs_experiment_options o;
         o.algo = algo;
-        o.memory = bfs_experiment_min_memory<B>() + 64 * 1024;
+        o.memory = bfs_experiment_min_memory(b) + 64 * 1024;
         bfs_level_recorder rec(1600);
-        bfs_experiment_result r = run_bfs_experiment<B>(m, *src, o, rec);
+        bfs_experiment_result r = run_bfs_experiment(m, *src, b, o, rec);
+        EXPECT_EQ(r.br, b.br);
+        EXPECT_EQ(r.bw, b.bw);
         EXPECT_EQ(r.csr.edges(), 2u * 40 * 39);
         EXPECT_EQ(r.bfs.reached, 1600u);
         EXPECT_EQ(r.bfs.levels(), 79u);
@@ -97,23 +100,44 @@ TEST(bfs_experiment, runs_both_algorithms_with_the_csr_phase_first) {
     o.algo = "xx";
     o.memory = 1 << 20;
     bfs_visitor v;
-    EXPECT_THROW(run_bfs_experiment<B>(m, *src, o, v), config_error);
+    EXPECT_THROW(run_bfs_experiment(m, *src, b, o, v), config_error);
+    o.algo = "mm";
+    flashxxl::testing::expect_invalid_pair_rejected(
+        [&] { run_bfs_experiment(m, *src, flashxxl::testing::invalid_pair(), o, v); });
+}
+
+TEST(bfs_experiment, records_the_run_time_pair_it_ran_with) {
+    for (const block_sizes& b : flashxxl::testing::runtime_block_pairs()) {
+        SCOPED_TRACE(b.describe());
+        machine m = flashxxl::testing::plain_machine();
+        auto src = open_graph_source("grid:side=20");
+        bfs_experiment_options o;
+        o.algo = "mr";
+        o.memory = bfs_experiment_min_memory(b);
+        bfs_level_recorder rec(400);
+        bfs_experiment_result r = run_bfs_experiment(m, *src, b, o, rec);
+        EXPECT_EQ(r.br, b.br);
+        EXPECT_EQ(r.bw, b.bw);
+        EXPECT_EQ(r.bfs.reached, 400u);
+        EXPECT_EQ(rec.level[399], 38u);
+        EXPECT_GE(bfs_experiment_min_memory(b), std::max(mm_bfs_min_memory(b), csr_build_min_memory(b)));
+    }
 }
 
 TEST(bfs_output, vector_output_holds_every_reached_node_in_level_order) {
-    using B = blocks<4096, 16384>;
+    const block_sizes b(4096, 16384);
     machine m = flashxxl::testing::plain_machine();
     auto src = open_graph_source("grid:side=30");
-    auto g = build_csr<B>(m, 256 * 1024, *src);
-    vector<bfs_level_entry, B> out(m, vector<bfs_level_entry, B>::min_memory(), role::stream);
+    auto g = build_csr(m, 256 * 1024, b, *src);
+    vector<bfs_level_entry> out(m, vector<bfs_level_entry>::min_memory(b), b, role::stream);
     {
-        bfs_vector_output<B> vis(out);
-        mm_bfs(m, *g, 512 * 1024, 0, vis);
+        bfs_vector_output vis(out);
+        mm_bfs(m, *g, 512 * 1024, b, 0, vis);
         vis.finish();
     }
     ASSERT_EQ(out.size(), 900u);
     std::uint64_t prev_level = 0;
-    for (typename vector<bfs_level_entry, B>::stream_reader r(out); !r.empty(); ++r) {
+    for (vector<bfs_level_entry>::stream_reader r(out); !r.empty(); ++r) {
         EXPECT_GE(r->level, prev_level);
         prev_level = r->level;
         EXPECT_EQ(r->level, r->v / 30 + r->v % 30);  // grid distance from the corner

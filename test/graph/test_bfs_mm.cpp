@@ -14,21 +14,26 @@ namespace {
 using namespace flashxxl;
 using flashxxl::testing::test_graph;
 
-template <class Blocks>
-void check_all_graphs(machine& m, std::uint64_t memory, std::uint64_t mu, bool two_sources = true) {
+//! `any_external`: the arc sort must go external only for graphs larger than the build budget
+//! (with larger blocks the sorter's minimum holds the smallest graph); else for every graph.
+void check_all_graphs(machine& m, const block_sizes& b, std::uint64_t memory, std::uint64_t mu,
+                      bool two_sources = true, bool any_external = false) {
     for (const test_graph& tg : flashxxl::testing::test_graphs()) {
         SCOPED_TRACE(tg.name + " mu " + std::to_string(mu));
         flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
         // A small build budget: the arc sort runs external too.
-        auto g = build_csr<Blocks>(m, csr_build_min_memory<Blocks>() + 32 * 1024, src);
-        EXPECT_GT(g->build_stats().passes, 0u);
+        const std::uint64_t build_memory = csr_build_min_memory(b) + 32 * 1024;
+        auto g = build_csr(m, build_memory, b, src);
+        if (!any_external || 2 * tg.edges.size() * sizeof(bfs_arc) > build_memory) {
+            EXPECT_GT(g->build_stats().passes, 0u);
+        }
         std::vector<std::uint64_t> sources = {tg.n / 3};
         if (two_sources) sources.push_back(0);
         for (std::uint64_t source : sources) {
             bfs_level_recorder rec(tg.n);
             mm_bfs_options o;
             o.mu = mu;
-            bfs_result r = mm_bfs(m, *g, memory, source, rec, o);
+            bfs_result r = mm_bfs(m, *g, memory, b, source, rec, o);
             flashxxl::testing::expect_levels_match_boost(tg, source, rec);
             EXPECT_EQ(rec.level_sizes, r.level_sizes);
             ASSERT_EQ(r.phases.size(), 2u);
@@ -44,24 +49,26 @@ void check_all_graphs(machine& m, std::uint64_t memory, std::uint64_t mu, bool t
             if (r.reached > 100 && r.mu > 1) {  // with mu = 1 a loaded cluster is used up at once
                 EXPECT_GT(r.phases[1].of(role::hot).write_bytes, 0u) << "the hot pool stayed in memory";
             }
+            flashxxl::testing::expect_block_shapes(r.phases[0].total(), b, "preprocessing");
+            flashxxl::testing::expect_block_shapes(r.phases[1].total(), b, "bfs");
         }
     }
 }
 
 TEST(mm_bfs, levels_equal_boost_small_blocks_default_mu) {
     machine m = flashxxl::testing::plain_machine();
-    check_all_graphs<blocks<4096, 16384>>(m, 512 * 1024, 0);
+    check_all_graphs(m, block_sizes(4096, 16384), 512 * 1024, 0);
 }
 
 TEST(mm_bfs, levels_equal_boost_small_blocks_several_mu) {
     machine m = flashxxl::testing::plain_machine();
-    for (std::uint64_t mu : {1, 16}) check_all_graphs<blocks<4096, 16384>>(m, 512 * 1024, mu, false);
+    for (std::uint64_t mu : {1, 16}) check_all_graphs(m, block_sizes(4096, 16384), 512 * 1024, mu, false);
 }
 
 TEST(mm_bfs, levels_equal_boost_larger_write_blocks) {
     machine m = flashxxl::testing::plain_machine();
-    check_all_graphs<blocks<4096, 65536>>(m, 1024 * 1024, 0, false);
-    check_all_graphs<blocks<8192, 65536>>(m, 1536 * 1024, 5, false);
+    check_all_graphs(m, block_sizes(4096, 65536), 1024 * 1024, 0, false);
+    check_all_graphs(m, block_sizes(8192, 65536), 1536 * 1024, 5, false);
 }
 
 TEST(mm_bfs, levels_equal_boost_under_every_placement) {
@@ -71,9 +78,10 @@ TEST(mm_bfs, levels_equal_boost_under_every_placement) {
         machine m = flashxxl::testing::two_device_machine(p);
         for (const test_graph& tg : flashxxl::testing::test_graphs()) {
             flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
-            auto g = build_csr<blocks<4096, 16384>>(m, 512 * 1024, src);
+            const block_sizes b(4096, 16384);
+            auto g = build_csr(m, 512 * 1024, b, src);
             bfs_level_recorder rec(tg.n);
-            mm_bfs(m, *g, 512 * 1024, 2, rec);
+            mm_bfs(m, *g, 512 * 1024, b, 2, rec);
             flashxxl::testing::expect_levels_match_boost(tg, 2, rec);
         }
     }
@@ -83,10 +91,11 @@ TEST(mm_bfs, clusters_are_loaded_once_and_the_pool_bound_holds) {
     machine m = flashxxl::testing::plain_machine();
     test_graph tg = flashxxl::testing::collect("grid", grid_generator(64));
     flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
-    auto g = build_csr<blocks<4096, 16384>>(m, 512 * 1024, src);
+    const block_sizes b(4096, 16384);
+    auto g = build_csr(m, 512 * 1024, b, src);
     mm_bfs_options o;
     o.mu = 8;
-    bfs_result r = mm_bfs(m, *g, 512 * 1024, 0, o);
+    bfs_result r = mm_bfs(m, *g, 512 * 1024, b, 0, o);
     EXPECT_EQ(r.reached, tg.n);
     // A connected graph: every cluster is loaded exactly once.
     EXPECT_EQ(r.clusters_loaded, r.clusters);
@@ -118,14 +127,47 @@ TEST(mm_bfs, isolated_source_and_bad_arguments) {
     machine m = flashxxl::testing::plain_machine();
     std::vector<edge> edges = {{0, 1}, {1, 2}};
     flashxxl::testing::vector_edge_source src(5, edges);
-    auto g = build_csr<blocks<4096, 16384>>(m, 512 * 1024, src);
+    const block_sizes b(4096, 16384);
+    auto g = build_csr(m, 512 * 1024, b, src);
     bfs_level_recorder rec(5);
-    bfs_result r = mm_bfs(m, *g, 512 * 1024, 4, rec);
+    bfs_result r = mm_bfs(m, *g, 512 * 1024, b, 4, rec);
     EXPECT_EQ(r.reached, 1u);
     EXPECT_EQ(rec.level[4], 0u);
     EXPECT_EQ(rec.level[0], no_node);
-    EXPECT_THROW(mm_bfs(m, *g, 512 * 1024, 5), config_error);
-    EXPECT_THROW(mm_bfs(m, *g, 64 * 1024, 0), config_error);
+    EXPECT_THROW(mm_bfs(m, *g, 512 * 1024, b, 5), config_error);
+    EXPECT_THROW(mm_bfs(m, *g, 64 * 1024, b, 0), config_error);
+    flashxxl::testing::expect_invalid_pair_rejected(
+        [&] { mm_bfs(m, *g, 512 * 1024, flashxxl::testing::invalid_pair(), 0); });
 }
+
+//! MM_BFS at run-time block sizes (non-powers of two among them): the same oracle, the model's
+//! I/O shapes, default mu from the run-time Br, and the memory minimum follows the sizes.
+class mm_bfs_pairs : public ::testing::TestWithParam<block_sizes> {};
+
+TEST_P(mm_bfs_pairs, levels_equal_boost) {
+    const block_sizes b = GetParam();
+    machine m = flashxxl::testing::plain_machine();
+    check_all_graphs(m, b, mm_bfs_min_memory(b) + 256 * 1024, 0, false, true);
+}
+
+TEST_P(mm_bfs_pairs, default_mu_and_budget_follow_the_sizes) {
+    const block_sizes b = GetParam();
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(40));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    auto g = build_csr(m, csr_build_min_memory(b) + 32 * 1024, b, src);
+    EXPECT_EQ(g->blocks(), b);
+    EXPECT_THROW(mm_bfs(m, *g, mm_bfs_min_memory(b) - 1, b, 0), config_error);
+    bfs_level_recorder rec(tg.n);
+    bfs_result r = mm_bfs(m, *g, mm_bfs_min_memory(b), b, 0, rec);
+    EXPECT_EQ(r.mu, default_mu(b.br, tg.n));
+    EXPECT_EQ(r.clusters_loaded, r.clusters);
+    flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
+}
+
+INSTANTIATE_TEST_SUITE_P(runtime, mm_bfs_pairs, ::testing::ValuesIn(flashxxl::testing::runtime_block_pairs()),
+                         [](const ::testing::TestParamInfo<block_sizes>& i) {
+                             return flashxxl::testing::pair_name(i.param);
+                         });
 
 } // namespace

@@ -14,7 +14,7 @@ namespace {
 
 using namespace flashxxl;
 using flashxxl::testing::test_graph;
-using small_blocks = blocks<4096, 16384>;
+const block_sizes small_blocks(4096, 16384);
 
 //! Bytes (read + written) of role r on the devices of class k in a phase.
 std::uint64_t role_bytes_on(const phase_stats& p, role r, device_class k) {
@@ -31,12 +31,12 @@ struct placement_run {
 
 placement_run run_on(machine& m, const test_graph& tg, std::uint64_t mu) {
     flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
-    auto g = build_csr<small_blocks>(m, 512 * 1024, src);
+    auto g = build_csr(m, 512 * 1024, small_blocks, src);
     bfs_level_recorder rec(tg.n);
     mm_bfs_options o;
     o.mu = mu;
     placement_run r;
-    r.result = mm_bfs(m, *g, 512 * 1024, 0, rec, o);
+    r.result = mm_bfs(m, *g, 512 * 1024, small_blocks, 0, rec, o);
     r.level = rec.level;
     return r;
 }

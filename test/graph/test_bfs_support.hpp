@@ -13,7 +13,9 @@
 #include "flashxxl/graph/rmat_generator.hpp"
 #include "flashxxl/graph/splitmix64.hpp"
 #include "flashxxl/graph/tree_generator.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
 
 namespace flashxxl::testing {
 
@@ -104,10 +106,31 @@ inline machine two_device_machine(const std::string& placement) {
                                      "duo-machine");
 }
 
+//! The run-time block-size pairs of the parameterized graph tests, beside the (4 KiB, 16 KiB)
+//! of the fixed ones: non-powers of two (Br = 12 KiB holds 1024 12-byte records, 20 KiB is
+//! padded for them; Bw = 3 Br) and a wide ratio (Bw = 16 Br).
+inline std::vector<block_sizes> runtime_block_pairs() {
+    return {block_sizes(12 * KiB, 36 * KiB), block_sizes(20 * KiB, 60 * KiB), block_sizes(4 * KiB, 64 * KiB)};
+}
+
+//! "br12KiB_bw36KiB", a GoogleTest parameter name.
+inline std::string pair_name(const block_sizes& b) {
+    return "br" + std::to_string(b.br / KiB) + "KiB_bw" + std::to_string(b.bw / KiB) + "KiB";
+}
+
 } // namespace flashxxl::testing
+
+#include <ostream>
+
+namespace flashxxl {
+//! GoogleTest prints a block_sizes parameter as "Br = 12KiB, Bw = 36KiB".
+inline void PrintTo(const block_sizes& b, std::ostream* os) { *os << b.describe(); }
+} // namespace flashxxl
 
 #include <gtest/gtest.h>
 
+#include "flashxxl/device/device_stats.hpp"
+#include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_visitor.hpp"
 #include "graph/reference_graph.hpp"
 
@@ -138,6 +161,36 @@ inline void expect_levels_match_boost(const test_graph& tg, std::uint64_t source
     }
     EXPECT_EQ(bad_parents, 0u) << tg.name;
     EXPECT_EQ(rec.parent[source], source);
+}
+
+//! The I/O shapes of the model with block sizes `b` in counters `c`: every request a whole
+//! number of Br blocks, every read at least Br, every write at most Bw.
+inline void expect_block_shapes(const io_counters& c, const block_sizes& b, const std::string& what) {
+    EXPECT_EQ(c.read_bytes % b.br, 0u) << what << ": reads of " << c.read_bytes << " bytes for " << b.describe();
+    EXPECT_EQ(c.write_bytes % b.br, 0u) << what << ": writes of " << c.write_bytes << " bytes for " << b.describe();
+    EXPECT_GE(c.read_bytes, c.read_ops * b.br) << what << ": a read below Br for " << b.describe();
+    EXPECT_LE(c.write_bytes, c.write_ops * b.bw) << what << ": a write above Bw for " << b.describe();
+}
+
+//! An invalid pair (Bw not a multiple of Br) as the algorithms get it: built unchecked.
+inline block_sizes invalid_pair() {
+    block_sizes b;
+    b.br = 12 * KiB;
+    b.bw = 32 * KiB;
+    return b;
+}
+
+//! Runs f and expects a config_error whose message names both values of invalid_pair().
+template <class F>
+void expect_invalid_pair_rejected(F&& f) {
+    try {
+        f();
+        ADD_FAILURE() << "an invalid block-size pair was accepted";
+    } catch (const config_error& e) {
+        std::string msg = e.what();
+        EXPECT_NE(msg.find("12KiB"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("32KiB"), std::string::npos) << msg;
+    }
 }
 
 } // namespace flashxxl::testing

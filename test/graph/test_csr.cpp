@@ -14,7 +14,7 @@ namespace {
 
 using namespace flashxxl;
 using flashxxl::testing::test_graph;
-using small_blocks = blocks<4096, 16384>;
+const block_sizes small_blocks(4096, 16384);
 
 TEST(csr, matches_the_symmetrized_edge_set_and_counts_what_it_dropped) {
     machine m = flashxxl::testing::plain_machine();
@@ -31,7 +31,7 @@ TEST(csr, matches_the_symmetrized_edge_set_and_counts_what_it_dropped) {
             want.insert({e.v, e.u});
         }
         flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
-        auto g = build_csr<small_blocks>(m, 160 * 1024, src);
+        auto g = build_csr(m, 160 * 1024, small_blocks, src);
         const csr_build_stats& st = g->build_stats();
         EXPECT_EQ(st.nodes, tg.n);
         EXPECT_EQ(g->node_count(), tg.n);
@@ -42,7 +42,7 @@ TEST(csr, matches_the_symmetrized_edge_set_and_counts_what_it_dropped) {
         EXPECT_GT(st.passes, 0u) << "the arc sort should have gone external";
         // Sequential scan: exactly the wanted arcs, in order.
         std::vector<std::pair<node_id, node_id>> got;
-        typename csr_graph<small_blocks>::arc_stream s(*g);
+        csr_graph::arc_stream s(*g);
         for (; !s.empty(); ++s) got.push_back({(*s).v, (*s).w});
         EXPECT_TRUE(std::equal(got.begin(), got.end(), want.begin(), want.end()));
         // Random access: a few lists.
@@ -60,7 +60,7 @@ TEST(csr, roles_stream_while_loading_and_static_data_when_built) {
     machine m = flashxxl::testing::plain_machine();
     test_graph tg = flashxxl::testing::collect("grid", grid_generator(50));
     flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
-    auto g = build_csr<small_blocks>(m, 160 * 1024, src);
+    auto g = build_csr(m, 160 * 1024, small_blocks, src);
     device_stats s = m.stats()[0];
     EXPECT_GT(s.of(role::stream).write_bytes, 0u);
     EXPECT_GE(s.of(role::static_data).write_bytes, g->bytes());
@@ -72,9 +72,53 @@ TEST(csr, rejects_ids_beyond_the_node_count_and_small_budgets) {
     machine m = flashxxl::testing::plain_machine();
     std::vector<edge> edges = {{0, 1}, {1, 5}};
     flashxxl::testing::vector_edge_source bad(3, edges);
-    EXPECT_THROW(build_csr<small_blocks>(m, 256 * 1024, bad), input_error);
+    EXPECT_THROW(build_csr(m, 256 * 1024, small_blocks, bad), input_error);
     flashxxl::testing::vector_edge_source ok(6, edges);
-    EXPECT_THROW(build_csr<small_blocks>(m, 1024, ok), config_error);
+    EXPECT_THROW(build_csr(m, 1024, small_blocks, ok), config_error);
+    flashxxl::testing::expect_invalid_pair_rejected(
+        [&] { build_csr(m, 256 * 1024, flashxxl::testing::invalid_pair(), ok); });
 }
+
+//! The same graph at run-time block sizes: identical arcs and lists, vectors with the pair,
+//! every I/O a whole number of Br blocks.
+class csr_pairs : public ::testing::TestWithParam<block_sizes> {};
+
+TEST_P(csr_pairs, same_graph_at_every_pair) {
+    const block_sizes b = GetParam();
+    const test_graph& tg = flashxxl::testing::test_graphs()[0];
+    std::vector<std::pair<node_id, node_id>> want;
+    {
+        machine m = flashxxl::testing::plain_machine();
+        flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+        auto g = build_csr(m, 160 * 1024, small_blocks, src);
+        for (csr_graph::arc_stream s(*g); !s.empty(); ++s) want.push_back({(*s).v, (*s).w});
+    }
+    machine m = flashxxl::testing::plain_machine();
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    auto g = build_csr(m, csr_build_min_memory(b) + 32 * 1024, b, src);
+    EXPECT_EQ(g->blocks(), b);
+    EXPECT_EQ(g->offsets().blocks(), b);
+    EXPECT_EQ(g->targets().blocks(), b);
+    EXPECT_GT(g->build_stats().passes, 0u);
+    std::vector<std::pair<node_id, node_id>> got;
+    for (csr_graph::arc_stream s(*g); !s.empty(); ++s) got.push_back({(*s).v, (*s).w});
+    EXPECT_EQ(got, want);
+    std::uint64_t degrees = 0;
+    for (std::uint64_t v = 0; v < tg.n; v += 97) {
+        std::vector<node_id> nb;
+        g->for_each_neighbour(v, [&](bfs_node w) { nb.push_back(w); });
+        degrees += nb.size();
+        EXPECT_EQ(nb.size(), g->degree(v));
+    }
+    EXPECT_GT(degrees, 0u);
+    for (role r : {role::stream, role::static_data})
+        flashxxl::testing::expect_block_shapes(m.stats()[0].of(r), b, to_string(r));
+    EXPECT_THROW(build_csr(m, csr_build_min_memory(b) - 1, b, src), config_error);
+}
+
+INSTANTIATE_TEST_SUITE_P(runtime, csr_pairs, ::testing::ValuesIn(flashxxl::testing::runtime_block_pairs()),
+                         [](const ::testing::TestParamInfo<block_sizes>& i) {
+                             return flashxxl::testing::pair_name(i.param);
+                         });
 
 } // namespace

@@ -74,36 +74,36 @@ void expect_valid_dfs_forest(const test_graph& tg, std::uint64_t source, const r
     EXPECT_EQ(bad, 0u) << tg.name;
 }
 
-template <class Blocks>
-void check_all(machine& m, std::uint64_t memory, dfs_marks marks) {
+void check_all(machine& m, const block_sizes& b, std::uint64_t memory, dfs_marks marks) {
     for (const test_graph& tg : flashxxl::testing::test_graphs()) {
         SCOPED_TRACE(tg.name + " marks " + to_string(marks));
         flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
-        auto g = build_csr<Blocks>(m, std::max<std::uint64_t>(256 * 1024, csr_build_min_memory<Blocks>()), src, 64 * 1024);
+        auto g = build_csr(m, std::max<std::uint64_t>(256 * 1024, csr_build_min_memory(b)), b, src, 64 * 1024);
         recorder rec(tg.n);
         dfs_options o;
         o.marks = marks;
         std::uint64_t source = tg.n / 3;
-        dfs_result res = dfs(m, *g, memory, source, rec, o);
+        dfs_result res = dfs(m, *g, memory, b, source, rec, o);
         expect_valid_dfs_forest(tg, source, rec, res);
         ASSERT_EQ(res.phases.size(), 1u);
         EXPECT_GT(res.phases[0].of(role::static_data).read_bytes, 0u);
+        flashxxl::testing::expect_block_shapes(res.phases[0].total(), b, "dfs");
     }
 }
 
 TEST(dfs, valid_forest_marks_separate) {
     machine m = flashxxl::testing::plain_machine();
-    check_all<blocks<4096, 16384>>(m, 64 * 1024, dfs_marks::separate);
+    check_all(m, block_sizes(4096, 16384), 64 * 1024, dfs_marks::separate);
 }
 
 TEST(dfs, valid_forest_marks_with_nodes) {
     machine m = flashxxl::testing::plain_machine();
-    check_all<blocks<4096, 16384>>(m, 64 * 1024, dfs_marks::with_nodes);
+    check_all(m, block_sizes(4096, 16384), 64 * 1024, dfs_marks::with_nodes);
 }
 
 TEST(dfs, valid_forest_larger_write_blocks) {
     machine m = flashxxl::testing::two_device_machine("flash_aware");
-    check_all<blocks<4096, 65536>>(m, 256 * 1024, dfs_marks::with_nodes);
+    check_all(m, block_sizes(4096, 65536), 256 * 1024, dfs_marks::with_nodes);
 }
 
 TEST(dfs, marks_with_nodes_write_more_than_separate_marks) {
@@ -113,10 +113,11 @@ TEST(dfs, marks_with_nodes_write_more_than_separate_marks) {
     for (int i = 0; i < 2; ++i) {
         machine m = flashxxl::testing::plain_machine();
         flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
-        auto g = build_csr<blocks<4096, 16384>>(m, 256 * 1024, src, 64 * 1024);
+        const block_sizes b(4096, 16384);
+        auto g = build_csr(m, 256 * 1024, b, src, 64 * 1024);
         dfs_options o;
         o.marks = i == 0 ? dfs_marks::separate : dfs_marks::with_nodes;
-        dfs_result r = dfs(m, *g, 64 * 1024, 0, o);
+        dfs_result r = dfs(m, *g, 64 * 1024, b, 0, o);
         EXPECT_EQ(r.visited, tg.n);
         written[i] = r.phases[0].of(role::hot).write_bytes;
     }
@@ -127,15 +128,44 @@ TEST(dfs, source_only_and_bad_arguments) {
     machine m = flashxxl::testing::plain_machine();
     std::vector<edge> edges = {{0, 1}, {1, 2}, {3, 4}};
     flashxxl::testing::vector_edge_source src(6, edges);
-    auto g = build_csr<blocks<4096, 16384>>(m, 256 * 1024, src);
+    const block_sizes b(4096, 16384);
+    auto g = build_csr(m, 256 * 1024, b, src);
     dfs_options o;
     o.whole_graph = false;
-    dfs_result r = dfs(m, *g, 64 * 1024, 4, o);
+    dfs_result r = dfs(m, *g, 64 * 1024, b, 4, o);
     EXPECT_EQ(r.visited, 2u);
     EXPECT_EQ(r.trees, 1u);
-    EXPECT_EQ(dfs(m, *g, 64 * 1024, 4).visited, 6u);
-    EXPECT_THROW(dfs(m, *g, 64 * 1024, 6), config_error);
-    EXPECT_THROW(dfs(m, *g, 4096, 0), config_error);
+    EXPECT_EQ(dfs(m, *g, 64 * 1024, b, 4).visited, 6u);
+    EXPECT_THROW(dfs(m, *g, 64 * 1024, b, 6), config_error);
+    EXPECT_THROW(dfs(m, *g, 4096, b, 0), config_error);
+    flashxxl::testing::expect_invalid_pair_rejected(
+        [&] { dfs(m, *g, 64 * 1024, flashxxl::testing::invalid_pair(), 0); });
 }
+
+//! DFS at run-time block sizes (non-powers of two among them), both mark variants: a valid
+//! forest, block-shaped I/O, and the memory minimum follows the sizes.
+class dfs_pairs : public ::testing::TestWithParam<block_sizes> {};
+
+TEST_P(dfs_pairs, valid_forest_both_marks) {
+    const block_sizes b = GetParam();
+    machine m = flashxxl::testing::plain_machine();
+    for (dfs_marks marks : {dfs_marks::separate, dfs_marks::with_nodes})
+        check_all(m, b, dfs_min_memory(b) + 64 * 1024, marks);
+}
+
+TEST_P(dfs_pairs, budget_below_the_minimum_is_rejected) {
+    const block_sizes b = GetParam();
+    machine m = flashxxl::testing::plain_machine();
+    std::vector<edge> edges = {{0, 1}, {1, 2}, {3, 4}};
+    flashxxl::testing::vector_edge_source src(6, edges);
+    auto g = build_csr(m, csr_build_min_memory(b), b, src);
+    EXPECT_THROW(dfs(m, *g, dfs_min_memory(b) - 1, b, 0), config_error);
+    EXPECT_EQ(dfs(m, *g, dfs_min_memory(b), b, 0).visited, 6u);
+}
+
+INSTANTIATE_TEST_SUITE_P(runtime, dfs_pairs, ::testing::ValuesIn(flashxxl::testing::runtime_block_pairs()),
+                         [](const ::testing::TestParamInfo<block_sizes>& i) {
+                             return flashxxl::testing::pair_name(i.param);
+                         });
 
 } // namespace

@@ -1,7 +1,8 @@
-// Tests of io/: block_writer writes one Bw per extent, block_reader reads Br blocks with prefetch.
+// Tests of io/: block_writer writes one Bw per extent, block_reader reads Br blocks with prefetch, over run-time block sizes.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "container/helpers.hpp"
@@ -16,32 +17,42 @@ using flashxxl_test::item;
 namespace {
 
 constexpr std::size_t br = 4096, bw = 16384;
+const block_sizes small{br, bw};
+const block_sizes odd{12 * 1024, 36 * 1024};  // no powers of two: 40-byte items leave padding
 
 template <std::size_t Bytes>
-void roundtrip(std::uint64_t n, std::size_t prefetch) {
+void roundtrip(std::uint64_t n, std::size_t prefetch, const block_sizes& b = small) {
     machine m = flashxxl_test::tiny_machine();
     using T = item<Bytes>;
-    using layout = block_layout<T, br>;
+    const block_layout<T> layout(b.br);
     std::uint64_t counter = 0;
     memory_account acc;
     std::vector<segment> segs;
     {
-        block_writer<T, br, bw> w(m, role::scratch, counter, &acc, 2);
+        block_writer<T> w(m, role::scratch, b, counter, &acc, 2);
+        EXPECT_EQ(w.blocks(), b);
         for (std::uint64_t i = 0; i < n; ++i) w.push(T(std::uint32_t(i * 7), std::uint32_t(i * 7)));
         EXPECT_EQ(w.size(), n);
         segs = w.finish();
     }
-    EXPECT_EQ(acc.peak(), (block_writer<T, br, bw>::memory_usage(2)));
+    EXPECT_EQ(acc.peak(), (block_writer<T>::memory_usage(b, 2)));
+    EXPECT_EQ(acc.peak(), 2 * b.bw);
     device_stats s = flashxxl_test::total_stats(m);
-    std::uint64_t per_seg = block_writer<T, br, bw>::items_per_segment;
+    std::uint64_t per_seg = block_writer<T>::items_per_segment(b);
+    EXPECT_EQ(per_seg, b.reads_per_write() * (b.br / sizeof(T)));
     std::uint64_t full = n / per_seg, rest = n % per_seg;
     EXPECT_EQ(s.of(role::scratch).write_ops, full + (rest ? 1 : 0));
-    EXPECT_EQ(s.of(role::scratch).write_bytes, full * bw + layout::bytes_for(rest));
+    EXPECT_EQ(s.of(role::scratch).write_bytes, full * b.bw + layout.bytes_for(rest));
     EXPECT_EQ(segs.size(), full + (rest ? 1 : 0));
+    for (const segment& g : segs) {
+        EXPECT_EQ(g.ext->length, b.bw);  // every segment owns one Bw extent
+        EXPECT_EQ(g.skip, 0u);
+    }
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), segs.size() * b.bw);
 
     memory_account racc;
     {
-        block_reader<T, br> r(m, role::scratch, true, &racc, prefetch);
+        block_reader<T> r(m, role::scratch, b, &racc, prefetch);
         r.add_all(segs);
         EXPECT_EQ(r.size(), n);
         for (std::uint64_t i = 0; i < n; ++i) {
@@ -51,12 +62,14 @@ void roundtrip(std::uint64_t n, std::size_t prefetch) {
         }
         EXPECT_TRUE(r.empty());
     }
-    EXPECT_EQ(racc.peak(), (block_reader<T, br>::memory_usage(prefetch)));
+    EXPECT_EQ(racc.peak(), (block_reader<T>::memory_usage(b, prefetch)));
+    EXPECT_EQ(racc.peak(), (prefetch + 1) * b.br);
     device_stats s2 = flashxxl_test::total_stats(m) - s;
-    EXPECT_EQ(s2.of(role::scratch).read_ops, layout::blocks_for(n));
-    EXPECT_EQ(s2.of(role::scratch).read_bytes, s2.of(role::scratch).read_ops * br);
-    // The owning reader released every extent.
+    EXPECT_EQ(s2.of(role::scratch).read_ops, layout.blocks_for(n));
+    EXPECT_EQ(s2.of(role::scratch).read_bytes, s2.of(role::scratch).read_ops * b.br);
+    // The reader owned the segments (add) and gave every extent back.
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+    EXPECT_EQ(m.dev(0).release_errors(), 0u);
 }
 
 } // namespace
@@ -81,6 +94,37 @@ TEST(aligned_buffer, aligned_and_accounted) {
     EXPECT_EQ(acc.peak(), 3u * 4096);
 }
 
+TEST(block_sizes, rules_and_compile_time_spelling) {
+    EXPECT_EQ(block_sizes(), block_sizes(128 * 1024, 16 * 1024 * 1024));
+    block_sizes from_template = blocks<12 * 1024, 36 * 1024>();
+    EXPECT_EQ(from_template, odd);
+    EXPECT_EQ(odd.reads_per_write(), 3u);
+    EXPECT_EQ(odd.describe(), "Br = 12KiB, Bw = 36KiB");
+    try {
+        block_sizes(12 * 1024, 40 * 1024);
+        ADD_FAILURE() << "accepted Bw not a multiple of Br";
+    } catch (const config_error& e) {
+        std::string what = e.what();
+        EXPECT_NE(what.find("Br = 12KiB"), std::string::npos) << what;
+        EXPECT_NE(what.find("Bw = 40KiB"), std::string::npos) << what;
+    }
+    // The reader, the writer and the layout reject what block_sizes rejects, and items larger
+    // than Br.
+    machine m = flashxxl_test::tiny_machine();
+    block_sizes bad;
+    bad.br = 8 * 1024;
+    bad.bw = 12 * 1024;
+    std::uint64_t counter = 0;
+    EXPECT_THROW((block_writer<std::uint64_t>(m, role::scratch, bad, counter)), config_error);
+    EXPECT_THROW((block_reader<std::uint64_t>(m, role::scratch, bad)), config_error);
+    struct big {
+        std::uint8_t bytes[5000];
+    };
+    EXPECT_THROW((block_writer<big>(m, role::scratch, small, counter)), config_error);
+    EXPECT_NO_THROW((block_writer<big>(m, role::scratch, odd, counter)));
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+}
+
 TEST(block_io, roundtrip_4_bytes) { roundtrip<4>(100000, 1); }
 TEST(block_io, roundtrip_8_bytes_exact_segments) { roundtrip<8>(4 * bw / 8, 2); }
 TEST(block_io, roundtrip_16_bytes_no_prefetch) { roundtrip<16>(12345, 0); }
@@ -88,37 +132,95 @@ TEST(block_io, roundtrip_40_bytes_deep_prefetch) { roundtrip<40>(54321, 5); }
 TEST(block_io, empty_stream) { roundtrip<8>(0, 1); }
 TEST(block_io, one_item) { roundtrip<40>(1, 1); }
 
+// A pair that is no power of two: 12 KiB reads, 36 KiB writes; 40-byte items pad each block.
+TEST(block_io, roundtrip_12KiB_36KiB) {
+    roundtrip<8>(100000, 1, odd);
+    roundtrip<8>(3 * 36 * 1024 / 8, 2, odd);  // exact segments
+    roundtrip<40>(54321, 3, odd);
+    roundtrip<16>(12345, 0, odd);
+    roundtrip<4>(1, 1, odd);
+    roundtrip<40>(0, 1, odd);
+    roundtrip<8>(200000, 1, block_sizes(192 * 1024, 3 * 1024 * 1024));
+}
+
 TEST(block_io, reader_with_skips_and_late_segments) {
     machine m = flashxxl_test::tiny_machine();
     using T = item<8>;
     std::uint64_t counter = 0;
     std::vector<segment> segs;
     {
-        block_writer<T, br, bw> w(m, role::hot, counter);
+        block_writer<T> w(m, role::hot, small, counter);
         for (std::uint32_t i = 0; i < 10000; ++i) w.push(T(i, i));
         segs = w.finish();
     }
     ASSERT_GE(segs.size(), 3u);
     segs[0].skip = 1000;  // the reader starts inside the first segment, in its third block
     segs[1].skip = segs[1].items;  // nothing left of the second
-    block_reader<T, br> r(m, role::hot, true, nullptr, 2);
-    r.add(segs[0]);
-    r.add(segs[1]);
+    const std::uint64_t items0 = segs[0].items, items1 = segs[1].items;
+    block_reader<T> r(m, role::hot, small, nullptr, 2);
+    r.add(std::move(segs[0]));
+    r.add(std::move(segs[1]));  // nothing to read: its extent goes back at once
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), (segs.size() - 1) * bw);
     std::vector<std::uint32_t> got;
     while (!r.empty()) {  // drain the first segment, then add the rest late
         got.push_back(r.front().key);
         r.pop();
     }
-    for (std::size_t i = 2; i < segs.size(); ++i) r.add(segs[i]);
+    // The consumed first segment went back as soon as its last block was retired.
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), (segs.size() - 2) * bw);
+    for (std::size_t i = 2; i < segs.size(); ++i) r.add(std::move(segs[i]));
     while (!r.empty()) {
         got.push_back(r.front().key);
         r.pop();
     }
     std::vector<std::uint32_t> want;
-    for (std::uint32_t i = 1000; i < segs[0].items; ++i) want.push_back(i);
-    for (std::uint32_t i = std::uint32_t(segs[0].items + segs[1].items); i < 10000; ++i) want.push_back(i);
+    for (std::uint32_t i = 1000; i < items0; ++i) want.push_back(i);
+    for (std::uint32_t i = std::uint32_t(items0 + items1); i < 10000; ++i) want.push_back(i);
     EXPECT_EQ(got, want);
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+}
+
+// add_borrowed() reads extents that stay with their owner (a vector's groups): reading them,
+// even twice and with skips, gives nothing back; dropping the owners does. At 12 KiB / 36 KiB.
+TEST(block_io, borrowed_extents_stay_with_their_owner) {
+    machine m = flashxxl_test::tiny_machine();
+    using T = item<40>;
+    const block_layout<T> layout(odd.br);
+    std::uint64_t counter = 0;
+    std::vector<segment> segs;
+    {
+        block_writer<T> w(m, role::stream, odd, counter);
+        for (std::uint32_t i = 0; i < 5000; ++i) w.push(T(i, i));
+        segs = w.finish();
+    }
+    ASSERT_GE(segs.size(), 3u);
+    const std::uint64_t used = m.dev(0).allocator().used_bytes();
+    EXPECT_EQ(used, segs.size() * odd.bw);
+    device_stats before = flashxxl_test::total_stats(m);
+    for (int round = 0; round < 2; ++round) {
+        block_reader<T> r(m, role::stream, odd, nullptr, 1);
+        std::uint64_t skip = round == 0 ? 0 : 700;  // round 1 starts in the third block
+        std::uint64_t expected = 0;
+        for (std::size_t j = 0; j < segs.size(); ++j) {
+            r.add_borrowed(segs[j].ext.get(), segs[j].items, j == 0 ? skip : 0);
+            expected += segs[j].items - (j == 0 ? skip : 0);
+        }
+        EXPECT_EQ(r.size(), expected);
+        for (std::uint32_t i = std::uint32_t(skip); i < 5000; ++i, r.pop()) {
+            ASSERT_FALSE(r.empty());
+            ASSERT_TRUE(r.front() == T(i, i)) << i;
+        }
+        EXPECT_TRUE(r.empty());
+        EXPECT_EQ(m.dev(0).allocator().used_bytes(), used);
+    }
+    io_counters c = (flashxxl_test::total_stats(m) - before).of(role::stream);
+    std::uint64_t blocks = 0;
+    for (const segment& g : segs) blocks += layout.blocks_for(g.items);
+    EXPECT_EQ(c.read_ops, 2 * blocks - 700 / layout.items_per_block());
+    EXPECT_EQ(c.read_bytes, c.read_ops * odd.br);
+    segs.clear();  // the owners go: so do the extents
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+    EXPECT_EQ(m.dev(0).release_errors(), 0u);
 }
 
 TEST(block_io, writer_out_of_space_releases_everything) {
@@ -127,7 +229,7 @@ TEST(block_io, writer_out_of_space_releases_everything) {
     std::uint64_t counter = 0;
     bool thrown = false;
     try {
-        block_writer<T, br, bw> w(m, role::scratch, counter);
+        block_writer<T> w(m, role::scratch, small, counter);
         for (std::uint32_t i = 0; i < 100000; ++i) w.push(T(i));
     } catch (const out_of_space& e) {
         thrown = true;
@@ -136,10 +238,10 @@ TEST(block_io, writer_out_of_space_releases_everything) {
     EXPECT_TRUE(thrown);
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     // The device is still usable afterwards.
-    block_writer<T, br, bw> w(m, role::scratch, counter);
+    block_writer<T> w(m, role::scratch, small, counter);
     for (std::uint32_t i = 0; i < 1000; ++i) w.push(T(i));
     auto segs = w.finish();
-    block_reader<T, br> r(m, role::scratch, true);
+    block_reader<T> r(m, role::scratch, small);
     r.add_all(segs);
     for (std::uint32_t i = 0; i < 1000; ++i, r.pop()) ASSERT_EQ(r.front().key, i);
 }

@@ -19,6 +19,8 @@ using flashxxl_test::item;
 namespace {
 
 constexpr std::size_t br = 4096, bw = 16384;
+const block_sizes small{br, bw};
+const block_sizes odd{12 * 1024, 36 * 1024};  // no powers of two: 40-byte items leave padding
 
 template <class T>
 struct before_less {
@@ -26,7 +28,7 @@ struct before_less {
 };
 
 template <class T>
-using pool_type = forecast_prefetcher<T, br, before_less<T>>;
+using pool_type = forecast_prefetcher<T, before_less<T>>;
 
 template <class T>
 struct pool_ranges {
@@ -46,8 +48,8 @@ struct merge_result {
 //! reads, and that every extent is given back.
 template <class T, class Draw>
 merge_result merge_runs(std::vector<std::size_t> lengths, std::size_t buffers, Draw draw,
-                        std::size_t max_requests = pool_type<T>::default_max_requests) {
-    using layout = block_layout<T, br>;
+                        std::size_t max_requests = pool_type<T>::default_max_requests, const block_sizes& b = small) {
+    const block_layout<T> layout(b.br);
     machine m = flashxxl_test::tiny_machine();
     std::uint64_t counter = 0, blocks = 0;
     std::vector<T> want;
@@ -58,15 +60,15 @@ merge_result merge_runs(std::vector<std::size_t> lengths, std::size_t buffers, D
         for (std::size_t i = 0; i < lengths[r]; ++i) run.push_back(draw());
         std::sort(run.begin(), run.end());
         want.insert(want.end(), run.begin(), run.end());
-        block_writer<T, br, bw> w(m, role::scratch, counter, nullptr, 2);
+        block_writer<T> w(m, role::scratch, b, counter, nullptr, 2);
         w.record_block_keys();
         w.push(run.data(), run.size());
         segs[r] = w.finish();
         keys[r] = w.take_block_keys();
-        blocks += layout::blocks_for(lengths[r]);
-        EXPECT_EQ(keys[r].size(), layout::blocks_for(lengths[r]));
-        for (std::size_t b = 0; b < keys[r].size(); ++b)  // the last item of each block
-            EXPECT_TRUE(keys[r][b] == run[std::min<std::size_t>((b + 1) * layout::items_per_block, run.size()) - 1]);
+        blocks += layout.blocks_for(lengths[r]);
+        EXPECT_EQ(keys[r].size(), layout.blocks_for(lengths[r]));
+        for (std::size_t k = 0; k < keys[r].size(); ++k)  // the last item of each block
+            EXPECT_TRUE(keys[r][k] == run[std::min<std::size_t>((k + 1) * layout.items_per_block(), run.size()) - 1]);
     }
     std::sort(want.begin(), want.end());
     device_stats before = flashxxl_test::total_stats(m);
@@ -74,7 +76,7 @@ merge_result merge_runs(std::vector<std::size_t> lengths, std::size_t buffers, D
     merge_result result;
     memory_account account;
     {
-        pool_type<T> pool(m, role::scratch, before_less<T>(), buffers, &account, max_requests);
+        pool_type<T> pool(m, role::scratch, b, before_less<T>(), buffers, &account, max_requests);
         for (std::size_t r = 0; r < lengths.size(); ++r) pool.add_run(std::move(segs[r]), std::move(keys[r]));
         pool.start();
         range_merger<T, before_less<T>, pool_ranges<T>> merger(before_less<T>(), pool_ranges<T>{&pool});
@@ -89,11 +91,13 @@ merge_result merge_runs(std::vector<std::size_t> lengths, std::size_t buffers, D
         result.misses = pool.forecast_misses();
     }
     result.peak = account.peak();
-    EXPECT_EQ(result.peak, buffers * br);
+    EXPECT_EQ(result.peak, buffers * b.br);
+    EXPECT_EQ(result.peak, pool_type<T>::memory_usage(b, buffers));
     io_counters c = (flashxxl_test::total_stats(m) - before).of(role::scratch);
     EXPECT_EQ(c.read_ops, blocks);  // each block read once, misses included
-    EXPECT_EQ(c.read_bytes, blocks * br);
+    EXPECT_EQ(c.read_bytes, blocks * b.br);
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+    EXPECT_EQ(m.dev(0).release_errors(), 0u);
     return result;
 }
 
@@ -113,12 +117,43 @@ TEST(forecast_prefetcher, a_pool_of_one_buffer_per_run_reads_on_demand) {
     std::mt19937_64 rng(11);
     std::uniform_int_distribution<std::uint32_t> d(0, 1u << 30);
     auto draw = [&] { return item<40>(d(rng), 0); };
-    using layout = block_layout<item<40>, br>;
+    const block_layout<item<40>> layout(br);
     std::vector<std::size_t> lengths{5000, 3000, 4000};
     merge_result r = merge_runs<item<40>>(lengths, 3, draw);
     std::uint64_t later_blocks = 0;
-    for (std::size_t n : lengths) later_blocks += layout::blocks_for(n) - 1;
+    for (std::size_t n : lengths) later_blocks += layout.blocks_for(n) - 1;
     EXPECT_EQ(r.misses, later_blocks);  // no spare buffer: every block after the first is a miss
+    // The same at 12 KiB / 36 KiB, where 40-byte items leave padding in every block.
+    const block_layout<item<40>> odd_layout(odd.br);
+    merge_result o = merge_runs<item<40>>(lengths, 3, draw, pool_type<item<40>>::default_max_requests, odd);
+    later_blocks = 0;
+    for (std::size_t n : lengths) later_blocks += odd_layout.blocks_for(n) - 1;
+    EXPECT_EQ(o.misses, later_blocks);
+}
+
+// A pair that is no power of two: every read is one 12 KiB block, each block read once, and
+// distinct keys are all prefetched in time, with padded and unpadded items.
+TEST(forecast_prefetcher, non_power_of_two_block_sizes) {
+    std::mt19937_64 rng(13);
+    std::uint64_t next = 0;
+    std::vector<std::uint64_t> pool_keys;
+    for (std::size_t i = 0; i < 200000; ++i) pool_keys.push_back(i);
+    std::shuffle(pool_keys.begin(), pool_keys.end(), rng);
+    auto draw8 = [&] { return item<8>(std::uint32_t(pool_keys[next++]), 0); };
+    merge_result r = merge_runs<item<8>>({30000, 1, 0, 51234, 4609, 25000, 9999}, 10, draw8,
+                                         pool_type<item<8>>::default_max_requests, odd);
+    EXPECT_EQ(r.misses, 0u);
+    next = 0;
+    auto draw40 = [&] { return item<40>(std::uint32_t(pool_keys[next++]), 0); };
+    merge_result p = merge_runs<item<40>>({3000, 1, 0, 5123, 922, 2500, 999}, 10, draw40,
+                                          pool_type<item<40>>::default_max_requests, odd);
+    EXPECT_EQ(p.misses, 0u);
+    std::uniform_int_distribution<std::uint32_t> few(0, 3);
+    auto dup = [&] { return item<16>(few(rng), 0); };
+    merge_runs<item<16>>({20000, 1, 15000, 8000}, 12, dup, 2, odd);
+    auto any = [&] { return item<8>(std::uint32_t(rng()), 0); };
+    merge_runs<item<8>>({200000, 150000, 1}, 6, any,
+                        pool_type<item<8>>::default_max_requests, block_sizes(192 * 1024, 3 * 1024 * 1024));
 }
 
 TEST(forecast_prefetcher, equal_keys_and_one_outstanding_request) {
@@ -135,7 +170,7 @@ TEST(forecast_prefetcher, bad_runs_are_rejected_and_released) {
     machine m = flashxxl_test::tiny_machine();
     std::uint64_t counter = 0;
     auto write = [&](std::size_t n, std::vector<std::uint64_t>* keys) {
-        block_writer<std::uint64_t, br, bw> w(m, role::scratch, counter, nullptr, 2);
+        block_writer<std::uint64_t> w(m, role::scratch, small, counter, nullptr, 2);
         w.record_block_keys();
         for (std::size_t i = 0; i < n; ++i) w.push(std::uint64_t(i));
         std::vector<segment> segs = w.finish();
@@ -143,19 +178,19 @@ TEST(forecast_prefetcher, bad_runs_are_rejected_and_released) {
         return segs;
     };
     {
-        pool_type<std::uint64_t> pool(m, role::scratch, before_less<std::uint64_t>(), 4);
+        pool_type<std::uint64_t> pool(m, role::scratch, small, before_less<std::uint64_t>(), 4);
         std::vector<std::uint64_t> keys;
         std::vector<segment> segs = write(3000, &keys);
         keys.pop_back();
-        EXPECT_THROW(pool.add_run(segs, keys), invalid_request);  // a key per block is required
+        EXPECT_THROW(pool.add_run(std::move(segs), keys), invalid_request);  // a key per block is required
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     {
-        pool_type<std::uint64_t> pool(m, role::scratch, before_less<std::uint64_t>(), 1);
+        pool_type<std::uint64_t> pool(m, role::scratch, small, before_less<std::uint64_t>(), 1);
         for (int r = 0; r < 2; ++r) {
             std::vector<std::uint64_t> keys;
             std::vector<segment> segs = write(100, &keys);
-            pool.add_run(segs, keys);
+            pool.add_run(std::move(segs), keys);
         }
         EXPECT_THROW(pool.start(), invalid_request);  // two runs, one buffer
     }

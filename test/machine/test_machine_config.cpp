@@ -212,10 +212,13 @@ TEST(MachinePresets, SeveralMachinesInOneProcessAreIndependent) {
     machine b = machine::from_preset("hybrid-2009");
     EXPECT_NE(a.dev("ssd").queue_id(), b.dev("ssd").queue_id());
     EXPECT_NE(a.dev("ssd").queue_id(), a.dev("hdd").queue_id());
-    extent e = a.allocate(role::static_data, 1 * MiB);
-    EXPECT_EQ(e.dev, &a.dev("ssd"));
-    EXPECT_EQ(b.dev("ssd").allocator().used_bytes(), 0u);
-    a.release(e);
+    {
+        owned_extent e = a.allocate(role::static_data, 1 * MiB);
+        EXPECT_EQ(e->dev, &a.dev("ssd"));
+        EXPECT_EQ(a.dev("ssd").allocator().used_bytes(), 1 * MiB);
+        EXPECT_EQ(b.dev("ssd").allocator().used_bytes(), 0u);
+    }  // the owner gives the range back
+    EXPECT_EQ(a.dev("ssd").allocator().used_bytes(), 0u);
 }
 
 // io_threads=N: a real device served by N STXXL queues (its queue depth). Many reads and writes

@@ -35,7 +35,8 @@ TEST(MachineTranslationLayer, RandomPageWritesReachTheDeviceAsWholeSegments) {
     machine m = machine::from_config_text(kConfig, "tl.cfg");
     device& ssd = m.dev("ssd");
     const std::uint64_t page = 16 * KiB, pages = 1024;  // 16 MiB of logical data
-    extent e = m.allocate(role::static_data, pages * page);
+    owned_extent owner = m.allocate(role::static_data, pages * page);
+    const extent& e = owner.get();
     ASSERT_EQ(e.dev, &ssd);
     char* buf = static_cast<char*>(stxxl::aligned_alloc<4096>(page));
     std::vector<std::uint64_t> order(pages);
@@ -62,7 +63,11 @@ TEST(MachineTranslationLayer, RandomPageWritesReachTheDeviceAsWholeSegments) {
     // Random 16 KiB writes straight to the SSD would each cost a ~40 ms merge; through the
     // layer they are sequential segment writes at about 24.5 MiB/s.
     EXPECT_LT(ssd.busy_seconds(), 2.0 * double(pages * page) / (24.53 * MiB));
-    m.release(e);
+    // Dropping the owner discards the pages in the layer and frees the range.
+    owner.reset();
+    EXPECT_EQ(ssd.allocator().used_bytes(), 0u);
+    EXPECT_EQ(ssd.tl()->stats().pages_discarded, pages);
+    EXPECT_EQ(ssd.release_errors(), 0u);
 }
 
 TEST(MachineTranslationLayer, BadOptionsNameTheLineAndKey) {

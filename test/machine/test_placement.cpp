@@ -17,38 +17,41 @@ const char* kHybrid =
 TEST(Placement, FlashAwarePutsStaticDataOnFlashAndTheRestOnHdd) {
     machine m = machine::from_config_text(std::string(kHybrid) + "placement=flash_aware\n");
     for (int i = 0; i < 10; ++i) {
-        EXPECT_EQ(m.allocate(role::static_data, 64 * KiB, i).dev->name(), "ssd");
-        EXPECT_EQ(m.allocate(role::hot, 64 * KiB, i).dev->name(), "hdd");
-        EXPECT_EQ(m.allocate(role::scratch, 64 * KiB, i).dev->name(), "hdd");
-        EXPECT_EQ(m.allocate(role::stream, 64 * KiB, i).dev->name(), "hdd");
+        EXPECT_EQ(m.allocate(role::static_data, 64 * KiB, i)->dev->name(), "ssd");
+        EXPECT_EQ(m.allocate(role::hot, 64 * KiB, i)->dev->name(), "hdd");
+        EXPECT_EQ(m.allocate(role::scratch, 64 * KiB, i)->dev->name(), "hdd");
+        EXPECT_EQ(m.allocate(role::stream, 64 * KiB, i)->dev->name(), "hdd");
     }
 }
 
 TEST(Placement, FlashAwareFallsBackWhenAClassIsMissingOrFull) {
     machine hdd_only = machine::from_config_text("disk=memory,4MiB,memory name=a\ndisk=memory,4MiB,memory name=b\n");
     std::map<std::string, int> seen;
-    for (int i = 0; i < 8; ++i) seen[hdd_only.allocate(role::static_data, 4 * KiB, i).dev->name()]++;
+    for (int i = 0; i < 8; ++i) seen[hdd_only.allocate(role::static_data, 4 * KiB, i)->dev->name()]++;
     EXPECT_EQ(seen["a"], 4);
     EXPECT_EQ(seen["b"], 4);
 
     machine small_flash = machine::from_config_text(
         "flash=memory,1MiB,memory name=f1\nflash=memory,2MiB,memory name=f2\ndisk=memory,4MiB,memory name=h\n");
-    small_flash.allocate(role::static_data, 1 * MiB, 0);                            // fills f1
-    EXPECT_EQ(small_flash.allocate(role::static_data, 1 * MiB, 0).dev->name(), "f2");  // f1 full: next flash
-    small_flash.allocate(role::static_data, 1 * MiB, 1);
+    // The owners are kept: a dropped owner would give its range back at once.
+    owned_extent first = small_flash.allocate(role::static_data, 1 * MiB, 0);  // fills f1
+    EXPECT_EQ(first->dev->name(), "f1");
+    owned_extent second = small_flash.allocate(role::static_data, 1 * MiB, 0);
+    EXPECT_EQ(second->dev->name(), "f2");  // f1 full: next flash
+    owned_extent third = small_flash.allocate(role::static_data, 1 * MiB, 1);
     EXPECT_THROW(small_flash.allocate(role::static_data, 1 * MiB, 0), out_of_space);  // all flash full
 }
 
 TEST(Placement, SingleAndPerRole) {
     machine single = machine::from_config_text(std::string(kHybrid) + "placement=single device=hdd\n");
-    for (role r : all_roles) EXPECT_EQ(single.allocate(r, 4 * KiB).dev->name(), "hdd");
+    for (role r : all_roles) EXPECT_EQ(single.allocate(r, 4 * KiB)->dev->name(), "hdd");
 
     machine per_role =
         machine::from_config_text(std::string(kHybrid) + "placement=per_role static_data=hdd hot=ssd scratch=ssd,hdd\n");
-    EXPECT_EQ(per_role.allocate(role::static_data, 4 * KiB).dev->name(), "hdd");
-    EXPECT_EQ(per_role.allocate(role::hot, 4 * KiB).dev->name(), "ssd");
-    EXPECT_EQ(per_role.allocate(role::scratch, 4 * KiB, 0).dev->name(), "ssd");
-    EXPECT_EQ(per_role.allocate(role::scratch, 4 * KiB, 1).dev->name(), "hdd");
+    EXPECT_EQ(per_role.allocate(role::static_data, 4 * KiB)->dev->name(), "hdd");
+    EXPECT_EQ(per_role.allocate(role::hot, 4 * KiB)->dev->name(), "ssd");
+    EXPECT_EQ(per_role.allocate(role::scratch, 4 * KiB, 0)->dev->name(), "ssd");
+    EXPECT_EQ(per_role.allocate(role::scratch, 4 * KiB, 1)->dev->name(), "hdd");
 }
 
 TEST(Placement, RandomStripingIsRoughlyUniformAndDeterministic) {
@@ -57,9 +60,8 @@ TEST(Placement, RandomStripingIsRoughlyUniformAndDeterministic) {
                                               std::to_string(seed) + "\n");
         std::vector<int> picks;
         for (int i = 0; i < 8000; ++i) {
-            extent e = m.allocate(i % 2 ? role::static_data : role::hot, 4 * KiB, i);
-            picks.push_back(e.dev->name() == "ssd");
-            m.release(e);
+            owned_extent e = m.allocate(i % 2 ? role::static_data : role::hot, 4 * KiB, i);
+            picks.push_back(e->dev->name() == "ssd");
         }
         return picks;
     };
@@ -77,7 +79,7 @@ TEST(Placement, UserPolicyObject) {
     machine m = machine::from_config_text(kHybrid);
     m.set_placement(std::make_unique<function_placement>(
         "last", [](role, std::uint64_t, std::uint64_t, const std::vector<placement_device>& d) { return d.size() - 1; }));
-    EXPECT_EQ(m.allocate(role::static_data, 4 * KiB).dev->name(), "hdd");
+    EXPECT_EQ(m.allocate(role::static_data, 4 * KiB)->dev->name(), "hdd");
     // a policy choosing a device that does not exist is refused when installed, not mid-run
     EXPECT_THROW(m.set_placement(std::make_unique<function_placement>(
                      "bad", [](role, std::uint64_t, std::uint64_t, const std::vector<placement_device>&) {
@@ -90,8 +92,10 @@ TEST(Placement, UserPolicyObject) {
 TEST(Placement, PerRoleStatsFollowThePlacement) {
     machine m = machine::from_config_text(std::string(kHybrid) + "placement=flash_aware\n");
     alignas(4096) static char buf[64 * 1024];
-    extent index = m.allocate(role::static_data, sizeof buf);
-    extent pool = m.allocate(role::hot, sizeof buf);
+    owned_extent index_owner = m.allocate(role::static_data, sizeof buf);
+    owned_extent pool_owner = m.allocate(role::hot, sizeof buf);
+    const extent& index = *index_owner;
+    const extent& pool = *pool_owner;
     index.dev->wait(index.dev->awrite(buf, index.offset, sizeof buf, role::static_data), role::static_data);
     pool.dev->wait(pool.dev->awrite(buf, pool.offset, sizeof buf, role::hot), role::hot);
     device_stats ssd = m.dev("ssd").stats(), hdd = m.dev("hdd").stats();
@@ -109,12 +113,14 @@ TEST(Placement, PerRoleStatsFollowThePlacement) {
 TEST(StatsScope, ReportsOnlyWhatHappenedInsideTheScope) {
     machine m = machine::from_config_text(std::string(kHybrid) + "placement=flash_aware\n");
     alignas(4096) static char buf[16 * 1024];
-    extent before = m.allocate(role::hot, sizeof buf);
+    owned_extent before_owner = m.allocate(role::hot, sizeof buf);
+    const extent& before = *before_owner;
     before.dev->wait(before.dev->awrite(buf, before.offset, sizeof buf, role::hot), role::hot);
     std::ostringstream out;
     {
         stats_scope scope(m, "phase two", out);
-        extent e = m.allocate(role::static_data, sizeof buf);
+        owned_extent owner = m.allocate(role::static_data, sizeof buf);
+        const extent& e = *owner;
         e.dev->wait(e.dev->awrite(buf, e.offset, sizeof buf, role::static_data), role::static_data);
         e.dev->wait(e.dev->aread(buf, e.offset, sizeof buf, role::static_data), role::static_data);
         std::vector<device_stats> d = scope.delta();

@@ -1,6 +1,7 @@
 // Br and Bw from a block-size sweep: the smallest blocks reaching a share of peak throughput.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -90,8 +91,26 @@ inline recommendation recommend(const characterization& c, const recommendation_
     return r;
 }
 
+//! The `br=` / `bw=` a device line states from a recommendation: what was measured, Bw raised
+//! to at least Br and to a multiple of it (a write block is whole read blocks; block_sizes'
+//! rule). A size that was not measured is left out, and the device's default fills it in.
+inline std::string recommended_block_options(const recommendation& r) {
+    std::string s;
+    if (r.br) s += " br=" + format_size(*r.br);
+    if (r.bw_aligned) {
+        std::uint64_t bw = *r.bw_aligned;
+        if (r.br) {
+            bw = std::max(bw, *r.br);
+            if (bw % *r.br != 0) bw = (bw / *r.br + 1) * *r.br;
+        }
+        s += " bw=" + format_size(bw);
+    }
+    return s;
+}
+
 //! The machine-config lines for the device: a comment with the recommendation, then the
-//! STXXL-like device line `flash=PATH,SIZE,syscall name=NAME` (or `disk=` for an HDD).
+//! STXXL-like device line `flash=PATH,SIZE,syscall name=NAME br=BR bw=BW` (or `disk=` for an
+//! HDD); br= / bw= are what every container and command on that device then uses by default.
 inline std::string config_snippet(const recommendation& r, const std::string& path, std::uint64_t size,
                                   const std::string& name, bool flash) {
     std::string s = "# recommended:";
@@ -99,7 +118,8 @@ inline std::string config_snippet(const recommendation& r, const std::string& pa
     s += " Bw=" + (r.bw_aligned ? format_size(*r.bw_aligned) : std::string("unknown"));
     s += "  (Bw at 4 KiB-granular offsets: " +
          (r.bw_unaligned ? format_size(*r.bw_unaligned) : std::string("not reached")) + ")\n";
-    s += std::string(flash ? "flash=" : "disk=") + path + "," + format_size(size) + ",syscall name=" + name + "\n";
+    s += std::string(flash ? "flash=" : "disk=") + path + "," + format_size(size) + ",syscall name=" + name;
+    s += recommended_block_options(r) + "\n";
     return s;
 }
 

@@ -48,13 +48,15 @@ namespace flashxxl {
 //! bookkeeping (memory_usage(M) == M: the arena about 3M / 4, reader slots, a 2 x Bw writer
 //! while writing or merging arrays), plus the arrays' directories, directory_memory(N). T must
 //! be trivially copyable; it need not be default-constructible. Not thread-safe.
-template <class T, class Cmp = std::less<T>, class Blocks = blocks<128 * 1024, 16 * 1024 * 1024>>
+//!
+//! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
+//! depends on them. `Blocks` only names the sizes the constructor without block_sizes uses:
+//! the device's (device_blocks, the default) or a compile-time blocks<Br, Bw>.
+template <class T, class Cmp = std::less<T>, class Blocks = device_blocks>
 class priority_queue {
 public:
-    static constexpr std::size_t Br = Blocks::read_block;
-    static constexpr std::size_t Bw = Blocks::write_block;
     using value_type = T;
-    using reader_type = block_reader<T, Br>;
+    using reader_type = block_reader<T>;
 
     //! Memory set aside from M for bookkeeping (selection trees, array directory, requests).
     static constexpr std::uint64_t reserve(std::uint64_t memory) { return 16 * 1024 + memory / 64; }
@@ -63,29 +65,38 @@ public:
     //! one 48-byte segment record per Bw written, counted four times (the inputs and the
     //! output of a merge, vector slack). For Bw = 16 MiB that is 12 bytes per MiB queued.
     std::uint64_t directory_memory(std::uint64_t items) const {
-        std::uint64_t segments = block_layout<T, Br>::bytes_for(items) / Bw + 2 * max_arrays_ + 2;
+        std::uint64_t segments = block_layout<T>(blocks_.br).bytes_for(items) / blocks_.bw + 2 * max_arrays_ + 2;
         return 4 * sizeof(segment) * segments;
     }
-    //! The smallest budget accepted: a 2 x Bw writer, 4 reader slots, a small insertion heap.
-    static constexpr std::uint64_t min_memory() {
-        std::uint64_t need = 2 * Bw + 4 * reader_type::memory_usage(1) + 2 * 4096;
+    //! The smallest budget accepted with block sizes `b`: a 2 x Bw writer, 4 reader slots, a
+    //! small insertion heap.
+    static std::uint64_t min_memory(const block_sizes& b) {
+        std::uint64_t need = buffer_floor(b);
         return need + reserve(need) + reserve(need) / 32 + 4096;
     }
+    //! min_memory() for the sizes `Blocks` names (seeds/001's 128 KiB / 16 MiB for device_blocks).
+    static std::uint64_t min_memory() { return min_memory(detail::static_block_sizes<Blocks>()); }
 
-    priority_queue(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::hot)
-        : machine_(&m), memory_(memory), cmp_(std::move(cmp)), role_(r) {
+    //! A queue with budget `memory` (bytes of buffers and bookkeeping) and block sizes `b`,
+    //! writing its external arrays under role `r`. config_error when `b` breaks a rule of
+    //! block_sizes, when an item does not fit in one Br block, or when the budget is below
+    //! min_memory(b).
+    priority_queue(machine& m, std::uint64_t memory, const block_sizes& b, Cmp cmp = Cmp(), role r = role::hot)
+        : machine_(&m), memory_(memory), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r) {
+        (void)block_layout<T>(blocks_.br);  // config_error when an item does not fit in one read block
         std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
-        if (usable < 2 * Bw + 4 * reader_type::memory_usage(1) + 2 * 4096)
+        if (usable < buffer_floor(blocks_))
             throw config_error("flashxxl::priority_queue: memory budget " + format_bytes(double(memory)) +
-                               " is too small for Br = " + format_bytes(double(Br)) + ", Bw = " +
-                               format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) + ")");
-        std::uint64_t rest = usable - 2 * Bw;
+                               " is too small for Br = " + format_bytes(double(blocks_.br)) + ", Bw = " +
+                               format_bytes(double(blocks_.bw)) + " (need at least " +
+                               format_bytes(double(min_memory(blocks_))) + ")");
+        std::uint64_t rest = usable - 2 * blocks_.bw;
         // Three quarters for the arena (an item that stays in it is never written), a quarter
         // for reader slots (the external fan-in). A slot is a Br block plus one prefetched
         // block; when that would give fewer than 16 slots (Br large against M), slots drop
         // the prefetch: twice the slots merge far less.
-        array_prefetch_ = rest / 4 / reader_type::memory_usage(1) >= 16 ? 1 : 0;
-        std::uint64_t slot_bytes = reader_type::memory_usage(array_prefetch_);
+        array_prefetch_ = rest / 4 / reader_type::memory_usage(blocks_, 1) >= 16 ? 1 : 0;
+        std::uint64_t slot_bytes = reader_type::memory_usage(blocks_, array_prefetch_);
         std::uint64_t arena_bytes = std::max<std::uint64_t>(std::min(rest / 4 * 3, rest - 4 * slot_bytes), 8192);
         arena_capacity_ = std::max<std::uint64_t>(arena_bytes / sizeof(T), 1);
         // The heap stays small enough for the cache (64 Ki items at most); full heaps become
@@ -97,9 +108,16 @@ public:
         arena_ = aligned_buffer(arena_capacity_ * sizeof(T), &account_);
         rebuild_tree();
     }
+    //! The same with the sizes `Blocks` names: blocks<Br, Bw>'s, or for device_blocks those of
+    //! the device role `r` is placed on (machine::block_sizes_for).
+    priority_queue(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::hot)
+        : priority_queue(m, memory, detail::default_block_sizes<Blocks>::get(m, r), std::move(cmp), r) {}
     priority_queue(const priority_queue&) = delete;
     priority_queue& operator=(const priority_queue&) = delete;
-    ~priority_queue() = default;  // readers wait for their requests and release their extents
+    ~priority_queue() = default;  // readers wait for their requests; their segments give the extents back
+
+    //! The block sizes this queue reads and writes with.
+    const block_sizes& blocks() const { return blocks_; }
 
     std::uint64_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
@@ -116,6 +134,9 @@ public:
     std::size_t arrays() const { return arrays_.size(); }
     //! External merges done so far (each reads and writes the merged items once).
     std::uint64_t merges() const { return merges_; }
+    //! External arrays written so far (spills and merges that wrote items): each ends with at
+    //! most one write shorter than Bw.
+    std::uint64_t arrays_written() const { return arrays_written_; }
 
     void push(const T& x) {
         if (heap_size_ == heap_capacity_) seal_heap();
@@ -205,6 +226,12 @@ private:
     };
 
 
+    //! Buffer bytes the budget must cover beyond the reserve: a 2 x Bw writer, 4 reader slots
+    //! (a Br block and one prefetched) and a small insertion heap.
+    static std::uint64_t buffer_floor(const block_sizes& b) {
+        return 2 * b.bw + 4 * reader_type::memory_usage(b, 1) + 2 * 4096;
+    }
+
     T* heap() { return arena_.template as<T>() + used_; }
     const T* heap() const { return arena_.template as<T>() + used_; }
 
@@ -259,7 +286,7 @@ private:
         {
             range_merger<T, pop_order, run_ranges> m(pop_order_, run_ranges{&runs_});
             m.start(runs_.size());
-            block_writer<T, Br, Bw> w(*machine_, role_, counter_, &account_, 2);
+            block_writer<T> w(*machine_, role_, blocks_, counter_, &account_, 2);
             drain_into(m, w);
             segs = w.finish();
         }
@@ -276,22 +303,12 @@ private:
         merge(arrays_.size() - take, arrays_.size());
     }
 
+    //! Opens the segments of a written array for reading (the reader owns them from then on).
     void add_array(std::vector<segment> segs) {
+        if (!segs.empty()) ++arrays_written_;
         array a;
-        a.reader = std::make_unique<reader_type>(*machine_, role_, true, &account_, array_prefetch_);
-        std::size_t handed = 0;
-        try {
-            for (; handed < segs.size(); ++handed) a.reader->add(segs[handed]);
-        } catch (...) {
-            // The reader owns (and releases) what it was given; release the rest.
-            for (std::size_t i = handed + 1; i < segs.size(); ++i) {
-                try {
-                    machine_->release(segs[i].ext);
-                } catch (...) {
-                }
-            }
-            throw;
-        }
+        a.reader = std::make_unique<reader_type>(*machine_, role_, blocks_, &account_, array_prefetch_);
+        a.reader->add_all(segs);
         arrays_.push_back(std::move(a));
     }
 
@@ -309,7 +326,7 @@ private:
         m.start(in.size());
         std::vector<segment> segs;
         {
-            block_writer<T, Br, Bw> w(*machine_, role_, counter_, &account_, 2);
+            block_writer<T> w(*machine_, role_, blocks_, counter_, &account_, 2);
             drain_into(m, w);
             segs = w.finish();
         }
@@ -320,6 +337,7 @@ private:
 
     machine* machine_;
     std::uint64_t memory_;
+    block_sizes blocks_;
     Cmp cmp_;
     pop_order pop_order_{&cmp_};
     role role_;
@@ -336,6 +354,7 @@ private:
     std::uint64_t size_ = 0;
     std::uint64_t counter_ = 0;
     std::uint64_t merges_ = 0;
+    std::uint64_t arrays_written_ = 0;
 };
 
 } // namespace flashxxl

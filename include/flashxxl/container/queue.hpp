@@ -25,37 +25,49 @@ namespace flashxxl {
 //! released as soon as they have been consumed. While the queue fits in its write buffer,
 //! pops take items straight from it and no I/O happens.
 //!
-//! Memory: memory_usage() = 2 x Bw + 2 x Br. T must be trivially copyable; it need not be
+//! Br and Bw are the run-time block_sizes given to the constructor (or, without them, those of
+//! the device the role is placed on; `Blocks` = blocks<Br, Bw> makes those the default
+//! instead, for code written against it).
+//!
+//! Memory: memory_usage(b) = 2 x Bw + 2 x Br. T must be trivially copyable; it need not be
 //! default-constructible. Not thread-safe.
-template <class T, class Blocks = blocks<128 * 1024, 16 * 1024 * 1024>>
+template <class T, class Blocks = device_blocks>
 class queue {
 public:
-    static constexpr std::size_t Br = Blocks::read_block;
-    static constexpr std::size_t Bw = Blocks::write_block;
     using value_type = T;
-    using layout = block_layout<T, Br>;
-    static constexpr std::uint64_t buffer_items = (Bw / Br) * layout::items_per_block;
+    using layout_type = block_layout<T>;
 
-    static constexpr std::uint64_t memory_usage() { return 2 * Bw + block_reader<T, Br>::memory_usage(1); }
-
-    queue(machine& m, std::uint64_t memory, role r = role::hot)
-        : machine_(&m), role_(r), reader_(m, r, true, &account_, 1) {
-        if (memory < memory_usage())
-            throw config_error("flashxxl::queue: memory budget " + format_bytes(double(memory)) +
-                               " is below the " + format_bytes(double(memory_usage())) +
-                               " it needs (2 x Bw + 2 x Br)");
-        for (auto& b : buffers_) b = aligned_buffer(Bw, &account_);
+    //! Memory a queue with block sizes `b` holds: two Bw buffers and the reader's two Br blocks.
+    static std::uint64_t memory_usage(const block_sizes& b) {
+        return 2 * b.bw + block_reader<T>::memory_usage(b, 1);
     }
+    //! memory_usage(b) for the sizes of `Blocks` (seeds/001's 128 KiB / 16 MiB for device_blocks).
+    static std::uint64_t memory_usage() { return memory_usage(detail::static_block_sizes<Blocks>()); }
+
+    //! An empty queue on machine `m` whose extents have role `r`, with block sizes `b`
+    //! (config_error when they break a rule of block_sizes, an item does not fit in Br, or the
+    //! budget is below memory_usage(b)).
+    queue(machine& m, std::uint64_t memory, const block_sizes& b, role r = role::hot)
+        : machine_(&m), role_(r), blocks_((b.validate(), b)), layout_(b.br),
+          per_block_(layout_.items_per_block()), buffer_items_(b.reads_per_write() * per_block_),
+          reader_(m, r, b, &account_, 1) {
+        if (memory < memory_usage(b))
+            throw config_error("flashxxl::queue: memory budget " + format_bytes(double(memory)) + " is below the " +
+                               format_bytes(double(memory_usage(b))) + " it needs (2 x Bw + 2 x Br, " +
+                               b.describe() + ")");
+        for (auto& buf : buffers_) buf = aligned_buffer(b.bw, &account_);
+    }
+    //! The same with the default block sizes: those of `Blocks` when it is a blocks<Br, Bw>,
+    //! else those of the device role `r` is placed on (machine::block_sizes_for).
+    queue(machine& m, std::uint64_t memory, role r = role::hot)
+        : queue(m, memory, detail::default_block_sizes<Blocks>::get(m, r), r) {}
     queue(const queue&) = delete;
     queue& operator=(const queue&) = delete;
+    //! Waits for the write in flight; its extent (and the reader's) go back with the members.
     ~queue() {
         if (pending_) {
             try {
                 pending_dev_->wait(pending_req_, role_);
-            } catch (...) {
-            }
-            try {
-                machine_->release(pending_->ext);
             } catch (...) {
             }
         }
@@ -64,11 +76,16 @@ public:
     std::uint64_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
     const memory_account& account() const { return account_; }
+    //! The block sizes of this queue.
+    const block_sizes& blocks() const { return blocks_; }
+    //! Items in one write buffer (Bw bytes in block_layout).
+    std::uint64_t buffer_items() const { return buffer_items_; }
 
     void push(const T& x) {
-        if (fill_ == buffer_items) flush();  // lazily: a failed flush leaves the queue as it was
-        std::memcpy(static_cast<void*>(layout::slot(buffers_[current_].data(), fill_)), &x, sizeof(T));
+        if (fill_ == buffer_items_) flush();  // lazily: a failed flush leaves the queue as it was
+        std::memcpy(static_cast<void*>(slot(tail_)), &x, sizeof(T));
         ++fill_;
+        step(tail_);
         ++size_;
     }
     //! The oldest item (not empty()).
@@ -76,7 +93,7 @@ public:
         check_not_empty("front");
         if (reader_.empty()) hand_over_pending();
         if (!reader_.empty()) return reader_.front();
-        return *layout::slot(buffers_[current_].data(), head_);
+        return *slot(head_pos_);
     }
     void pop() {
         check_not_empty("pop");
@@ -86,27 +103,44 @@ public:
             reader_.pop();
             return;
         }
-        if (++head_ == fill_) head_ = fill_ = 0;
+        if (++head_ == fill_) {
+            head_ = fill_ = 0;
+            head_pos_ = tail_ = position{};
+        } else {
+            step(head_pos_);
+        }
     }
 
 private:
+    //! An item slot of the current buffer as (Br block, item in it): moving on by one needs no
+    //! division by the run-time items per block.
+    struct position {
+        std::uint64_t block = 0;
+        std::uint64_t item = 0;
+    };
+    void step(position& p) const {
+        if (++p.item == per_block_) {
+            ++p.block;
+            p.item = 0;
+        }
+    }
+    T* slot(const position& p) {
+        return layout_.slot(buffers_[current_].data() + p.block * blocks_.br, 0) + p.item;
+    }
+
     void check_not_empty(const char* what) const {
         if (size_ == 0) throw invalid_request(std::string("flashxxl::queue::") + what + " on an empty queue");
     }
     // Writes the full current buffer (items [head_, fill_)) as one Bw write.
     void flush() {
         hand_over_pending();  // its buffer becomes the next current one
-        extent e = machine_->allocate(role_, Bw, counter_++);
-        try {
-            pending_req_ = e.dev->awrite(buffers_[current_].data(), e.offset, Bw, role_);
-        } catch (...) {
-            machine_->release(e);
-            throw;
-        }
-        pending_dev_ = e.dev;
-        pending_ = segment{e, fill_, head_};
+        owned_extent e = machine_->allocate(role_, blocks_.bw, counter_++);
+        pending_req_ = e->dev->awrite(buffers_[current_].data(), e->offset, blocks_.bw, role_);  // on failure e goes back
+        pending_dev_ = e->dev;
+        pending_ = segment{std::move(e), fill_, head_};
         current_ ^= 1;
         head_ = fill_ = 0;
+        head_pos_ = tail_ = position{};
     }
     // Waits for the in-flight write and lets the reader have its segment.
     void hand_over_pending() {
@@ -114,18 +148,23 @@ private:
         stxxl::request_ptr r = std::move(pending_req_);
         pending_req_ = nullptr;
         pending_dev_->wait(r, role_);
-        segment s = *pending_;
+        segment s = std::move(*pending_);
         pending_.reset();
-        reader_.add(s);
+        reader_.add(std::move(s));
     }
 
     machine* machine_;
     role role_;
+    block_sizes blocks_;
+    layout_type layout_;
+    std::uint64_t per_block_;  // items per Br block
+    std::uint64_t buffer_items_;
     memory_account account_;
-    block_reader<T, Br> reader_;
+    block_reader<T> reader_;
     aligned_buffer buffers_[2];
     std::size_t current_ = 0;
     std::uint64_t head_ = 0, fill_ = 0;  // items [head_, fill_) of the current buffer are queued
+    position head_pos_, tail_;           // head_ and fill_ as positions
     std::optional<segment> pending_;
     stxxl::request_ptr pending_req_;
     device* pending_dev_ = nullptr;

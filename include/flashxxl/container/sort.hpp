@@ -22,27 +22,37 @@ struct sort_report {
     std::uint64_t peak_memory = 0;  //!< most bytes of buffers held at once (<= the budget)
 };
 
-//! Memory sort() needs beyond the sorter: an input reader (2 Br) and an output writer (2 Bw).
+//! Memory sort() needs beyond the sorter for a vector with block sizes `b`: an input reader
+//! (2 Br) and an output writer (2 Bw).
+template <class T, class Blocks = device_blocks>
+std::uint64_t sort_stream_memory(const block_sizes& b) {
+    return vector<T, Blocks>::stream_reader::memory_usage(b, 1) + vector<T, Blocks>::stream_writer::memory_usage(b);
+}
+//! sort_stream_memory(b) for the sizes `Blocks` names (seeds/001's 128 KiB / 16 MiB for
+//! device_blocks); a vector's own sizes are v.blocks().
 template <class T, class Blocks>
-constexpr std::uint64_t sort_stream_memory() {
-    return vector<T, Blocks>::stream_reader::memory_usage(1) + vector<T, Blocks>::stream_writer::memory_usage();
+std::uint64_t sort_stream_memory() {
+    return sort_stream_memory<T, Blocks>(detail::static_block_sizes<Blocks>());
 }
 
 //! Sorts `v` by `cmp` using at most `memory` bytes of buffers (besides the vector's own cache,
 //! which is written back and emptied first): the input is read once to form runs (role
 //! `scratch` by default), the runs are merged as by sorter, and the result is written back into
-//! the vector with Bw writes. Throws config_error if the budget is too small.
+//! the vector with Bw writes. The sorter uses the vector's block sizes (v.blocks()). Throws
+//! config_error if the budget is too small.
 template <class T, class Blocks, class Cmp>
 sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch) {
-    using sorter_type = sorter<T, Cmp, Blocks>;
-    std::uint64_t streams = sort_stream_memory<T, Blocks>();
-    if (memory < streams + sorter_type::min_memory())
+    using sorter_type = sorter<T, Cmp>;  // one sorter type per element and comparator, whatever Blocks
+    const block_sizes b = v.blocks();
+    const std::uint64_t streams = sort_stream_memory<T, Blocks>(b);
+    const std::uint64_t minimum = streams + sorter_type::min_memory(b);
+    if (memory < minimum)
         throw config_error("flashxxl::sort: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(streams + sorter_type::min_memory())));
+                           format_bytes(double(minimum)) + " for " + b.describe());
     memory_account account;
     sort_report report;
     report.items = v.size();
-    sorter_type s(v.get_machine(), memory - streams, std::move(cmp), scratch, &account);
+    sorter_type s(v.get_machine(), memory - streams, b, std::move(cmp), scratch, &account);
     s.expect(v.size());  // double-buffered run formation when it costs no extra pass
     {
         typename vector<T, Blocks>::stream_reader in(v, 0, v.size(), 1, &account);

@@ -50,13 +50,15 @@ namespace flashxxl {
 //! directory_memory(N). Comparators are plain
 //! strict weak orders (std::less, lambdas): no min/max sentinels. T must be trivially copyable;
 //! it need not be default-constructible. Not thread-safe.
-template <class T, class Cmp = std::less<T>, class Blocks = blocks<128 * 1024, 16 * 1024 * 1024>>
+//!
+//! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
+//! depends on them. `Blocks` only names the sizes the constructor without block_sizes uses:
+//! the device's (device_blocks, the default) or a compile-time blocks<Br, Bw>.
+template <class T, class Cmp = std::less<T>, class Blocks = device_blocks>
 class sorter {
 public:
-    static constexpr std::size_t Br = Blocks::read_block;
-    static constexpr std::size_t Bw = Blocks::write_block;
     using value_type = T;
-    using layout = block_layout<T, Br>;
+    using layout_type = block_layout<T>;
     //! A sorted run on the devices: its segments and the last item of each of its Br blocks.
     struct run {
         std::vector<segment> segments;
@@ -72,41 +74,59 @@ public:
     //! level during a merge, vector slack). For Br = 128 KiB, Bw = 16 MiB and 8-byte items that
     //! is 268 bytes per MiB of input.
     std::uint64_t directory_memory(std::uint64_t items) const {
+        const layout_type layout(blocks_.br);
         std::uint64_t runs = items / capacity() + 2;
-        std::uint64_t segments = layout::bytes_for(items) / Bw + 2 * runs;
-        std::uint64_t keys = layout::blocks_for(items) + runs;
+        std::uint64_t segments = layout.bytes_for(items) / blocks_.bw + 2 * runs;
+        std::uint64_t keys = layout.blocks_for(items) + runs;
         return 4 * sizeof(segment) * segments + 4 * sizeof(T) * keys + 4 * sizeof(run) * runs;
     }
-    //! The smallest budget accepted: one item per run buffer, two Bw write buffers and a merge
-    //! pool of four Br buffers (fan-in 3).
-    static constexpr std::uint64_t min_memory() {
-        std::uint64_t need = 2 * Bw + 4 * std::uint64_t(Br) + sizeof(T);
+    //! The smallest budget accepted with block sizes `b`: one item per run buffer, two Bw write
+    //! buffers and a merge pool of four Br buffers (fan-in 3).
+    static std::uint64_t min_memory(const block_sizes& b) {
+        std::uint64_t need = buffer_floor(b);
         return need + reserve(need) + reserve(need) / 32 + 4096;
     }
+    //! min_memory() for the sizes `Blocks` names (seeds/001's 128 KiB / 16 MiB for device_blocks).
+    static std::uint64_t min_memory() { return min_memory(detail::static_block_sizes<Blocks>()); }
     //! Fan-in of a merge whose pool has `buffers` Br buffers: an eighth (at least one) prefetches.
     static constexpr std::size_t fan_in_for(std::size_t buffers) {
         return buffers - std::max<std::size_t>(1, buffers / 8);
     }
 
-    sorter(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::scratch,
+    //! A sorter with budget `memory` (bytes of buffers, see memory_usage) and block sizes `b`,
+    //! writing its runs under role `r`; its buffers are charged to `account` (its own when
+    //! nullptr). config_error when `b` breaks a rule of block_sizes, when an item does not fit
+    //! in one Br block, or when the budget is below min_memory(b).
+    sorter(machine& m, std::uint64_t memory, const block_sizes& b, Cmp cmp = Cmp(), role r = role::scratch,
            memory_account* account = nullptr)
-        : machine_(&m), memory_(memory), cmp_(std::move(cmp)), role_(r),
+        : machine_(&m), memory_(memory), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
           account_(account ? account : &own_account_) {
+        const std::uint64_t br = blocks_.br, bw = blocks_.bw;
+        (void)layout_type(br);  // config_error when an item does not fit in one read block
         std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
-        if (usable < 2 * Bw + 4 * std::uint64_t(Br) + sizeof(T))
+        if (usable < buffer_floor(blocks_))
             throw config_error("flashxxl::sorter: memory budget " + format_bytes(double(memory)) +
-                               " is too small for Br = " + format_bytes(double(Br)) + ", Bw = " +
-                               format_bytes(double(Bw)) + " (need at least " + format_bytes(double(min_memory())) +
+                               " is too small for Br = " + format_bytes(double(br)) + ", Bw = " +
+                               format_bytes(double(bw)) + " (need at least " +
+                               format_bytes(double(min_memory(blocks_))) +
                                ": two Bw write buffers and a merge pool of 4 Br)");
-        run_capacity_ = (usable - 2 * Bw) / sizeof(T);
-        merge_buffers_ = std::size_t((usable - 2 * Bw) / Br);
-        final_buffers_ = std::size_t(usable / Br);
+        run_capacity_ = (usable - 2 * bw) / sizeof(T);
+        merge_buffers_ = std::size_t((usable - 2 * bw) / br);
+        final_buffers_ = std::size_t(usable / br);
         fan_in_ = fan_in_for(merge_buffers_);
         final_fan_in_ = fan_in_for(final_buffers_);
     }
+    //! The same with the sizes `Blocks` names: blocks<Br, Bw>'s, or for device_blocks those of
+    //! the device role `r` is placed on (machine::block_sizes_for).
+    sorter(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::scratch,
+           memory_account* account = nullptr)
+        : sorter(m, memory, detail::default_block_sizes<Blocks>::get(m, r), std::move(cmp), r, account) {}
     sorter(const sorter&) = delete;
     sorter& operator=(const sorter&) = delete;
     ~sorter() { clear_noexcept(); }
+
+    //! The block sizes this sorter reads and writes with.
+    const block_sizes& blocks() const { return blocks_; }
 
     //! Items per sorted run (the run buffer holds this many; half when double-buffered).
     std::uint64_t run_capacity() const { return capacity(); }
@@ -233,7 +253,7 @@ public:
         chunk_begin_ = 0;
         merger_.reset();
         prefetcher_.reset();
-        release_runs(runs_);
+        runs_.clear();  // the runs' segments give their extents back
         buffers_[0].reset();
         buffers_[1].reset();
         cur_ = 0;
@@ -250,7 +270,7 @@ private:
         const Cmp* cmp;
         bool operator()(const T& a, const T& b) const { return (*cmp)(a, b); }
     };
-    using prefetcher_type = forecast_prefetcher<T, Br, before>;
+    using prefetcher_type = forecast_prefetcher<T, before>;
     //! Merge inputs read from the devices: each run hands out its current Br block.
     struct run_ranges {
         prefetcher_type* pool;
@@ -270,6 +290,10 @@ private:
     };
     using run_merger = range_merger<T, before, run_ranges>;
 
+
+    //! Buffer bytes the budget must cover beyond the reserve: two Bw write buffers, a merge
+    //! pool of four Br buffers and one item of run buffer.
+    static std::uint64_t buffer_floor(const block_sizes& b) { return 2 * b.bw + 4 * b.br + sizeof(T); }
 
     aligned_buffer& buf() { return buffers_[cur_]; }
     const aligned_buffer& buf() const { return buffers_[cur_]; }
@@ -318,7 +342,7 @@ private:
     //! chunk sorts and merges the chunks straight into the Bw write buffers, the copy the
     //! writer needs anyway.
     run write_run(int batch, std::uint64_t n, const std::vector<std::pair<const T*, const T*>>& chunks,
-                  block_writer<T, Br, Bw>& w) {
+                  block_writer<T>& w) {
         w.record_block_keys();
         sorting_.wait(batch);
         if (chunks.size() == 1) {
@@ -332,7 +356,7 @@ private:
     }
 
     //! Finishes the run `w` wrote (which recorded its block keys) and hands it over.
-    static run finish_run(block_writer<T, Br, Bw>& w) {
+    static run finish_run(block_writer<T>& w) {
         run r;
         r.segments = w.finish();
         r.block_keys = w.take_block_keys();
@@ -345,13 +369,14 @@ private:
     void end_run() {
         seal_rest();
         if (!double_buffered_) {
-            block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
+            block_writer<T> w(*machine_, role_, blocks_, block_counter_, account_, 2);
             runs_.push_back(write_run(cur_, count_, chunks_, w));
             ++runs_formed_;
             ++runs_written_;
         } else {
             join_finishing();
-            if (!writer_) writer_ = std::make_unique<block_writer<T, Br, Bw>>(*machine_, role_, block_counter_, account_, 2);
+            if (!writer_)
+                writer_ = std::make_unique<block_writer<T>>(*machine_, role_, blocks_, block_counter_, account_, 2);
             finishing_ = std::async(std::launch::async, [this, batch = cur_, n = count_, chunks = chunks_]() {
                 return write_run(batch, n, chunks, *writer_);
             });
@@ -376,59 +401,47 @@ private:
         }
     }
 
-    //! Merges groups of at most fan_in_ runs into longer runs (one pass over the data).
+    //! Merges groups of at most fan_in_ runs into longer runs (one pass over the data). On an
+    //! error the runs not merged yet go back with `in`, the merged ones with runs_ (clear()).
     void merge_level() {
         std::size_t groups = (runs_.size() + fan_in_ - 1) / fan_in_;
         std::vector<run> in = std::move(runs_);
         runs_.clear();
         std::size_t next = 0;
-        try {
-            for (std::size_t g = 0; g < groups; ++g) {
-                std::size_t take = (in.size() - next) / (groups - g);
-                prefetcher_type pool(*machine_, role_, before{&cmp_}, merge_buffers_, account_);
-                hand_over(in.begin() + std::ptrdiff_t(next), take, pool);
-                next += take;
-                run_merger merger(before{&cmp_}, run_ranges{&pool});
-                merger.start(take);
-                block_writer<T, Br, Bw> w(*machine_, role_, block_counter_, account_, 2);
-                w.record_block_keys();
-                drain_into(merger, w);
-                runs_.push_back(finish_run(w));
-                forecast_misses_ += pool.forecast_misses();
-                ++runs_written_;
-            }
-        } catch (...) {
-            release_runs(in);
-            throw;
+        for (std::size_t g = 0; g < groups; ++g) {
+            std::size_t take = (in.size() - next) / (groups - g);
+            prefetcher_type pool(*machine_, role_, blocks_, before{&cmp_}, merge_buffers_, account_);
+            hand_over(in.begin() + std::ptrdiff_t(next), take, pool);
+            next += take;
+            run_merger merger(before{&cmp_}, run_ranges{&pool});
+            merger.start(take);
+            block_writer<T> w(*machine_, role_, blocks_, block_counter_, account_, 2);
+            w.record_block_keys();
+            drain_into(merger, w);
+            runs_.push_back(finish_run(w));
+            forecast_misses_ += pool.forecast_misses();
+            ++runs_written_;
         }
         ++passes_;
     }
 
-    //! Moves `count` runs from `first` on into `pool` (which owns their extents from then on)
+    //! Moves `count` runs from `first` on into `pool` (which owns their segments from then on)
     //! and starts it.
     void hand_over(typename std::vector<run>::iterator first, std::size_t count, prefetcher_type& pool) {
-        for (std::size_t i = 0; i < count; ++i, ++first) {
+        for (std::size_t i = 0; i < count; ++i, ++first)
             pool.add_run(std::move(first->segments), std::move(first->block_keys));
-            first->segments.clear();  // not released again if a later merge step throws
-        }
         pool.start();
     }
 
     void start_final_merge() {
-        prefetcher_ = std::make_unique<prefetcher_type>(*machine_, role_, before{&cmp_}, final_buffers_, account_);
+        prefetcher_ =
+            std::make_unique<prefetcher_type>(*machine_, role_, blocks_, before{&cmp_}, final_buffers_, account_);
         std::size_t k = runs_.size();
         hand_over(runs_.begin(), k, *prefetcher_);
         runs_.clear();
         merger_ = std::make_unique<run_merger>(before{&cmp_}, run_ranges{prefetcher_.get()});
         merger_->start(k);
         ++passes_;
-    }
-
-    //! Releases the extents of every run in `runs` and empties it.
-    void release_runs(std::vector<run>& runs) {
-        for (run& r : runs)
-            for (const segment& s : r.segments) machine_->release(s.ext);
-        runs.clear();
     }
 
     void clear_noexcept() noexcept {
@@ -440,6 +453,7 @@ private:
 
     machine* machine_;
     std::uint64_t memory_;
+    block_sizes blocks_;
     Cmp cmp_;
     role role_;
     memory_account own_account_;
@@ -450,7 +464,7 @@ private:
     bool double_buffered_ = false;   // see expect()
     int cur_ = 0;                    // the buffer being filled (batch of its chunks)
     aligned_buffer buffers_[2];      // run buffers: [cur_] fills; the other may be in the background
-    std::unique_ptr<block_writer<T, Br, Bw>> writer_;  // the background run formation's writer
+    std::unique_ptr<block_writer<T>> writer_;  // the background run formation's writer
     std::future<run> finishing_;     // background run formation of buffers_[cur_ ^ 1]
     //! Sorts sealed chunks: one thread per TBB worker slot of the constructing thread's arena.
     chunk_sort_pool<T, Cmp> sorting_{&cmp_, std::size_t(tbb::this_task_arena::max_concurrency())};

@@ -24,27 +24,42 @@ namespace flashxxl {
 //! bytes. Because a half is spilled only when the other one is full, a push/pop sequence cannot
 //! thrash: every Bw of I/O is paid for by at least Bw / sizeof(T) operations.
 //!
-//! Memory: memory_usage() = 2 x Bw (the budget passed to the constructor must cover it).
+//! Br and Bw are the run-time block_sizes given to the constructor (or, without them, those of
+//! the device the role is placed on; `Blocks` = blocks<Br, Bw> makes those the default
+//! instead, for code written against it).
+//!
+//! Memory: memory_usage(b) = 2 x Bw (the budget passed to the constructor must cover it).
 //! T must be trivially copyable; it need not be default-constructible. Not thread-safe.
-template <class T, class Blocks = blocks<128 * 1024, 16 * 1024 * 1024>>
+template <class T, class Blocks = device_blocks>
 class stack {
 public:
-    static constexpr std::size_t Br = Blocks::read_block;
-    static constexpr std::size_t Bw = Blocks::write_block;
     using value_type = T;
-    using layout = block_layout<T, Br>;
-    static constexpr std::uint64_t half_items = (Bw / Br) * layout::items_per_block;
+    using layout_type = block_layout<T>;
 
-    static constexpr std::uint64_t memory_usage() { return 2 * Bw; }
+    //! Memory a stack with block sizes `b` holds: two halves of Bw.
+    static std::uint64_t memory_usage(const block_sizes& b) { return 2 * b.bw; }
+    //! memory_usage(b) for the sizes of `Blocks` (seeds/001's 128 KiB / 16 MiB for device_blocks).
+    static std::uint64_t memory_usage() { return memory_usage(detail::static_block_sizes<Blocks>()); }
 
-    stack(machine& m, std::uint64_t memory, role r = role::hot) : machine_(&m), role_(r) {
-        if (memory < memory_usage())
-            throw config_error("flashxxl::stack: memory budget " + format_bytes(double(memory)) +
-                               " is below the " + format_bytes(double(memory_usage())) + " it needs (2 x Bw)");
-        for (half& h : halves_) h.buf = aligned_buffer(Bw, &account_);
+    //! An empty stack on machine `m` whose spilled halves have role `r`, with block sizes `b`
+    //! (config_error when they break a rule of block_sizes, an item does not fit in Br, or the
+    //! budget is below memory_usage(b)).
+    stack(machine& m, std::uint64_t memory, const block_sizes& b, role r = role::hot)
+        : machine_(&m), role_(r), blocks_((b.validate(), b)), layout_(b.br),
+          per_block_(layout_.items_per_block()), blocks_per_half_(b.reads_per_write()),
+          half_items_(blocks_per_half_ * per_block_) {
+        if (memory < memory_usage(b))
+            throw config_error("flashxxl::stack: memory budget " + format_bytes(double(memory)) + " is below the " +
+                               format_bytes(double(memory_usage(b))) + " it needs (2 x Bw, " + b.describe() + ")");
+        for (half& h : halves_) h.buf = aligned_buffer(b.bw, &account_);
     }
+    //! The same with the default block sizes: those of `Blocks` when it is a blocks<Br, Bw>,
+    //! else those of the device role `r` is placed on (machine::block_sizes_for).
+    stack(machine& m, std::uint64_t memory, role r = role::hot)
+        : stack(m, memory, detail::default_block_sizes<Blocks>::get(m, r), r) {}
     stack(const stack&) = delete;
     stack& operator=(const stack&) = delete;
+    //! Waits for the writes in flight; the spilled extents go back with spilled_.
     ~stack() {
         for (half& h : halves_) {
             try {
@@ -52,31 +67,38 @@ public:
             } catch (...) {
             }
         }
-        for (const segment& s : spilled_) {
-            try {
-                machine_->release(s.ext);
-            } catch (...) {
-            }
-        }
     }
 
-    std::uint64_t size() const { return in_memory_ + spilled_.size() * half_items; }
+    std::uint64_t size() const { return in_memory_ + spilled_.size() * half_items_; }
     bool empty() const { return size() == 0; }
     const memory_account& account() const { return account_; }
+    //! The block sizes of this stack.
+    const block_sizes& blocks() const { return blocks_; }
+    //! Items in one half (Bw bytes in block_layout).
+    std::uint64_t half_items() const { return half_items_; }
 
     void push(const T& x) {
-        if (in_memory_ == 2 * half_items) spill();
-        std::memcpy(static_cast<void*>(slot(in_memory_)), &x, sizeof(T));
+        if (in_memory_ == 2 * half_items_) spill();
+        std::memcpy(static_cast<void*>(slot(end_block_, end_item_)), &x, sizeof(T));
         ++in_memory_;
+        if (++end_item_ == per_block_) {
+            ++end_block_;
+            end_item_ = 0;
+        }
     }
     //! The top item (not empty()); may read a spilled half back.
     const T& top() {
         if (in_memory_ == 0) refill();
-        return *slot(in_memory_ - 1);
+        return end_item_ > 0 ? *slot(end_block_, end_item_ - 1) : *slot(end_block_ - 1, per_block_ - 1);
     }
     void pop() {
         if (in_memory_ == 0) refill();
         --in_memory_;
+        if (end_item_ == 0) {
+            --end_block_;
+            end_item_ = per_block_;
+        }
+        --end_item_;
     }
 
 private:
@@ -86,11 +108,20 @@ private:
         device* dev = nullptr;
     };
 
-    // Item i of the in-memory part: [0, half_items) in the bottom half, the rest in the other.
-    T* slot(std::uint64_t i) {
-        half& h = halves_[i < half_items ? bottom_ : 1 - bottom_];
+    // Item `item` of Br block `block` of the in-memory part: blocks [0, Bw / Br) are the bottom
+    // half, the rest the other one. Kept as (block, item) so that no per-item division by
+    // the run-time items per block is needed.
+    T* slot(std::uint64_t block, std::uint64_t item) {
+        const bool lower = block < blocks_per_half_;
+        half& h = halves_[lower ? bottom_ : 1 - bottom_];
         wait(h);
-        return layout::slot(h.buf.data(), i % half_items);
+        return layout_.slot(h.buf.data() + (lower ? block : block - blocks_per_half_) * blocks_.br, 0) + item;
+    }
+    // Sets in_memory_ to one full half.
+    void one_half_in_memory() {
+        in_memory_ = half_items_;
+        end_block_ = blocks_per_half_;
+        end_item_ = 0;
     }
     void wait(half& h) {
         if (!h.req) return;
@@ -101,38 +132,41 @@ private:
     void spill() {
         half& h = halves_[bottom_];
         wait(h);
-        extent e = machine_->allocate(role_, Bw, counter_++);
-        try {
-            h.req = e.dev->awrite(h.buf.data(), e.offset, Bw, role_);
-        } catch (...) {
-            machine_->release(e);
-            throw;
-        }
-        h.dev = e.dev;
-        spilled_.push_back(segment{e, half_items, 0});
+        // Room for the record first, so that nothing can fail once the write is in flight.
+        if (spilled_.size() == spilled_.capacity()) spilled_.reserve(2 * spilled_.size() + 1);
+        owned_extent e = machine_->allocate(role_, blocks_.bw, counter_++);
+        h.req = e->dev->awrite(h.buf.data(), e->offset, blocks_.bw, role_);  // on failure e goes back
+        h.dev = e->dev;
+        spilled_.push_back(segment{std::move(e), half_items_, 0});
         bottom_ = 1 - bottom_;
-        in_memory_ = half_items;
+        one_half_in_memory();
     }
     void refill() {
         if (spilled_.empty()) throw invalid_request("flashxxl::stack: top/pop on an empty stack");
-        const segment s = spilled_.back();
+        const extent& e = spilled_.back().ext.get();
         half& h = halves_[bottom_];
         wait(h);
+        const std::uint64_t br = blocks_.br;
         std::vector<stxxl::request_ptr> reads;
-        for (std::uint64_t b = 0; b < Bw / Br; ++b)
-            reads.push_back(s.ext.dev->aread(h.buf.data() + b * Br, s.ext.offset + b * Br, Br, role_));
-        for (auto& r : reads) s.ext.dev->wait(r, role_);
-        spilled_.pop_back();
-        machine_->release(s.ext);
-        in_memory_ = half_items;
+        for (std::uint64_t b = 0; b < blocks_per_half_; ++b)
+            reads.push_back(e.dev->aread(h.buf.data() + b * br, e.offset + b * br, br, role_));
+        for (auto& r : reads) e.dev->wait(r, role_);
+        spilled_.pop_back();  // the extent goes back
+        one_half_in_memory();
     }
 
     machine* machine_;
     role role_;
+    block_sizes blocks_;
+    layout_type layout_;
+    std::uint64_t per_block_;        // items per Br block
+    std::uint64_t blocks_per_half_;  // Bw / Br
+    std::uint64_t half_items_;
     memory_account account_;
     half halves_[2];
     std::size_t bottom_ = 0;
     std::uint64_t in_memory_ = 0;
+    std::uint64_t end_block_ = 0, end_item_ = 0;  // in_memory_ as (Br block, item in it)
     std::vector<segment> spilled_;
     std::uint64_t counter_ = 0;
 };

@@ -1,6 +1,7 @@
 // An external vector: a paged cache of Br pages over Bw groups, written back one Bw group at a time.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -15,6 +16,7 @@
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"
 #include "flashxxl/io/blocks.hpp"
+#include "flashxxl/io/fast_divisor.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/io/span_append.hpp"
@@ -25,7 +27,9 @@ namespace flashxxl {
 
 //! An array of T on a machine's devices. Items live in groups of Bw bytes (one extent each,
 //! placed by the machine's policy for the vector's role and the group number), in
-//! block_layout<T, Br>: Br / sizeof(T) items per Br page.
+//! block_layout<T>: Br / sizeof(T) items per Br page. Br and Bw are the run-time block_sizes
+//! given to the constructor (or, without them, those of the device the role is placed on;
+//! `Blocks` = blocks<Br, Bw> makes those the default instead, for code written against it).
 //!
 //! Random access goes through a cache of Br pages (clock replacement). A miss reads one Br
 //! page. Evicting a dirty page writes back its whole group with ONE write of Bw bytes: cached
@@ -35,26 +39,24 @@ namespace flashxxl {
 //! use the stream_reader (Br reads with prefetch) and stream_writer (Bw writes).
 //!
 //! Memory: the budget M given to the constructor covers a Bw staging buffer, the page frames
-//! and the page map (memory_usage(M) == M; at least min_memory()). Readers and writers hold
-//! their own buffers (their memory_usage()). T must be trivially copyable; it needs a default
+//! and the page map (memory_usage(M) == M; at least min_memory(b)). Readers and writers hold
+//! their own buffers (their memory_usage(b)). T must be trivially copyable; it needs a default
 //! constructor only for resize(n) without a value. Not thread-safe; a stream_writer or
 //! stream_reader must be the only user of the vector while it is alive.
-template <class T, class Blocks = blocks<128 * 1024, 16 * 1024 * 1024>>
+template <class T, class Blocks = device_blocks>
 class vector {
 public:
-    static constexpr std::size_t Br = Blocks::read_block;
-    static constexpr std::size_t Bw = Blocks::write_block;
     using value_type = T;
     using size_type = std::uint64_t;
-    using layout = block_layout<T, Br>;
-    static constexpr std::uint64_t items_per_page = layout::items_per_block;
-    static constexpr std::uint64_t pages_per_group = Bw / Br;
-    static constexpr std::uint64_t items_per_group = items_per_page * pages_per_group;
+    using layout_type = block_layout<T>;
     //! Bytes per page frame counted for the page map and frame table.
     static constexpr std::uint64_t frame_overhead = 96;
 
-    //! The least budget a vector accepts: a staging buffer of Bw and two page frames.
-    static constexpr std::uint64_t min_memory() { return Bw + 2 * (Br + frame_overhead) + 4096; }
+    //! The least budget a vector with block sizes `b` accepts: a staging buffer of Bw and two
+    //! page frames.
+    static std::uint64_t min_memory(const block_sizes& b) { return b.bw + 2 * (b.br + frame_overhead) + 4096; }
+    //! min_memory(b) for the sizes of `Blocks` (seeds/001's 128 KiB / 16 MiB for device_blocks).
+    static std::uint64_t min_memory() { return min_memory(detail::static_block_sizes<Blocks>()); }
     //! Memory a vector with budget M holds at most (all of it: staging, frames, page map).
     static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
 
@@ -64,24 +66,40 @@ public:
     class stream_reader;
     class stream_writer;
 
-    //! An empty vector on machine `m` whose groups have role `r`.
-    vector(machine& m, std::uint64_t memory, role r = role::stream) : machine_(&m), role_(r), memory_(memory) {
-        if (memory < min_memory())
+    //! An empty vector on machine `m` whose groups have role `r`, with block sizes `b`
+    //! (config_error when they break a rule of block_sizes or an item does not fit in Br).
+    vector(machine& m, std::uint64_t memory, const block_sizes& b, role r = role::stream)
+        : machine_(&m), role_(r), memory_(memory), blocks_((b.validate(), b)), layout_(b.br),
+          items_per_page_(layout_.items_per_block()), pages_per_group_(b.reads_per_write()),
+          items_per_group_(items_per_page_ * pages_per_group_), page_shift_(shift_of(items_per_page_)),
+          page_divisor_(items_per_page_) {
+        if (memory < min_memory(b))
             throw config_error("flashxxl::vector: memory budget " + format_bytes(double(memory)) +
-                               " is below the minimum " + format_bytes(double(min_memory())) +
-                               " (one Bw = " + format_bytes(double(Bw)) + " staging buffer and two Br pages)");
-        frame_count_ = (memory - Bw - 4096) / (Br + frame_overhead);
+                               " is below the minimum " + format_bytes(double(min_memory(b))) + " (one Bw = " +
+                               format_size(b.bw) + " staging buffer and two Br = " + format_size(b.br) + " pages)");
+        frame_count_ = (memory - b.bw - 4096) / (b.br + frame_overhead);
     }
+    //! The same with the default block sizes: those of `Blocks` when it is a blocks<Br, Bw>,
+    //! else those of the device role `r` is placed on (machine::block_sizes_for).
+    vector(machine& m, std::uint64_t memory, role r = role::stream)
+        : vector(m, memory, detail::default_block_sizes<Blocks>::get(m, r), r) {}
     vector(const vector&) = delete;
     vector& operator=(const vector&) = delete;
-    ~vector() {
-        for (const extent& e : groups_) release_noexcept(e);
-    }
 
     size_type size() const { return size_; }
     bool empty() const { return size_ == 0; }
     machine& get_machine() const { return *machine_; }
     role get_role() const { return role_; }
+    //! The block sizes of this vector.
+    const block_sizes& blocks() const { return blocks_; }
+    //! How items sit in a Br page.
+    const layout_type& layout() const { return layout_; }
+    //! Items in one Br page.
+    std::uint64_t items_per_page() const { return items_per_page_; }
+    //! Br pages in one Bw group.
+    std::uint64_t pages_per_group() const { return pages_per_group_; }
+    //! Items in one Bw group (the unit of write-back and of extents).
+    std::uint64_t items_per_group() const { return items_per_group_; }
     //! The budget given to the constructor.
     std::uint64_t memory() const { return memory_; }
     //! Bytes of buffers held now and at most so far (tracked).
@@ -128,8 +146,7 @@ public:
     //! Removes every item and gives back all extents.
     void clear() {
         drop_cache();
-        for (const extent& e : groups_) machine_->release(e);
-        groups_.clear();
+        groups_.clear();  // the extents go back to their devices
         disk_pages_.clear();
         size_ = 0;
     }
@@ -137,7 +154,7 @@ public:
     //! Writes back every dirty page (one Bw-group write per group with dirty pages).
     void flush() {
         for (std::size_t f = 0; f < frames_.size(); ++f)
-            if (frames_[f].dirty) write_back_group(frames_[f].page / pages_per_group);
+            if (frames_[f].dirty) write_back_group(frames_[f].page / pages_per_group_);
     }
 
     iterator begin() { return iterator(this, 0); }
@@ -216,16 +233,24 @@ public:
     //! vector's dirty pages first. Memory: (prefetch + 1) x Br.
     class stream_reader {
     public:
-        static constexpr std::uint64_t memory_usage(std::size_t prefetch = 1) { return (prefetch + 1) * Br; }
+        //! Memory of a reader with block sizes `b`.
+        static std::uint64_t memory_usage(const block_sizes& b, std::size_t prefetch = 1) {
+            return block_reader<T>::memory_usage(b, prefetch);
+        }
+        //! memory_usage(b, prefetch) for the sizes of `Blocks` (128 KiB / 16 MiB for device_blocks).
+        static std::uint64_t memory_usage(std::size_t prefetch = 1) {
+            return memory_usage(detail::static_block_sizes<Blocks>(), prefetch);
+        }
         explicit stream_reader(vector& v, size_type first = 0, size_type last = size_type(-1),
                                std::size_t prefetch = 1, memory_account* account = nullptr)
-            : reader_(*v.machine_, v.role_, false, account, prefetch) {
+            : reader_(*v.machine_, v.role_, v.blocks_, account, prefetch) {
             v.flush();
             if (last > v.size_) last = v.size_;
+            const std::uint64_t per_group = v.items_per_group_;
             for (size_type pos = first; pos < last;) {
-                size_type g = pos / items_per_group;
-                size_type group_end = std::min<size_type>((g + 1) * items_per_group, last);
-                reader_.add(segment{v.groups_[g], group_end - g * items_per_group, pos - g * items_per_group});
+                size_type g = pos / per_group;
+                size_type group_end = std::min<size_type>((g + 1) * per_group, last);
+                reader_.add_borrowed(v.groups_[g].get(), group_end - g * per_group, pos - g * per_group);
                 pos = group_end;
             }
         }
@@ -242,7 +267,7 @@ public:
         void skip(std::uint64_t k) { reader_.pop(k); }
 
     private:
-        block_reader<T, Br> reader_;
+        block_reader<T> reader_;
     };
 
     //! Appends items at the end with Bw writes (double-buffered). The vector's cache is
@@ -250,22 +275,27 @@ public:
     //! rewritten. finish() (or the destructor) writes the rest. Memory: 2 x Bw.
     class stream_writer {
     public:
-        static constexpr std::uint64_t memory_usage() { return 2 * Bw; }
+        //! Memory of a writer with block sizes `b`.
+        static std::uint64_t memory_usage(const block_sizes& b) { return 2 * b.bw; }
+        //! memory_usage(b) for the sizes of `Blocks` (128 KiB / 16 MiB for device_blocks).
+        static std::uint64_t memory_usage() { return memory_usage(detail::static_block_sizes<Blocks>()); }
         explicit stream_writer(vector& v, memory_account* account = nullptr) : v_(&v) {
             v.flush();
             v.drop_cache();
-            for (auto& s : slots_) s.buf = aligned_buffer(Bw, account);
-            group_ = v.size_ / items_per_group;
-            fill_ = v.size_ % items_per_group;
+            const std::uint64_t br = v.blocks_.br;
+            for (auto& s : slots_) s.buf = aligned_buffer(v.blocks_.bw, account);
+            group_ = v.size_ / v.items_per_group_;
+            fill_ = v.size_ % v.items_per_group_;
             if (fill_ > 0) {
                 // Read back the partial last group (whole pages) to rewrite it with more items.
-                std::uint64_t pages = layout::blocks_for(fill_);
-                const extent& e = v.groups_[group_];
+                std::uint64_t pages = v.layout_.blocks_for(fill_);
+                const extent& e = v.groups_[group_].get();
                 std::vector<stxxl::request_ptr> reqs;
                 for (std::uint64_t p = 0; p < pages; ++p)
-                    reqs.push_back(e.dev->aread(slots_[0].buf.data() + p * Br, e.offset + p * Br, Br, v.role_));
+                    reqs.push_back(e.dev->aread(slots_[0].buf.data() + p * br, e.offset + p * br, br, v.role_));
                 for (auto& r : reqs) e.dev->wait(r, v.role_);
             }
+            place_cursor();
         }
         stream_writer(const stream_writer&) = delete;
         stream_writer& operator=(const stream_writer&) = delete;
@@ -278,21 +308,21 @@ public:
         }
         //! Appends one item.
         void push(const T& x) {
-            std::memcpy(static_cast<void*>(layout::slot(slots_[cur_].buf.data(), fill_)), &x, sizeof(T));
+            std::memcpy(static_cast<void*>(next_), &x, sizeof(T));
             ++v_->size_;
-            if (++fill_ == items_per_group) write_group();
+            ++fill_;
+            if (++next_ == run_end_) end_of_run();
         }
         //! Free item slots contiguous in memory at the end of the vector: up to free_run()
         //! items may be placed (memcpy) at free_begin(), then appended with commit(k).
-        T* free_begin() { return layout::slot(slots_[cur_].buf.data(), fill_); }
-        std::uint64_t free_run() const {
-            return layout::contiguous_from(fill_, items_per_group);
-        }
+        T* free_begin() { return next_; }
+        std::uint64_t free_run() const { return std::uint64_t(run_end_ - next_); }
         //! Appends the k <= free_run() items placed at free_begin().
         void commit(std::uint64_t k) {
             fill_ += k;
             v_->size_ += k;
-            if (fill_ == items_per_group) write_group();
+            next_ += k;
+            if (next_ == run_end_) end_of_run();
         }
         //! Appends n items from an array.
         void push(const T* items, std::uint64_t n) {
@@ -312,14 +342,40 @@ public:
             stxxl::request_ptr req;
             device* dev = nullptr;
         };
+        // The next item goes to next_; slots up to run_end_ are contiguous in memory: to the
+        // end of the group, or to the end of the Br page when pages have padding. Kept as
+        // pointers so that push() computes no slot (no division by a run-time item count).
+        void place_cursor() {
+            const layout_type& l = v_->layout_;
+            char* base = slots_[cur_].buf.data();
+            if (!l.padded()) {
+                next_ = l.slot(base, fill_);
+                run_end_ = l.slot(base, 0) + v_->items_per_group_;
+            } else {
+                page_ = base + (fill_ / l.items_per_block()) * l.block_bytes();
+                next_ = l.slot(page_, 0) + fill_ % l.items_per_block();
+                run_end_ = l.slot(page_, 0) + l.items_per_block();
+            }
+        }
+        // The cursor reached run_end_: the group is full (write it), or the next page starts.
+        void end_of_run() {
+            if (fill_ == v_->items_per_group_) {
+                write_group();
+                place_cursor();
+                return;
+            }
+            page_ += v_->blocks_.br;  // padded pages only
+            next_ = v_->layout_.slot(page_, 0);
+            run_end_ = next_ + v_->items_per_page_;
+        }
         void write_group() {
             extent e = v_->group_extent(group_);
             slot& s = slots_[cur_];
-            s.req = e.dev->awrite(s.buf.data(), e.offset, layout::bytes_for(fill_), v_->role_);
+            s.req = e.dev->awrite(s.buf.data(), e.offset, v_->layout_.bytes_for(fill_), v_->role_);
             s.dev = e.dev;
             v_->disk_pages_[group_] = std::max<std::uint32_t>(v_->disk_pages_[group_],
-                                                              std::uint32_t(layout::blocks_for(fill_)));
-            if (fill_ == items_per_group) {
+                                                              std::uint32_t(v_->layout_.blocks_for(fill_)));
+            if (fill_ == v_->items_per_group_) {
                 ++group_;
                 fill_ = 0;
                 cur_ ^= 1;
@@ -345,6 +401,9 @@ public:
         std::size_t cur_ = 0;
         size_type group_ = 0;
         std::uint64_t fill_ = 0;
+        T* next_ = nullptr;
+        T* run_end_ = nullptr;
+        char* page_ = nullptr;  // the Br page of next_ (padded pages only)
         bool done_ = false;
     };
 
@@ -363,46 +422,65 @@ private:
     }
     bool has_cached_pages() const { return !page_map_.empty(); }
 
+    //! log2(n) when n is a power of two, else -1.
+    static int shift_of(std::uint64_t n) {
+        int s = 0;
+        while ((std::uint64_t(1) << s) < n) ++s;
+        return (std::uint64_t(1) << s) == n ? s : -1;
+    }
+
     void ensure_buffers() {
         if (!frames_buf_.empty()) return;
-        staging_ = aligned_buffer(Bw, &account_);
-        frames_buf_ = aligned_buffer(frame_count_ * Br, &account_);
+        staging_ = aligned_buffer(blocks_.bw, &account_);
+        frames_buf_ = aligned_buffer(frame_count_ * blocks_.br, &account_);
         frames_.assign(frame_count_, frame{});
         page_map_.reserve(frame_count_);
     }
 
     //! Pointer to item i in the cache (loading its page); marks the page dirty if `dirty`.
     T* item_ptr(size_type i, bool dirty) {
-        std::uint64_t page = i / items_per_page;
-        std::size_t f;
-        auto it = page_map_.find(page);
-        if (it != page_map_.end()) {
-            f = it->second;
+        std::uint64_t page, in_page;
+        if (page_shift_ >= 0) {
+            page = i >> page_shift_;
+            in_page = i & (items_per_page_ - 1);
         } else {
-            f = load(page);
+            page = page_divisor_.quotient(i);
+            in_page = i - page * items_per_page_;
+        }
+        std::size_t f;
+        if (page == last_page_) {  // the page of the previous access: no lookup
+            f = last_frame_;
+        } else {
+            auto it = page_map_.find(page);
+            f = it != page_map_.end() ? it->second : load(page);
+            last_page_ = page;
+            last_frame_ = f;
         }
         frames_[f].referenced = true;
         if (dirty) frames_[f].dirty = true;
-        return layout::slot(frames_buf_.data() + f * Br, i % items_per_page);
+        // Item in_page of the page, from the start of the frame (no padding before it).
+        return layout_.slot(frames_buf_.data() + f * blocks_.br, 0) + in_page;
     }
 
     //! Brings `page` into a frame (evicting by clock) and returns the frame.
     std::size_t load(std::uint64_t page) {
+        last_page_ = no_page;  // the map changes
         ensure_buffers();
         std::size_t f = victim();
         if (frames_[f].used) {
-            if (frames_[f].dirty) write_back_group(frames_[f].page / pages_per_group);
+            if (frames_[f].dirty) write_back_group(frames_[f].page / pages_per_group_);
             page_map_.erase(frames_[f].page);
             frames_[f].used = false;
         }
-        char* dst = frames_buf_.data() + f * Br;
-        std::uint64_t g = page / pages_per_group, q = page % pages_per_group;
-        if (g < groups_.size() && groups_[g].dev && q < disk_pages_[g]) {
-            const extent& e = groups_[g];
-            stxxl::request_ptr r = e.dev->aread(dst, e.offset + q * Br, Br, role_);
+        const std::uint64_t br = blocks_.br;
+        char* dst = frames_buf_.data() + f * br;
+        std::uint64_t g = page / pages_per_group_, q = page % pages_per_group_;
+        if (g < groups_.size() && groups_[g] && q < disk_pages_[g]) {
+            const extent& e = groups_[g].get();
+            stxxl::request_ptr r = e.dev->aread(dst, e.offset + q * br, br, role_);
             e.dev->wait(r, role_);
         } else {
-            std::memset(dst, 0, Br);
+            std::memset(dst, 0, br);
         }
         frames_[f] = frame{page, true, false, true};
         page_map_.emplace(page, f);
@@ -425,66 +503,71 @@ private:
             groups_.resize(g + 1);
             disk_pages_.resize(g + 1, 0);
         }
-        if (!groups_[g].dev) groups_[g] = machine_->allocate(role_, Bw, g);
-        return groups_[g];
+        if (!groups_[g]) groups_[g] = machine_->allocate(role_, blocks_.bw, g);
+        return groups_[g].get();
     }
 
     //! Writes group g with one write: cached pages copied, others read back from the device.
     void write_back_group(std::uint64_t g) {
-        std::uint64_t first_item = g * items_per_group;
+        const std::uint64_t br = blocks_.br;
+        std::uint64_t first_item = g * items_per_group_;
         std::uint64_t pages = size_ > first_item
-                                  ? layout::blocks_for(std::min<std::uint64_t>(size_ - first_item, items_per_group))
+                                  ? layout_.blocks_for(std::min<std::uint64_t>(size_ - first_item, items_per_group_))
                                   : 0;
         if (pages == 0) {
             for (frame& fr : frames_)
-                if (fr.used && fr.page / pages_per_group == g) fr.dirty = false;
+                if (fr.used && fr.page / pages_per_group_ == g) fr.dirty = false;
             return;
         }
         extent e = group_extent(g);  // may throw out_of_space: nothing changed yet
         std::vector<stxxl::request_ptr> reads;
         for (std::uint64_t q = 0; q < pages; ++q) {
-            auto it = page_map_.find(g * pages_per_group + q);
+            auto it = page_map_.find(g * pages_per_group_ + q);
             if (it != page_map_.end()) {
-                std::memcpy(staging_.data() + q * Br, frames_buf_.data() + it->second * Br, Br);
+                std::memcpy(staging_.data() + q * br, frames_buf_.data() + it->second * br, br);
             } else if (q < disk_pages_[g]) {
-                reads.push_back(e.dev->aread(staging_.data() + q * Br, e.offset + q * Br, Br, role_));
+                reads.push_back(e.dev->aread(staging_.data() + q * br, e.offset + q * br, br, role_));
             } else {
-                std::memset(staging_.data() + q * Br, 0, Br);
+                std::memset(staging_.data() + q * br, 0, br);
             }
         }
         for (auto& r : reads) e.dev->wait(r, role_);
-        stxxl::request_ptr w = e.dev->awrite(staging_.data(), e.offset, pages * Br, role_);
+        stxxl::request_ptr w = e.dev->awrite(staging_.data(), e.offset, pages * br, role_);
         e.dev->wait(w, role_);
         disk_pages_[g] = std::max<std::uint32_t>(disk_pages_[g], std::uint32_t(pages));
         for (frame& fr : frames_)
-            if (fr.used && fr.page / pages_per_group == g) fr.dirty = false;
+            if (fr.used && fr.page / pages_per_group_ == g) fr.dirty = false;
     }
 
     //! Forgets every cached page (call flush() first to keep changes).
     void drop_cache() {
         for (frame& fr : frames_) fr = frame{};
         page_map_.clear();
-    }
-
-    void release_noexcept(const extent& e) noexcept {
-        try {
-            machine_->release(e);
-        } catch (...) {
-        }
+        last_page_ = no_page;
     }
 
     machine* machine_;
     role role_;
     std::uint64_t memory_;
+    block_sizes blocks_;
+    layout_type layout_;
+    std::uint64_t items_per_page_;
+    std::uint64_t pages_per_group_;
+    std::uint64_t items_per_group_;
+    int page_shift_;                         // log2(items_per_page_), or -1
+    fast_divisor page_divisor_;                   // by items_per_page_
     std::uint64_t frame_count_ = 0;
     size_type size_ = 0;
-    std::vector<extent> groups_;             // one Bw extent per group (dev == nullptr: none yet)
+    std::vector<owned_extent> groups_;       // one Bw extent per group (empty: none yet)
     std::vector<std::uint32_t> disk_pages_;  // pages of each group that hold data on the device
     memory_account account_;
     aligned_buffer staging_;
     aligned_buffer frames_buf_;
     std::vector<frame> frames_;
     std::unordered_map<std::uint64_t, std::size_t> page_map_;
+    static constexpr std::uint64_t no_page = ~std::uint64_t(0);
+    std::uint64_t last_page_ = no_page;  // the page of the last access and its frame (a
+    std::size_t last_frame_ = 0;         // one-entry memo in front of page_map_)
     std::size_t hand_ = 0;
 };
 

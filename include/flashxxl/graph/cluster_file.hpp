@@ -13,9 +13,11 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/block_writer.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/segment.hpp"
+#include "flashxxl/machine/extent.hpp"
 #include "flashxxl/machine/machine.hpp"
 
 namespace flashxxl {
@@ -27,33 +29,23 @@ namespace flashxxl {
 //! read() fetches a whole cluster with one read request per Bw segment it touches (one request
 //! when the cluster lies within a segment, which is the common case for clusters much smaller
 //! than Bw), covering only the Br blocks that hold the cluster. Memory: the writer's 2 x Bw
-//! while building, one Bw read buffer afterwards, plus the index. Not thread-safe.
-template <class Blocks>
+//! while building, one Bw read buffer afterwards, plus the index. The block sizes are a
+//! run-time value (blocks()); the file owns its segments, which go back to the devices with it.
+//! Not thread-safe.
 class cluster_file {
 public:
-    static constexpr std::size_t Br = Blocks::read_block;
-    static constexpr std::size_t Bw = Blocks::write_block;
-    using layout = block_layout<adjacency_record, Br>;
-    using writer_type = block_writer<adjacency_record, Br, Bw>;
-    static constexpr std::uint64_t items_per_segment = writer_type::items_per_segment;
+    using layout_type = block_layout<adjacency_record>;
+    using writer_type = block_writer<adjacency_record>;
 
-    //! An empty file with `clusters` clusters on machine `m`; append records in (c(v), v, w)
-    //! order with push(), then finish().
-    cluster_file(machine& m, std::uint64_t clusters, role r = role::static_data)
-        : machine_(&m), role_(r), index_(clusters + 1, 0) {
-        writer_ = std::make_unique<writer_type>(m, r, counter_, &account_, 2);
+    //! An empty file with `clusters` clusters on machine `m` with block sizes `b` (config_error
+    //! for an invalid pair); append records in (c(v), v, w) order with push(), then finish().
+    cluster_file(machine& m, std::uint64_t clusters, const block_sizes& b, role r = role::static_data)
+        : role_(r), blocks_((b.validate(), b)), layout_(b.br), items_per_segment_(writer_type::items_per_segment(b)),
+          index_(clusters + 1, 0) {
+        writer_ = std::make_unique<writer_type>(m, r, blocks_, counter_, &account_, 2);
     }
     cluster_file(const cluster_file&) = delete;
     cluster_file& operator=(const cluster_file&) = delete;
-    ~cluster_file() {
-        writer_.reset();
-        for (const segment& s : segments_) {
-            try {
-                machine_->release(s.ext);
-            } catch (...) {
-            }
-        }
-    }
 
     //! Appends the record of an adjacency entry of a node of cluster `c` (c non-decreasing).
     void push(bfs_node c, const adjacency_record& rec) {
@@ -71,7 +63,7 @@ public:
         segments_ = writer_->finish();
         writer_.reset();
         while (current_ + 1 < index_.size()) index_[++current_] = records_;
-        buffer_ = aligned_buffer(Bw, &account_);
+        buffer_ = aligned_buffer(blocks_.bw, &account_);
     }
 
     //! K.
@@ -81,11 +73,15 @@ public:
     //! Records of cluster c.
     std::uint64_t cluster_records(std::uint64_t c) const { return index_.at(c + 1) - index_.at(c); }
     //! Bytes on the devices (whole Br blocks).
-    std::uint64_t bytes() const { return layout::bytes_for(records_); }
+    std::uint64_t bytes() const { return layout_.bytes_for(records_); }
     //! Bytes of the in-memory index.
     std::uint64_t index_bytes() const { return index_.size() * sizeof(std::uint64_t); }
     //! Read requests issued by read().
     std::uint64_t read_requests() const { return read_requests_; }
+    //! Records in one Bw segment of the file.
+    std::uint64_t items_per_segment() const { return items_per_segment_; }
+    //! The block sizes of the file.
+    const block_sizes& blocks() const { return blocks_; }
     const memory_account& account() const { return account_; }
 
     //! Calls f(record) for every record of cluster c, in (v, w) order.
@@ -95,39 +91,46 @@ public:
         if (c >= clusters())
             throw invalid_request("cluster_file::read: cluster " + std::to_string(c) + " >= " +
                                   std::to_string(clusters()));
+        const std::uint64_t br = blocks_.br;
+        const std::uint64_t per_block = layout_.items_per_block();
         std::uint64_t a = index_[c], b = index_[c + 1];
         while (a < b) {
-            std::uint64_t k = a / items_per_segment;
-            const segment& s = segments_[k];
-            std::uint64_t j0 = a - k * items_per_segment;
-            std::uint64_t j1 = std::min(b, (k + 1) * items_per_segment) - k * items_per_segment;
-            std::uint64_t blk0 = j0 / layout::items_per_block, blk1 = (j1 - 1) / layout::items_per_block + 1;
-            stxxl::request_ptr req =
-                s.ext.dev->aread(buffer_.data(), s.ext.offset + blk0 * Br, (blk1 - blk0) * Br, role_);
-            s.ext.dev->wait(req, role_);
+            std::uint64_t k = a / items_per_segment_;
+            const extent& ext = segments_[k].ext.get();
+            std::uint64_t j0 = a - k * items_per_segment_;
+            std::uint64_t j1 = std::min(b, (k + 1) * items_per_segment_) - k * items_per_segment_;
+            std::uint64_t blk0 = j0 / per_block, blk1 = (j1 - 1) / per_block + 1;
+            stxxl::request_ptr req = ext.dev->aread(buffer_.data(), ext.offset + blk0 * br, (blk1 - blk0) * br, role_);
+            ext.dev->wait(req, role_);
             ++read_requests_;
-            const char* base = buffer_.data();  // holds blocks [blk0, blk1) of the segment
-            for (std::uint64_t j = j0; j < j1; ++j) {
-                adjacency_record rec;
-                std::memcpy(&rec, base + (j / layout::items_per_block - blk0) * Br +
-                                      (j % layout::items_per_block) * sizeof(adjacency_record),
-                            sizeof rec);
-                f(rec);
+            // The buffer holds blocks [blk0, blk1) of the segment; records [j0, j1) block by block.
+            const char* block = buffer_.data();
+            for (std::uint64_t blk = blk0; blk < blk1; ++blk, block += br) {
+                const std::uint64_t first = blk * per_block;
+                const std::uint64_t from = std::max(j0, first), to = std::min(j1, first + per_block);
+                const char* p = block + (from - first) * sizeof(adjacency_record);
+                for (std::uint64_t j = from; j < to; ++j, p += sizeof(adjacency_record)) {
+                    adjacency_record rec;
+                    std::memcpy(&rec, p, sizeof rec);
+                    f(rec);
+                }
             }
-            a = k * items_per_segment + j1;
+            a = k * items_per_segment_ + j1;
         }
     }
 
 private:
-    machine* machine_;
     role role_;
+    block_sizes blocks_;
+    layout_type layout_;
+    std::uint64_t items_per_segment_;
     std::vector<std::uint64_t> index_;
     std::uint64_t current_ = 0;
     std::uint64_t records_ = 0;
     std::uint64_t counter_ = 0;
     memory_account account_;
-    std::unique_ptr<writer_type> writer_;
-    std::vector<segment> segments_;
+    std::vector<segment> segments_;     // owned: dropped with the file
+    std::unique_ptr<writer_type> writer_;  // destroyed first: waits for its writes
     aligned_buffer buffer_;
     std::uint64_t read_requests_ = 0;
 };

@@ -1,6 +1,7 @@
 // Builds a csr_graph from an edge source by external sorting: symmetrize, drop self-loops and duplicates.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -10,15 +11,16 @@
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/graph/edge.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl {
 
-//! Memory build_csr needs at least: the sorter's minimum plus the two vector writers.
-template <class Blocks>
-constexpr std::uint64_t csr_build_min_memory() {
-    return sorter<bfs_arc, arc_by_tail, Blocks>::min_memory() + 4 * Blocks::write_block;
+//! Memory build_csr needs at least with block sizes `b`: the sorter's minimum plus the two
+//! Bw-double-buffered vector writers.
+inline std::uint64_t csr_build_min_memory(const block_sizes& b) {
+    return sorter<bfs_arc, arc_by_tail>::min_memory(b) + 2 * csr_graph::target_vector::stream_writer::memory_usage(b);
 }
 
 //! Reads every edge of `source` (an edge source, edge_source.hpp), pushes both arcs (u, v) and
@@ -27,19 +29,21 @@ constexpr std::uint64_t csr_build_min_memory() {
 //! `static_data`. Self-loops and duplicate arcs are counted in build_stats(). Node ids must be
 //! below source.node_count() (read after the last edge) and that count below 2^32 - 1.
 //!
+//! Block sizes `b` (config_error for an invalid pair) serve the sorter and the graph's vectors.
 //! Memory: at most `memory` bytes of buffers (sorter + two Bw-double-buffered writers); the
 //! graph's page caches get `cache_memory` each (0: memory / 8), used only by random access later.
-template <class Blocks, class Source>
-std::unique_ptr<csr_graph<Blocks>> build_csr(machine& m, std::uint64_t memory, Source& source,
-                                             std::uint64_t cache_memory = 0) {
-    using sorter_type = sorter<bfs_arc, arc_by_tail, Blocks>;
-    constexpr std::uint64_t writers = 4 * Blocks::write_block;
-    if (memory < csr_build_min_memory<Blocks>())
+template <class Source>
+std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const block_sizes& b, Source& source,
+                                     std::uint64_t cache_memory = 0) {
+    using sorter_type = sorter<bfs_arc, arc_by_tail>;
+    b.validate();
+    const std::uint64_t writers = 2 * csr_graph::target_vector::stream_writer::memory_usage(b);
+    if (memory < csr_build_min_memory(b))
         throw config_error("build_csr: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(csr_build_min_memory<Blocks>())) +
-                           " (an arc sorter and two Bw-double-buffered writers)");
+                           format_bytes(double(csr_build_min_memory(b))) +
+                           " (an arc sorter and two Bw-double-buffered writers) for " + b.describe());
     csr_build_stats st;
-    sorter_type arcs(m, memory - writers, arc_by_tail(), role::stream);
+    sorter_type arcs(m, memory - writers, b, arc_by_tail(), role::stream);
     edge e;
     node_id max_id = 0;
     while (source.next(e)) {
@@ -62,10 +66,10 @@ std::unique_ptr<csr_graph<Blocks>> build_csr(machine& m, std::uint64_t memory, S
     if (st.nodes >= no_bfs_node)
         throw input_error("build_csr: " + std::to_string(st.nodes) + " nodes do not fit 32-bit BFS records (at most 2^32 - 2)");
     arcs.sort();
-    auto g = std::make_unique<csr_graph<Blocks>>(m, cache_memory ? cache_memory : memory / 8);
+    auto g = std::make_unique<csr_graph>(m, cache_memory ? cache_memory : memory / 8, b);
     {
-        typename csr_graph<Blocks>::target_vector::stream_writer targets(g->targets());
-        typename csr_graph<Blocks>::offset_vector::stream_writer offsets(g->offsets());
+        csr_graph::target_vector::stream_writer targets(g->targets());
+        csr_graph::offset_vector::stream_writer offsets(g->offsets());
         std::uint64_t next_node = 0;  // offsets written for nodes < next_node
         bool have_last = false;
         bfs_arc last{};

@@ -30,24 +30,27 @@ struct csr_build_stats {
 //! 64-bit) and targets (the arcs sorted by (v, w), 32-bit ids). Both have role static_data
 //! (written once, read randomly: on flash under flash_aware). Random access to adjacency lists
 //! goes through the vectors' Br page caches (budget `cache_memory` each); sequential scans use
-//! arc_stream. Build one with build_csr (csr_builder.hpp). Not thread-safe.
-template <class Blocks>
+//! arc_stream. The block sizes are a run-time value (blocks()): one type for every (Br, Bw).
+//! Build one with build_csr (csr_builder.hpp). Not thread-safe.
 class csr_graph {
 public:
-    using offset_vector = vector<std::uint64_t, Blocks>;
-    using target_vector = vector<bfs_node, Blocks>;
+    using offset_vector = vector<std::uint64_t>;
+    using target_vector = vector<bfs_node>;
 
-    //! An empty graph whose vectors live on `m` with `cache_memory` bytes of page cache each
-    //! (at least vector::min_memory()).
-    csr_graph(machine& m, std::uint64_t cache_memory, role r = role::static_data)
-        : machine_(&m), offsets_(m, std::max(cache_memory, offset_vector::min_memory()), r),
-          targets_(m, std::max(cache_memory, target_vector::min_memory()), r) {}
+    //! An empty graph whose vectors live on `m` with block sizes `b` and `cache_memory` bytes of
+    //! page cache each (at least vector::min_memory(b)); config_error for an invalid pair.
+    csr_graph(machine& m, std::uint64_t cache_memory, const block_sizes& b, role r = role::static_data)
+        : machine_(&m), blocks_((b.validate(), b)),
+          offsets_(m, std::max(cache_memory, offset_vector::min_memory(b)), b, r),
+          targets_(m, std::max(cache_memory, target_vector::min_memory(b)), b, r) {}
 
     //! |V|.
     std::uint64_t node_count() const { return offsets_.size() == 0 ? 0 : offsets_.size() - 1; }
     //! Adjacency entries (2 x undirected edges).
     std::uint64_t arc_count() const { return targets_.size(); }
     machine& get_machine() const { return *machine_; }
+    //! The block sizes of both vectors.
+    const block_sizes& blocks() const { return blocks_; }
     //! How the graph was built.
     const csr_build_stats& build_stats() const { return stats_; }
     //! Bytes on the devices (offsets + targets, without block padding).
@@ -75,7 +78,7 @@ public:
     target_vector& targets() { return targets_; }
 
     //! Streams every arc (v, w) in (v, w) order with Br reads of both vectors.
-    //! Memory: 2 x vector::stream_reader::memory_usage().
+    //! Memory: memory_usage(g.blocks()), a stream_reader of each vector.
     class arc_stream {
     public:
         explicit arc_stream(csr_graph& g)
@@ -83,7 +86,10 @@ public:
             if (!offsets_.empty()) ++offsets_;  // offsets[0] == 0
             advance_node();
         }
-        static constexpr std::uint64_t memory_usage() { return 4 * Blocks::read_block; }
+        //! Two readers with one block of prefetch each: 4 x Br.
+        static std::uint64_t memory_usage(const block_sizes& b) {
+            return offset_vector::stream_reader::memory_usage(b, 1) + target_vector::stream_reader::memory_usage(b, 1);
+        }
         bool empty() const { return targets_.empty(); }
         //! The current arc.
         bfs_arc operator*() const { return bfs_arc{bfs_node(v_), *targets_}; }
@@ -112,6 +118,7 @@ public:
 
 private:
     machine* machine_;
+    block_sizes blocks_;
     offset_vector offsets_;
     target_vector targets_;
     csr_build_stats stats_;

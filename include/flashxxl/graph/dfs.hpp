@@ -16,6 +16,7 @@
 #include "flashxxl/graph/bfs_result.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/graph/edge.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
@@ -76,44 +77,44 @@ struct dfs_node_record {
 };
 } // namespace detail
 
-//! Memory dfs needs at least (besides the graph's page caches).
-template <class Blocks>
-constexpr std::uint64_t dfs_min_memory() {
-    return stack<detail::dfs_frame, Blocks>::memory_usage() +
-           std::max(vector<detail::dfs_node_record, Blocks>::min_memory(), vector<std::uint8_t, Blocks>::min_memory());
+//! Memory dfs needs at least with block sizes `b` (besides the graph's page caches).
+inline std::uint64_t dfs_min_memory(const block_sizes& b) {
+    return stack<detail::dfs_frame>::memory_usage(b) +
+           std::max(vector<detail::dfs_node_record>::min_memory(b), vector<std::uint8_t>::min_memory(b));
 }
 
 //! Non-recursive DFS (seeds/001 Section 4): from the node on top of the stack, follow its first
 //! unvisited neighbour; pop it when it has none. Adjacency lists come from the CSR graph's page
 //! caches (random Br reads), marks from a vector (role hot) whose dirty pages are written back
 //! one Bw group at a time: the model's O(|E| Br + |V| Bw) cost. The stack (role hot) keeps 2 Bw
-//! in memory. `memory` covers the stack and the marks' page cache; the graph's caches come on
-//! top. Starts at `source`; with options.whole_graph it then covers every other component.
-template <class Blocks, class Visitor,
-          class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, dfs_options>::value>>
-dfs_result dfs(machine& m, csr_graph<Blocks>& g, std::uint64_t memory, std::uint64_t source, Visitor& vis,
-               const dfs_options& opts = {}) {
-    using frame_stack = stack<detail::dfs_frame, Blocks>;
-    using mark_vector = vector<std::uint8_t, Blocks>;
-    using node_vector = vector<detail::dfs_node_record, Blocks>;
+//! in memory. `memory` covers the stack and the marks' page cache, both with block sizes `b`
+//! (config_error for an invalid pair); the graph's caches come on top, with the graph's own
+//! sizes. Starts at `source`; with options.whole_graph it then covers every other component.
+template <class Visitor, class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, dfs_options>::value>>
+dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
+               Visitor& vis, const dfs_options& opts = {}) {
+    using frame_stack = stack<detail::dfs_frame>;
+    using mark_vector = vector<std::uint8_t>;
+    using node_vector = vector<detail::dfs_node_record>;
+    b.validate();
     if (&g.get_machine() != &m) throw config_error("dfs: the graph lives on another machine");
     const std::uint64_t n = g.node_count();
     if (source >= n)
         throw config_error("dfs: source " + std::to_string(source) + " is not a node (|V| = " + std::to_string(n) + ")");
-    if (memory < dfs_min_memory<Blocks>())
+    if (memory < dfs_min_memory(b))
         throw config_error("dfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(dfs_min_memory<Blocks>())));
+                           format_bytes(double(dfs_min_memory(b))) + " for " + b.describe());
     dfs_result res;
-    const std::uint64_t marks_memory = memory - frame_stack::memory_usage();
+    const std::uint64_t marks_memory = memory - frame_stack::memory_usage(b);
     std::unique_ptr<mark_vector> marks;
     std::unique_ptr<node_vector> nodes;
     if (opts.marks == dfs_marks::separate) {
-        marks = std::make_unique<mark_vector>(m, marks_memory, role::hot);
+        marks = std::make_unique<mark_vector>(m, marks_memory, b, role::hot);
         marks->resize(n, 0);
     } else {
-        nodes = std::make_unique<node_vector>(m, marks_memory, role::hot);
-        typename node_vector::stream_writer w(*nodes);
-        typename csr_graph<Blocks>::offset_vector::stream_reader off(g.offsets());
+        nodes = std::make_unique<node_vector>(m, marks_memory, b, role::hot);
+        node_vector::stream_writer w(*nodes);
+        csr_graph::offset_vector::stream_reader off(g.offsets());
         std::uint64_t prev = 0;
         bool first = true;
         for (; !off.empty(); ++off) {
@@ -124,7 +125,7 @@ dfs_result dfs(machine& m, csr_graph<Blocks>& g, std::uint64_t memory, std::uint
         w.finish();
     }
     phase_meter meter(m, "dfs");
-    frame_stack st(m, frame_stack::memory_usage(), role::hot);
+    frame_stack st(m, frame_stack::memory_usage(b), b, role::hot);
     std::uint64_t time = 0;
     // Marks v visited and returns its list range.
     auto visit = [&](std::uint64_t v) -> std::pair<std::uint64_t, std::uint64_t> {
@@ -141,10 +142,10 @@ dfs_result dfs(machine& m, csr_graph<Blocks>& g, std::uint64_t memory, std::uint
     auto run_tree = [&](std::uint64_t root) {
         ++res.trees;
         vis.start_vertex(root);
-        auto [b, e] = visit(root);
+        auto [first, last] = visit(root);
         vis.discover_vertex(root, time++);
         ++res.visited;
-        st.push(detail::dfs_frame{bfs_node(root), b, e});
+        st.push(detail::dfs_frame{bfs_node(root), first, last});
         while (!st.empty()) {
             res.max_stack = std::max(res.max_stack, st.size());
             detail::dfs_frame f = st.top();
@@ -182,11 +183,10 @@ dfs_result dfs(machine& m, csr_graph<Blocks>& g, std::uint64_t memory, std::uint
 }
 
 //! dfs without a visitor.
-template <class Blocks>
-dfs_result dfs(machine& m, csr_graph<Blocks>& g, std::uint64_t memory, std::uint64_t source,
-               const dfs_options& opts = {}) {
+inline dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
+                      const dfs_options& opts = {}) {
     dfs_visitor vis;
-    return dfs(m, g, memory, source, vis, opts);
+    return dfs(m, g, memory, b, source, vis, opts);
 }
 
 } // namespace flashxxl

@@ -1,10 +1,13 @@
 // Mehlhorn-Meyer external BFS: cluster preprocessing, then a BFS phase with a hot pool of loaded clusters.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
@@ -16,6 +19,7 @@
 #include "flashxxl/graph/cluster_file.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/graph/mm_clustering.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
@@ -27,17 +31,14 @@ struct mm_bfs_options {
     std::uint64_t seed = 1;  //!< seed of the master choice
 };
 
-//! Memory the BFS phase of mm_bfs needs at least.
-template <class Blocks>
-constexpr std::uint64_t mm_bfs_phase_min_memory() {
-    return 2 * sorter<level_record, level_by_node, Blocks>::min_memory() +
-           2 * sorter<adjacency_record, adjacency_by_owner, Blocks>::min_memory() + 8 * Blocks::read_block +
-           5 * Blocks::write_block;
+//! Memory the BFS phase of mm_bfs needs at least with block sizes `b`.
+inline std::uint64_t mm_bfs_phase_min_memory(const block_sizes& b) {
+    return 2 * sorter<level_record, level_by_node>::min_memory(b) +
+           2 * sorter<adjacency_record, adjacency_by_owner>::min_memory(b) + 8 * b.br + 5 * b.bw;
 }
-//! Memory mm_bfs needs at least (the larger of its two phases).
-template <class Blocks>
-constexpr std::uint64_t mm_bfs_min_memory() {
-    return std::max(mm_bfs_phase_min_memory<Blocks>(), clustering_min_memory<Blocks>());
+//! Memory mm_bfs needs at least with block sizes `b` (the larger of its two phases).
+inline std::uint64_t mm_bfs_min_memory(const block_sizes& b) {
+    return std::max(mm_bfs_phase_min_memory(b), clustering_min_memory(b));
 }
 
 //! The BFS phase of MM_BFS (shared/BFS.md) on a cluster file built by build_clusters. The hot
@@ -49,49 +50,51 @@ constexpr std::uint64_t mm_bfs_min_memory() {
 //!    static_data), and sorted by node;
 //! 3. the lists of the asking nodes go to S_N, the rest is merged into H;
 //! 4. S_N sorted, repeats dropped, L(t-1) and L(t-2) subtracted: that is L(t).
-//! Level lists and sorters have role scratch. `memory` bounds the buffers.
-template <class Blocks, class Visitor>
-void mm_bfs_phase(machine& m, cluster_file<Blocks>& file, std::uint64_t memory, std::uint64_t source, Visitor& vis,
-                  bfs_result& res) {
-    using pool = vector<adjacency_record, Blocks>;
-    using id_list = vector<bfs_node, Blocks>;
-    using n_sorter = sorter<level_record, level_by_node, Blocks>;
-    using c_sorter = sorter<bfs_node, std::less<bfs_node>, Blocks>;
-    using a_sorter = sorter<adjacency_record, adjacency_by_owner, Blocks>;
+//! Level lists and sorters have role scratch and block sizes `b` (config_error for an invalid
+//! pair; the file keeps its own). `memory` bounds the buffers.
+template <class Visitor>
+void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
+                  Visitor& vis, bfs_result& res) {
+    using pool = vector<adjacency_record>;
+    using id_list = vector<bfs_node>;
+    using n_sorter = sorter<level_record, level_by_node>;
+    using c_sorter = sorter<bfs_node, std::less<bfs_node>>;
+    using a_sorter = sorter<adjacency_record, adjacency_by_owner>;
+    b.validate();
     // Two level / pool readers (2 Br each) and two writers (2 Bw each) at a time, the cluster
     // file's Bw read buffer, slack for the third reader of the subtraction step.
-    constexpr std::uint64_t streams = 8 * Blocks::read_block + 5 * Blocks::write_block;
-    if (memory < mm_bfs_phase_min_memory<Blocks>())
+    const std::uint64_t streams = 8 * b.br + 5 * b.bw;
+    if (memory < mm_bfs_phase_min_memory(b))
         throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(mm_bfs_phase_min_memory<Blocks>())));
+                           format_bytes(double(mm_bfs_phase_min_memory(b))) + " for " + b.describe());
     const std::uint64_t s_n_memory = (memory - streams) / 2;
-    const std::uint64_t s_c_memory = std::max(c_sorter::min_memory(), (memory - streams) / 8);
+    const std::uint64_t s_c_memory = std::max(c_sorter::min_memory(b), (memory - streams) / 8);
     const std::uint64_t loaded_memory = (memory - streams) / 2 - s_c_memory;
 
-    auto prev2 = make_level_list<Blocks>(m);
-    auto prev = make_level_list<Blocks>(m);
+    auto prev2 = make_level_list(m, b);
+    auto prev = make_level_list(m, b);
     {
-        typename level_list<Blocks>::stream_writer w(*prev);
+        level_list::stream_writer w(*prev);
         w.push(level_record{bfs_node(source), 0, bfs_node(source)});
     }
     vis.discover_vertex(source, 0, source);
     vis.finish_level(0, 1);
     res.level_sizes.push_back(1);
-    auto hot = std::make_unique<pool>(m, pool::min_memory(), role::hot);
+    auto hot = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
 
     for (std::uint64_t t = 1;; ++t) {
-        n_sorter neighbours(m, s_n_memory, level_by_node(), role::scratch);
+        n_sorter neighbours(m, s_n_memory, b, level_by_node(), role::scratch);
         res.pool_records_scanned += hot->size();
         res.max_pool_records = std::max<std::uint64_t>(res.max_pool_records, hot->size());
         // 1. L(t-1) against H.
-        auto rest = std::make_unique<pool>(m, pool::min_memory(), role::hot);
-        id_list missing(m, id_list::min_memory(), role::scratch);
-        c_sorter requests(m, s_c_memory, std::less<bfs_node>(), role::scratch);
+        auto rest = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
+        id_list missing(m, id_list::min_memory(b), b, role::scratch);
+        c_sorter requests(m, s_c_memory, b, std::less<bfs_node>(), role::scratch);
         {
-            typename level_list<Blocks>::stream_reader l(*prev);
-            typename pool::stream_reader h(*hot);
-            typename pool::stream_writer out(*rest);
-            typename id_list::stream_writer miss(missing);
+            level_list::stream_reader l(*prev);
+            pool::stream_reader h(*hot);
+            pool::stream_writer out(*rest);
+            id_list::stream_writer miss(missing);
             bool matched = false;
             while (!l.empty() || !h.empty()) {
                 if (h.empty() || (!l.empty() && l->v < h->v)) {
@@ -117,7 +120,7 @@ void mm_bfs_phase(machine& m, cluster_file<Blocks>& file, std::uint64_t memory, 
         // 2. Load the requested clusters.
         if (!requests.empty()) {
             requests.sort();
-            a_sorter loaded(m, loaded_memory, adjacency_by_owner(), role::scratch);
+            a_sorter loaded(m, loaded_memory, b, adjacency_by_owner(), role::scratch);
             bool have_last = false;
             bfs_node last = 0;
             for (; !requests.empty(); ++requests) {
@@ -131,11 +134,11 @@ void mm_bfs_phase(machine& m, cluster_file<Blocks>& file, std::uint64_t memory, 
             requests.clear();
             // 3. Lists of the asking nodes to S_N, the rest merged into H.
             loaded.sort();
-            auto merged = std::make_unique<pool>(m, pool::min_memory(), role::hot);
+            auto merged = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
             {
-                typename pool::stream_reader h(*hot);
-                typename id_list::stream_reader miss(missing);
-                typename pool::stream_writer out(*merged);
+                pool::stream_reader h(*hot);
+                id_list::stream_reader miss(missing);
+                pool::stream_writer out(*merged);
                 for (; !loaded.empty(); ++loaded) {
                     const adjacency_record r = *loaded;
                     while (!miss.empty() && *miss < r.v) ++miss;
@@ -158,8 +161,8 @@ void mm_bfs_phase(machine& m, cluster_file<Blocks>& file, std::uint64_t memory, 
         // 4. L(t) = S_N minus L(t-1) minus L(t-2).
         res.neighbour_records += neighbours.size();
         neighbours.sort();
-        auto next = make_level_list<Blocks>(m);
-        std::uint64_t count = subtract_levels<Blocks>(neighbours, *prev, *prev2, *next, t, vis);
+        auto next = make_level_list(m, b);
+        std::uint64_t count = subtract_levels(neighbours, *prev, *prev2, *next, t, vis);
         if (count == 0) break;
         vis.finish_level(t, count);
         res.level_sizes.push_back(count);
@@ -173,27 +176,29 @@ void mm_bfs_phase(machine& m, cluster_file<Blocks>& file, std::uint64_t memory, 
 //! graph: build_clusters (phase "preprocessing": masters with probability 1/mu, clusters by a
 //! parallel BFS, the cluster file on role static_data), then mm_bfs_phase (phase "bfs": one
 //! random read per cluster, hot pool on role hot). Each phase's device statistics are in the
-//! result. mu defaults to default_mu(Br, |V|). `memory` bounds the buffers of each phase; the
-//! cluster index (8 bytes per cluster) is held in memory besides it.
-template <class Blocks, class Visitor,
+//! result. mu defaults to default_mu(Br, |V|). `memory` bounds the buffers of each phase, which
+//! use block sizes `b` (config_error for an invalid pair; the graph's page caches keep the
+//! graph's own); the cluster index (8 bytes per cluster) is held in memory besides it.
+template <class Visitor,
           class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mm_bfs_options>::value>>
-bfs_result mm_bfs(machine& m, csr_graph<Blocks>& g, std::uint64_t memory, std::uint64_t source, Visitor& vis,
-                  const mm_bfs_options& opts = {}) {
+bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
+                  Visitor& vis, const mm_bfs_options& opts = {}) {
+    b.validate();
     if (&g.get_machine() != &m) throw config_error("mm_bfs: the graph lives on another machine");
     if (source >= g.node_count())
         throw config_error("mm_bfs: source " + std::to_string(source) + " is not a node (|V| = " +
                            std::to_string(g.node_count()) + ")");
-    if (memory < mm_bfs_min_memory<Blocks>())
+    if (memory < mm_bfs_min_memory(b))
         throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(mm_bfs_min_memory<Blocks>())));
+                           format_bytes(double(mm_bfs_min_memory(b))) + " for " + b.describe());
     bfs_result res;
     res.source = source;
-    res.mu = opts.mu ? opts.mu : default_mu(Blocks::read_block, g.node_count());
-    std::unique_ptr<cluster_file<Blocks>> file;
+    res.mu = opts.mu ? opts.mu : default_mu(b.br, g.node_count());
+    std::unique_ptr<cluster_file> file;
     {
         phase_meter meter(m, "preprocessing");
         clustering_stats cs;
-        file = build_clusters(m, g, memory, source, res.mu, opts.seed, cs);
+        file = build_clusters(m, g, memory, b, source, res.mu, opts.seed, cs);
         res.clusters = cs.clusters;
         res.growth_rounds = cs.rounds;
         res.cluster_file_bytes = file->bytes();
@@ -201,18 +206,17 @@ bfs_result mm_bfs(machine& m, csr_graph<Blocks>& g, std::uint64_t memory, std::u
     }
     {
         phase_meter meter(m, "bfs");
-        mm_bfs_phase(m, *file, memory, source, vis, res);
+        mm_bfs_phase(m, *file, memory, b, source, vis, res);
         res.phases.push_back(meter.finish());
     }
     return res;
 }
 
 //! mm_bfs without a visitor.
-template <class Blocks>
-bfs_result mm_bfs(machine& m, csr_graph<Blocks>& g, std::uint64_t memory, std::uint64_t source,
-                  const mm_bfs_options& opts = {}) {
+inline bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
+                         const mm_bfs_options& opts = {}) {
     bfs_visitor vis;
-    return mm_bfs(m, g, memory, source, vis, opts);
+    return mm_bfs(m, g, memory, b, source, vis, opts);
 }
 
 } // namespace flashxxl

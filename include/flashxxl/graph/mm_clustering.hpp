@@ -1,11 +1,13 @@
 // MM_BFS preprocessing: random masters, clusters grown by a parallel BFS (sort + scan), cluster file layout.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
@@ -13,6 +15,7 @@
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/cluster_file.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
@@ -61,11 +64,9 @@ struct layout_by_cluster {
 
 } // namespace detail
 
-//! Memory build_clusters needs at least.
-template <class Blocks>
-constexpr std::uint64_t clustering_min_memory() {
-    return 2 * sorter<detail::layout_record, detail::layout_by_cluster, Blocks>::min_memory() + 8 * Blocks::read_block +
-           6 * Blocks::write_block;
+//! Memory build_clusters needs at least with block sizes `b`.
+inline std::uint64_t clustering_min_memory(const block_sizes& b) {
+    return 2 * sorter<detail::layout_record, detail::layout_by_cluster>::min_memory(b) + 8 * b.br + 6 * b.bw;
 }
 
 //! MM_BFS's randomized preprocessing (shared/BFS.md; seeds/001 Section 3.3): every node is a
@@ -79,28 +80,30 @@ constexpr std::uint64_t clustering_min_memory() {
 //! the source's cluster is 0, other masters get 1, 2, ... in id order.
 //!
 //! Temporaries (R, frontiers, sorters) have role scratch. `memory` bounds the buffers: two
-//! sorters (the cluster assignment and one working sorter) and the streams.
-template <class Blocks>
-std::unique_ptr<cluster_file<Blocks>> build_clusters(machine& m, csr_graph<Blocks>& g, std::uint64_t memory,
-                                                     std::uint64_t source, std::uint64_t mu, std::uint64_t seed,
-                                                     clustering_stats& st) {
-    using arc_list = vector<bfs_arc, Blocks>;
-    using nc_list = vector<node_cluster, Blocks>;
-    using nc_sorter = sorter<node_cluster, cluster_by_node, Blocks>;
-    constexpr std::uint64_t streams = 8 * Blocks::read_block + 6 * Blocks::write_block;
-    if (memory < clustering_min_memory<Blocks>())
+//! sorters (the cluster assignment and one working sorter) and the streams, all with block
+//! sizes `b` (config_error for an invalid pair), as has the cluster file.
+inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, std::uint64_t memory,
+                                                    const block_sizes& b, std::uint64_t source, std::uint64_t mu,
+                                                    std::uint64_t seed, clustering_stats& st) {
+    using arc_list = vector<bfs_arc>;
+    using nc_list = vector<node_cluster>;
+    using nc_sorter = sorter<node_cluster, cluster_by_node>;
+    b.validate();
+    const std::uint64_t streams = 8 * b.br + 6 * b.bw;
+    if (memory < clustering_min_memory(b))
         throw config_error("mm_bfs preprocessing: memory budget " + format_bytes(double(memory)) +
-                           " is below the minimum " + format_bytes(double(clustering_min_memory<Blocks>())));
+                           " is below the minimum " + format_bytes(double(clustering_min_memory(b))) + " for " +
+                           b.describe());
     if (mu == 0) throw config_error("mm_bfs: mu must be at least 1");
     const std::uint64_t sorter_memory = (memory - streams) / 2;
     const std::uint64_t n = g.node_count();
     st = clustering_stats{};
 
     // Masters: F_0, sorted by node. The assignment sorter A collects every F_r.
-    nc_sorter assignment(m, sorter_memory, cluster_by_node(), role::scratch);
-    auto frontier = std::make_unique<nc_list>(m, nc_list::min_memory(), role::scratch);
+    nc_sorter assignment(m, sorter_memory, b, cluster_by_node(), role::scratch);
+    auto frontier = std::make_unique<nc_list>(m, nc_list::min_memory(b), b, role::scratch);
     {
-        typename nc_list::stream_writer w(*frontier);
+        nc_list::stream_writer w(*frontier);
         bfs_node next_id = 1;
         for (std::uint64_t v = 0; v < n; ++v) {
             if (v != source && !is_master(v, seed, mu)) continue;
@@ -110,15 +113,15 @@ std::unique_ptr<cluster_file<Blocks>> build_clusters(machine& m, csr_graph<Block
         }
         st.clusters = next_id;
     }
-    auto previous = std::make_unique<nc_list>(m, nc_list::min_memory(), role::scratch);
+    auto previous = std::make_unique<nc_list>(m, nc_list::min_memory(b), b, role::scratch);
     std::unique_ptr<arc_list> remaining;  // R; null: still the whole graph
     while (!frontier->empty()) {
         ++st.rounds;
-        nc_sorter reached(m, sorter_memory, cluster_by_node(), role::scratch);
-        auto rest = std::make_unique<arc_list>(m, arc_list::min_memory(), role::scratch);
+        nc_sorter reached(m, sorter_memory, b, cluster_by_node(), role::scratch);
+        auto rest = std::make_unique<arc_list>(m, arc_list::min_memory(b), b, role::scratch);
         {
-            typename nc_list::stream_reader f(*frontier);
-            typename arc_list::stream_writer out(*rest);
+            nc_list::stream_reader f(*frontier);
+            arc_list::stream_writer out(*rest);
             auto scan = [&](auto& arcs) {
                 for (; !arcs.empty(); ++arcs) {
                     const bfs_arc a = *arcs;
@@ -128,20 +131,20 @@ std::unique_ptr<cluster_file<Blocks>> build_clusters(machine& m, csr_graph<Block
                 }
             };
             if (remaining) {
-                typename arc_list::stream_reader arcs(*remaining);
+                arc_list::stream_reader arcs(*remaining);
                 scan(arcs);
             } else {
-                typename csr_graph<Blocks>::arc_stream arcs(g);
+                csr_graph::arc_stream arcs(g);
                 scan(arcs);
             }
             out.finish();
         }
         remaining = std::move(rest);
         reached.sort();
-        auto next = std::make_unique<nc_list>(m, nc_list::min_memory(), role::scratch);
+        auto next = std::make_unique<nc_list>(m, nc_list::min_memory(b), b, role::scratch);
         {
-            typename nc_list::stream_reader r1(*frontier), r2(*previous);
-            typename nc_list::stream_writer w(*next);
+            nc_list::stream_reader r1(*frontier), r2(*previous);
+            nc_list::stream_writer w(*next);
             bool have_last = false;
             bfs_node last = 0;
             for (; !reached.empty(); ++reached) {
@@ -166,22 +169,22 @@ std::unique_ptr<cluster_file<Blocks>> build_clusters(machine& m, csr_graph<Block
     frontier.reset();
 
     // C: the cluster of every clustered node, sorted by node.
-    nc_list clusters(m, nc_list::min_memory(), role::scratch);
+    nc_list clusters(m, nc_list::min_memory(b), b, role::scratch);
     assignment.sort();
     {
-        typename nc_list::stream_writer w(clusters);
+        nc_list::stream_writer w(clusters);
         for (; !assignment.empty(); ++assignment) w.push(*assignment);
     }
     assignment.clear();
     st.clustered_nodes = clusters.size();
 
     // (v, w) + C by v -> (c(v), v, w), sorted by w.
-    using layout_sorter_w = sorter<detail::layout_record, detail::layout_by_target, Blocks>;
-    using layout_sorter_c = sorter<detail::layout_record, detail::layout_by_cluster, Blocks>;
-    layout_sorter_w by_target(m, sorter_memory, detail::layout_by_target(), role::scratch);
+    using layout_sorter_w = sorter<detail::layout_record, detail::layout_by_target>;
+    using layout_sorter_c = sorter<detail::layout_record, detail::layout_by_cluster>;
+    layout_sorter_w by_target(m, sorter_memory, b, detail::layout_by_target(), role::scratch);
     {
-        typename nc_list::stream_reader c(clusters);
-        typename csr_graph<Blocks>::arc_stream arcs(g);
+        nc_list::stream_reader c(clusters);
+        csr_graph::arc_stream arcs(g);
         for (; !arcs.empty(); ++arcs) {
             const bfs_arc a = *arcs;
             while (!c.empty() && c->v < a.v) ++c;
@@ -190,9 +193,9 @@ std::unique_ptr<cluster_file<Blocks>> build_clusters(machine& m, csr_graph<Block
     }
     by_target.sort();
     // + C by w -> (c(v), v, w, c(w)), sorted by (c(v), v, w).
-    layout_sorter_c by_cluster(m, sorter_memory, detail::layout_by_cluster(), role::scratch);
+    layout_sorter_c by_cluster(m, sorter_memory, b, detail::layout_by_cluster(), role::scratch);
     {
-        typename nc_list::stream_reader c(clusters);
+        nc_list::stream_reader c(clusters);
         for (; !by_target.empty(); ++by_target) {
             detail::layout_record r = *by_target;
             while (!c.empty() && c->v < r.w) ++c;
@@ -205,7 +208,7 @@ std::unique_ptr<cluster_file<Blocks>> build_clusters(machine& m, csr_graph<Block
     }
     by_target.clear();
     by_cluster.sort();
-    auto file = std::make_unique<cluster_file<Blocks>>(m, st.clusters, role::static_data);
+    auto file = std::make_unique<cluster_file>(m, st.clusters, b, role::static_data);
     for (; !by_cluster.empty(); ++by_cluster) {
         const detail::layout_record& r = *by_cluster;
         file->push(r.cv, adjacency_record{r.v, r.w, r.cw});

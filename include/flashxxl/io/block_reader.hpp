@@ -8,27 +8,31 @@
 #include <stxxl/bits/io/request.h>
 
 #include "flashxxl/io/aligned_buffer.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/machine/machine.hpp"
 
 namespace flashxxl {
 
-//! Streams the items of a sequence of segments (appended with add(), also while reading) in
-//! order. Every read is one Br block; up to `prefetch` blocks beyond the current one are in
-//! flight (asynchronous device::aread), so reading overlaps with the caller's work.
+//! Streams the items of a sequence of segments (appended with add() or add_borrowed(), also
+//! while reading) in order. Every read is one Br block; up to `prefetch` blocks beyond the
+//! current one are in flight (asynchronous device::aread), so reading overlaps with the
+//! caller's work.
 //!
-//! With `owning` set the reader releases each segment's extent as soon as its last block has
-//! been consumed (and all remaining ones on destruction), so a merge needs little more disk
-//! space than its input. Memory: (prefetch + 1) x Br. Not thread-safe.
-template <class T, std::size_t Br>
+//! A segment given with add() is owned: its extent goes back to the device as soon as its last
+//! block has been consumed (and on destruction), so a merge needs little more disk space than
+//! its input. add_borrowed() reads an extent that stays with its owner (a vector's groups).
+//! Memory: (prefetch + 1) x Br. Not thread-safe.
+template <class T>
 class block_reader {
 public:
-    using layout = block_layout<T, Br>;
-    static constexpr std::uint64_t memory_usage(std::size_t prefetch = 1) { return (prefetch + 1) * Br; }
+    using layout_type = block_layout<T>;
+    static std::uint64_t memory_usage(const block_sizes& b, std::size_t prefetch = 1) { return (prefetch + 1) * b.br; }
 
-    block_reader(machine& m, role r, bool owning, memory_account* account = nullptr, std::size_t prefetch = 1)
-        : machine_(&m), role_(r), owning_(owning) {
-        for (std::size_t i = 0; i <= prefetch; ++i) slots_.push_back(slot{aligned_buffer(Br, account), {}, nullptr, 0, 0, false});
+    block_reader(machine& m, role r, const block_sizes& b, memory_account* account = nullptr, std::size_t prefetch = 1)
+        : machine_(&m), role_(r), layout_((b.validate(), b.br)) {
+        for (std::size_t i = 0; i <= prefetch; ++i)
+            slots_.push_back(slot{aligned_buffer(b.br, account), {}, nullptr, 0, 0, false});
     }
     block_reader(const block_reader&) = delete;
     block_reader& operator=(const block_reader&) = delete;
@@ -39,32 +43,30 @@ public:
             } catch (...) {
             }
         }
-        if (owning_)
-            for (std::size_t i = front_; i < segments_.size(); ++i) {
-                const segment& s = segments_[i];
-                try {
-                    machine_->release(s.ext);
-                } catch (...) {
-                }
-            }
     }
 
-    //! Appends a segment to read after the ones added before. Its data must be on the device
-    //! (its write completed).
-    void add(const segment& s) {
+    const layout_type& layout() const { return layout_; }
+
+    //! Appends an owned segment to read after the ones added before. Its data must be on the
+    //! device (its write completed).
+    void add(segment&& s) {
         if (s.remaining() == 0) {
-            if (owning_) machine_->release(s.ext);
+            s.ext.reset();  // nothing to read: its extent goes back now
             return;
         }
-        segments_.push_back(s);
-        remaining_ += s.remaining();
-        if (next_segment_ + 1 == segments_.size()) next_block_ = s.skip / layout::items_per_block;
-        if (pos_ == end_) advance();
-        else fill();
+        extent e = s.ext.get();
+        std::uint64_t items = s.items, skip = s.skip;
+        append(entry{e, items, skip, std::move(s.ext)});
     }
+    //! Appends items [skip, items) of an extent that stays with its owner.
+    void add_borrowed(const extent& e, std::uint64_t items, std::uint64_t skip) {
+        if (items == skip) return;
+        append(entry{e, items, skip, owned_extent()});
+    }
+    //! add() of every segment of a range (moved from).
     template <class Range>
-    void add_all(const Range& segs) {
-        for (const segment& s : segs) add(s);
+    void add_all(Range&& segs) {
+        for (segment& s : segs) add(std::move(s));
     }
 
     //! True when every item has been consumed.
@@ -100,6 +102,13 @@ public:
     }
 
 private:
+    //! A segment being read: where, which items, and its owner (empty when borrowed).
+    struct entry {
+        extent ext;
+        std::uint64_t items;
+        std::uint64_t skip;
+        owned_extent owner;
+    };
     struct slot {
         aligned_buffer buf;
         stxxl::request_ptr req;
@@ -109,24 +118,34 @@ private:
         bool last_of_segment;  // retiring it finishes the front segment
     };
 
+    void append(entry&& e) {
+        segments_.push_back(std::move(e));
+        const entry& s = segments_.back();
+        remaining_ += s.items - s.skip;
+        if (next_segment_ + 1 == segments_.size()) next_block_ = s.skip / layout_.items_per_block();
+        if (pos_ == end_) advance();
+        else fill();
+    }
+
     // Issues reads until every slot is busy or no block is left to schedule.
     void fill() {
         while (issued_ < slots_.size() && next_segment_ < segments_.size()) {
-            const segment& s = segments_[next_segment_];
-            std::uint64_t nblocks = layout::blocks_for(s.items);
+            const entry& s = segments_[next_segment_];
+            const std::uint64_t per_block = layout_.items_per_block();
+            std::uint64_t nblocks = layout_.blocks_for(s.items);
             slot& sl = slots_[(head_ + issued_) % slots_.size()];
             std::uint64_t b = next_block_;
-            std::uint64_t block_begin = b * layout::items_per_block;
-            sl.first = b == s.skip / layout::items_per_block ? s.skip % layout::items_per_block : 0;
-            sl.end = std::min<std::uint64_t>(layout::items_per_block, s.items - block_begin);
+            std::uint64_t block_begin = b * per_block;
+            sl.first = b == s.skip / per_block ? s.skip % per_block : 0;
+            sl.end = std::min<std::uint64_t>(per_block, s.items - block_begin);
             sl.last_of_segment = b + 1 == nblocks;
             sl.dev = s.ext.dev;
-            sl.req = s.ext.dev->aread(sl.buf.data(), s.ext.offset + b * Br, Br, role_);
+            sl.req = s.ext.dev->aread(sl.buf.data(), s.ext.offset + b * layout_.block_bytes(), layout_.block_bytes(), role_);
             ++issued_;
             if (++next_block_ == nblocks) {
                 ++next_segment_;
                 if (next_segment_ < segments_.size())
-                    next_block_ = segments_[next_segment_].skip / layout::items_per_block;
+                    next_block_ = segments_[next_segment_].skip / layout_.items_per_block();
             }
         }
     }
@@ -139,14 +158,13 @@ private:
             head_ = (head_ + 1) % slots_.size();
             --issued_;
             if (done.last_of_segment) {
-                segment s = segments_[front_];
+                segments_[front_].owner.reset();  // consumed: an owned extent goes back now
                 ++front_;
                 if (2 * front_ >= segments_.size()) {  // compact the directory (amortised O(1))
                     segments_.erase(segments_.begin(), segments_.begin() + std::ptrdiff_t(front_));
                     next_segment_ -= front_;
                     front_ = 0;
                 }
-                if (owning_) machine_->release(s.ext);
             }
         }
         fill();
@@ -157,7 +175,7 @@ private:
         have_current_ = true;
         pos_ = cur.first;
         end_ = cur.end;
-        current_ = layout::slot(cur.buf.data(), 0) + pos_;
+        current_ = layout_.slot(cur.buf.data(), 0) + pos_;
     }
 
     void wait_slot(slot& s) {
@@ -169,9 +187,9 @@ private:
 
     machine* machine_;
     role role_;
-    bool owning_;
+    layout_type layout_;
     std::vector<slot> slots_;
-    std::vector<segment> segments_;    // [front_, size) not fully consumed, in order
+    std::vector<entry> segments_;    // [front_, size) not fully consumed, in order
     std::size_t front_ = 0;
     std::size_t next_segment_ = 0;     // index in segments_ of the next block to issue
     std::uint64_t next_block_ = 0;     // block index within that segment

@@ -13,6 +13,7 @@
 
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/machine/machine.hpp"
 
@@ -37,40 +38,35 @@ namespace flashxxl {
 //! polling), so that request objects stay few even when the pool has thousands of buffers; a
 //! device queue gains nothing from a deeper backlog.
 //!
-//! The prefetcher owns the runs' extents: each segment's extent is released once its last block
+//! The prefetcher owns the runs' segments: each segment's extent goes back once its last block
 //! has been merged, the rest on destruction. Memory: buffers x Br, plus sizeof(T) per block of
 //! recorded keys and about 40 bytes per buffer and per run. Not thread-safe.
-template <class T, std::size_t Br, class Before>
+template <class T, class Before>
 class forecast_prefetcher {
 public:
-    using layout = block_layout<T, Br>;
-    static constexpr std::uint64_t memory_usage(std::size_t buffers) { return buffers * std::uint64_t(Br); }
+    using layout_type = block_layout<T>;
+    static std::uint64_t memory_usage(const block_sizes& b, std::size_t buffers) { return buffers * b.br; }
     //! Default bound on outstanding prefetch requests.
     static constexpr std::size_t default_max_requests = 32;
 
     //! \param before the merge order: before(a, b) when a leaves the merge before b
     //! \param buffers Br buffers in the pool; start() needs at least one per run
-    forecast_prefetcher(machine& m, role r, Before before, std::size_t buffers, memory_account* account = nullptr,
-                        std::size_t max_requests = default_max_requests)
-        : machine_(&m), role_(r), before_(std::move(before)), max_requests_(std::max<std::size_t>(max_requests, 1)) {
+    forecast_prefetcher(machine& m, role r, const block_sizes& b, Before before, std::size_t buffers,
+                        memory_account* account = nullptr, std::size_t max_requests = default_max_requests)
+        : machine_(&m), role_(r), layout_((b.validate(), b.br)), before_(std::move(before)),
+          max_requests_(std::max<std::size_t>(max_requests, 1)) {
         slots_.reserve(buffers);
         free_.reserve(buffers);
         for (std::size_t i = 0; i < buffers; ++i) {
-            slots_.push_back(slot{aligned_buffer(Br, account), {}, nullptr, 0, none, false});
+            slots_.push_back(slot{aligned_buffer(b.br, account), {}, nullptr, 0, none, false});
             free_.push_back(buffers - 1 - i);
         }
     }
     forecast_prefetcher(const forecast_prefetcher&) = delete;
     forecast_prefetcher& operator=(const forecast_prefetcher&) = delete;
+    //! Waits for every read; the runs' remaining extents go back with them.
     ~forecast_prefetcher() {
         for (slot& s : slots_) wait_noexcept(s);
-        for (run_state& r : runs_)
-            for (std::size_t i = r.released; i < r.segments.size(); ++i) {
-                try {
-                    machine_->release(r.segments[i].ext);
-                } catch (...) {
-                }
-            }
     }
 
     //! Adds a run: its segments as written (skip 0), and the last item of each of its Br blocks
@@ -83,7 +79,7 @@ public:
             if (s.skip != 0)
                 throw invalid_request("flashxxl::forecast_prefetcher: a run segment starts at item " +
                                       std::to_string(s.skip) + ", expected whole written segments");
-            blocks += layout::blocks_for(s.items);
+            blocks += layout_.blocks_for(s.items);
         }
         if (blocks != added.keys.size())
             throw invalid_request("flashxxl::forecast_prefetcher: a run of " + std::to_string(blocks) +
@@ -122,7 +118,7 @@ public:
         r.current = b;
         wait(slots_[b]);
         prefetch();
-        cur = layout::slot(slots_[b].buf.data(), 0);
+        cur = layout_.slot(slots_[b].buf.data(), 0);
         end = cur + slots_[b].items;
         return true;
     }
@@ -171,22 +167,23 @@ private:
         const segment& seg = r.segments[r.issue_segment];
         slot& s = slots_[b];
         try {
-            s.req = seg.ext.dev->aread(s.buf.data(), seg.ext.offset + r.issue_block * Br, Br, role_);
+            s.req = seg.ext->dev->aread(s.buf.data(), seg.ext->offset + r.issue_block * layout_.block_bytes(),
+                                        layout_.block_bytes(), role_);
         } catch (...) {
             free_.push_back(b);
             throw;
         }
         ++outstanding_;
         issue_order_.push_back(b);
-        s.dev = seg.ext.dev;
-        s.items = std::min<std::uint64_t>(layout::items_per_block, seg.items - r.issue_block * layout::items_per_block);
-        s.last_of_segment = r.issue_block + 1 == layout::blocks_for(seg.items);
+        s.dev = seg.ext->dev;
+        s.items = std::min<std::uint64_t>(layout_.items_per_block(), seg.items - r.issue_block * layout_.items_per_block());
+        s.last_of_segment = r.issue_block + 1 == layout_.blocks_for(seg.items);
         s.next = none;
         if (r.tail == none) r.head = b;
         else slots_[r.tail].next = b;
         r.tail = b;
         ++r.issued;
-        if (++r.issue_block == layout::blocks_for(seg.items)) {
+        if (++r.issue_block == layout_.blocks_for(seg.items)) {
             r.issue_block = 0;
             ++r.issue_segment;
             skip_empty_segments(r);
@@ -232,8 +229,8 @@ private:
         r.current = none;
         free_.push_back(std::size_t(&s - slots_.data()));
         if (s.last_of_segment) {
-            while (r.segments[r.released].items == 0) machine_->release(r.segments[r.released++].ext);
-            machine_->release(r.segments[r.released++].ext);
+            while (r.segments[r.released].items == 0) r.segments[r.released++].ext.reset();
+            r.segments[r.released++].ext.reset();
         }
     }
 
@@ -253,6 +250,7 @@ private:
 
     machine* machine_;
     role role_;
+    layout_type layout_;
     Before before_;
     std::size_t max_requests_;
     std::vector<slot> slots_;

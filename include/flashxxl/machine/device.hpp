@@ -1,7 +1,9 @@
 // One device of a machine: backing store, optional model, optional translation layer, allocator.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/device/sparse_memory_file.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/extent_allocator.hpp"
 #include "flashxxl/machine/machine_spec.hpp"
 #include "flashxxl/machine/queue_id_pool.hpp"
@@ -78,6 +81,32 @@ public:
     bool has_translation_layer() const { return tl_ != nullptr; }
     //! The translation layer (config tl=on), or nullptr.
     translation_layer* tl() { return tl_.get(); }
+    //! The device's block sizes: its config line's br= / bw=, or seeds/001's 128 KiB / 16 MiB.
+    //! Under a translation layer Br is at least its page (a smaller read would still fetch a
+    //! page) and Bw is its segment when the line states no bw=.
+    block_sizes blocks() const { return blocks_; }
+    //! True when the config line stated br= or bw=.
+    bool blocks_configured() const { return spec_.br != 0 || spec_.bw != 0; }
+
+    //! Returns [offset, offset + length) of an allocation: discards the data first (TRIM on the
+    //! model, page invalidation in the translation layer), then frees the range, so no other
+    //! allocation can own it while the discard runs. owned_extent calls this; errors from the
+    //! discard are swallowed (the range is freed regardless) and counted in release_errors().
+    void release_range(std::uint64_t offset, std::uint64_t length) noexcept {
+        std::uint64_t a = allocator_->alignment();
+        try {
+            file().discard(offset, (length + a - 1) / a * a);
+        } catch (...) {
+            ++release_errors_;
+        }
+        try {
+            allocator_->release(offset, length);
+        } catch (...) {
+            ++release_errors_;
+        }
+    }
+    //! Discards or releases that failed (a bug in the caller when non-zero; tests check it).
+    std::uint64_t release_errors() const { return release_errors_; }
     const translation_layer* tl() const { return tl_.get(); }
 
     //! Asynchronous read of `length` bytes at `offset`, counted under role `r`.
@@ -181,6 +210,15 @@ private:
         // The allocator hands out whole Br pages under a translation layer.
         allocator_ = std::make_unique<extent_allocator>(spec_.name, allocatable,
                                                         tl_ ? tl_->config().page_bytes : 4096);
+        std::uint64_t br = spec_.br, bw = spec_.bw;
+        if (br == 0) br = tl_ ? std::max<std::uint64_t>(block_sizes().br, tl_->config().page_bytes) : block_sizes().br;
+        if (bw == 0) bw = tl_ ? std::max<std::uint64_t>(tl_->config().segment_bytes, br) : std::max(block_sizes().bw, br);
+        if (bw % br != 0) bw = (bw / br + 1) * br;
+        try {
+            blocks_ = block_sizes(br, bw);
+        } catch (const config_error& e) {
+            throw config_error(spec_.origin + ": device '" + spec_.name + "': " + e.what());
+        }
     }
 
     std::unique_ptr<stxxl::file> open_backing_file() {
@@ -244,6 +282,8 @@ private:
     int tl_queue_id_ = -1;
     std::unique_ptr<translation_layer> tl_;
     std::unique_ptr<extent_allocator> allocator_;
+    block_sizes blocks_;
+    std::atomic<std::uint64_t> release_errors_{0};
     mutable std::mutex host_mutex_;
     std::array<io_counters, role_count> host_by_role_{};
 };

@@ -1,6 +1,7 @@
 // A machine: named devices (real or emulated, flash or hdd) plus a placement policy.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -8,7 +9,9 @@
 #include <vector>
 
 #include "flashxxl/error.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/device.hpp"
+#include "flashxxl/machine/extent.hpp"
 #include "flashxxl/machine/machine_config.hpp"
 #include "flashxxl/machine/machine_spec.hpp"
 #include "flashxxl/machine/placement.hpp"
@@ -16,14 +19,6 @@
 #include "flashxxl/role.hpp"
 
 namespace flashxxl {
-
-//! A byte range on one device, obtained from machine::allocate.
-struct extent {
-    device* dev = nullptr;
-    std::uint64_t offset = 0;
-    std::uint64_t length = 0;
-    role r = role::scratch;
-};
 
 //! A set of devices and the policy that places blocks on them by role. Several machines may
 //! live in one process; each device has its own STXXL queue and allocator. Nothing here is a
@@ -82,8 +77,9 @@ public:
     }
 
     //! Reserves `bytes` for a block of role `r`; the placement policy picks the device from
-    //! (r, block_index). Throws out_of_space naming the device when it is full.
-    extent allocate(role r, std::uint64_t bytes, std::uint64_t block_index = 0) {
+    //! (r, block_index). Throws out_of_space naming the device when it is full. The range goes
+    //! back to its device when the returned owner is destroyed.
+    owned_extent allocate(role r, std::uint64_t bytes, std::uint64_t block_index = 0) {
         std::lock_guard<std::mutex> lock(*lock_);
         std::size_t i = placement_->choose(r, block_index, bytes, placement_view());
         if (i >= devices_.size())
@@ -91,15 +87,29 @@ public:
                                " of machine '" + name_ + "'");
         device& d = *devices_[i];
         std::uint64_t offset = d.allocator().allocate(bytes);
-        return extent{&d, offset, bytes, r};
+        return owned_extent(extent{&d, offset, bytes, r});
     }
-    //! Returns an extent; its data is discarded on the device (TRIM / translation layer).
-    void release(const extent& e) {
-        if (!e.dev) return;
-        std::uint64_t aligned = (e.length + e.dev->allocator().alignment() - 1) /
-                                e.dev->allocator().alignment() * e.dev->allocator().alignment();
-        e.dev->allocator().release(e.offset, e.length);
-        e.dev->file().discard(e.offset, aligned);
+
+    //! The block sizes a container or algorithm of role `r` uses when it is given none: those
+    //! of the device the placement policy puts the role on (config br= / bw=, see
+    //! device::blocks()). When the role spans several devices (random striping, a class with
+    //! two disks), the largest Br and the largest Bw among them, Bw rounded up to a multiple of
+    //! Br: every device then gets reads and writes at least as large as its own sizes.
+    block_sizes block_sizes_for(role r) const {
+        std::vector<std::size_t> on;
+        {
+            std::lock_guard<std::mutex> lock(*lock_);
+            on = placement_->devices_for(r, placement_view());
+        }
+        if (on.empty()) return block_sizes();
+        std::uint64_t br = 0, bw = 0;
+        for (std::size_t i : on) {
+            block_sizes b = devices_.at(i)->blocks();
+            br = std::max(br, b.br);
+            bw = std::max(bw, b.bw);
+        }
+        if (bw % br != 0) bw = (bw / br + 1) * br;
+        return block_sizes(br, bw);
     }
 
     //! What the placement policy sees.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flashxxl/error.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine_spec.hpp"
 #include "flashxxl/units.hpp"
 
@@ -24,7 +25,9 @@ namespace flashxxl {
 //!
 //! A device line is `flash=` or `disk=` followed by `PATH,SIZE,IO_IMPL` (as in STXXL) and then
 //! optional `key=value` options: name, model, pace (on|off), scale, direct (on|off|try), keep
-//! (on|off), reuse (on|off), io_threads (1-64, real syscall devices), tl (on|off), tl_page, tl_segment, tl_spare, tl_cleaning; every other
+//! (on|off), reuse (on|off), io_threads (1-64, real syscall devices), br and bw (the device's
+//! block sizes, exactly the snippet `flashxxl characterize` prints: `br=128KiB bw=16MiB`),
+//! tl (on|off), tl_page, tl_segment, tl_spare, tl_cleaning; every other
 //! key is a parameter of the model and is checked by the model (unknown keys are errors).
 //! SIZE takes IEC units (16MiB, 32GiB) or plain bytes; decimal units (16M, 16GB) are rejected,
 //! because STXXL reads them as powers of ten. IO_IMPL is memory (sparse, allocated on first
@@ -143,6 +146,11 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
                         if (!(n >= 1 && n <= 64) || n != double(unsigned(n)))
                             throw fail(k, "expected a whole number from 1 to 64, got '" + v + "'");
                         d.io_threads = unsigned(n);
+                    } else if (k == "br" || k == "bw") {
+                        std::uint64_t bytes = parse_size(v);
+                        if (bytes == 0 || bytes % 4096 != 0)
+                            throw fail(k, "block size '" + v + "' must be a positive multiple of 4 KiB");
+                        (k == "br" ? d.br : d.bw) = bytes;
                     } else if (k == "tl") {
                         d.tl = on_off(k, v);
                     } else if (k.rfind("tl_", 0) == 0) {
@@ -164,6 +172,13 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
             if (d.io_threads > 1 && (!d.model.empty() || d.io_impl != "syscall"))
                 throw fail("io_threads", "more than one I/O thread is for real devices only (io_impl syscall, "
                                          "no model=): a model serves one request at a time");
+            if (d.br != 0 && d.bw != 0) {
+                try {
+                    block_sizes(d.br, d.bw);
+                } catch (const config_error& e) {
+                    throw fail("bw", e.what());
+                }
+            }
             if (!d.tl && !d.tl_options.empty())
                 throw fail(d.tl_options.begin()->first, "translation-layer option without tl=on");
             if (d.name.empty()) d.name = key + std::to_string(spec.devices.size());

@@ -26,6 +26,8 @@ struct device_spec {
     bool keep = false;           //!< keep a file backing after the machine is gone
     bool reuse = false;          //!< allow opening an existing file not created by this machine
     bool tl = false;             //!< put a translation layer on this device
+    std::uint64_t br = 0;        //!< read block size (br=), 0: not stated
+    std::uint64_t bw = 0;        //!< write block size (bw=), 0: not stated
     unsigned io_threads = 1;     //!< STXXL queues (I/O threads) serving a real device: its queue depth
     std::map<std::string, std::string> tl_options;  //!< tl_page, tl_segment, tl_spare, ...
     std::string origin;          //!< "FILE:LINE", for messages

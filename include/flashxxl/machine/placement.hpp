@@ -36,6 +36,14 @@ public:
     virtual std::string describe(const std::vector<placement_device>& devices) const = 0;
     virtual std::size_t choose(role r, std::uint64_t block_index, std::uint64_t bytes,
                                const std::vector<placement_device>& devices) = 0;
+    //! The devices blocks of role `r` may go to (machine::block_sizes_for derives a role's
+    //! default block sizes from them). Default: every device.
+    virtual std::vector<std::size_t> devices_for(role r, const std::vector<placement_device>& devices) const {
+        (void)r;
+        std::vector<std::size_t> all;
+        for (std::size_t i = 0; i < devices.size(); ++i) all.push_back(i);
+        return all;
+    }
 };
 
 namespace detail {
@@ -98,6 +106,9 @@ public:
                        const std::vector<placement_device>& devices) override {
         return detail::pick_round_robin(candidates(r, devices), block_index, bytes, devices);
     }
+    std::vector<std::size_t> devices_for(role r, const std::vector<placement_device>& devices) const override {
+        return candidates(r, devices);
+    }
 
 private:
     static std::vector<std::size_t> candidates(role r, const std::vector<placement_device>& devices) {
@@ -122,6 +133,11 @@ public:
             if (devices[i].name == device_) return i;
         throw config_error("placement single: no device named '" + device_ + "'");
     }
+    std::vector<std::size_t> devices_for(role, const std::vector<placement_device>& devices) const override {
+        for (std::size_t i = 0; i < devices.size(); ++i)
+            if (devices[i].name == device_) return {i};
+        throw config_error("placement single: no device named '" + device_ + "'");
+    }
 
 private:
     std::string device_;
@@ -144,6 +160,9 @@ public:
     std::size_t choose(role r, std::uint64_t block_index, std::uint64_t bytes,
                        const std::vector<placement_device>& devices) override {
         return detail::pick_round_robin(candidates(r, devices), block_index, bytes, devices);
+    }
+    std::vector<std::size_t> devices_for(role r, const std::vector<placement_device>& devices) const override {
+        return candidates(r, devices);
     }
 
 private:

@@ -1,11 +1,10 @@
-// The compiled (Br, Bw) and element-size instantiations behind `flashxxl sort` and `flashxxl pq`.
+// The element types behind `flashxxl sort` and `flashxxl pq` (8, 16, 40 bytes) and their benchmark machine.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "flashxxl/error.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 #include "machine_options.hpp"
@@ -37,28 +36,6 @@ struct key_greater {
     template <class T>
     bool operator()(const T& a, const T& b) const { return b.key < a.key; }
 };
-
-//! The supported (Br, Bw) pairs: Br in {4 KiB, 128 KiB} x Bw in {Br, 512 KiB, 16 MiB}, and
-//! (16 MiB, 16 MiB), seeds/001 Table 1's "block size Bw" configuration.
-inline std::string supported_block_pairs() {
-    return "(4KiB, 4KiB), (4KiB, 512KiB), (4KiB, 16MiB), (128KiB, 128KiB), (128KiB, 512KiB), (128KiB, 16MiB), "
-           "(16MiB, 16MiB)";
-}
-
-//! Calls f(blocks<Br, Bw>()) for a supported pair; config_error listing them otherwise.
-template <class F>
-void dispatch_blocks(std::uint64_t br, std::uint64_t bw, F&& f) {
-    constexpr std::size_t k4 = 4096, k128 = 128 * 1024, k512 = 512 * 1024, m16 = 16 * 1024 * 1024;
-    if (br == k4 && bw == k4) return f(blocks<k4, k4>());
-    if (br == k4 && bw == k512) return f(blocks<k4, k512>());
-    if (br == k4 && bw == m16) return f(blocks<k4, m16>());
-    if (br == k128 && bw == k128) return f(blocks<k128, k128>());
-    if (br == k128 && bw == k512) return f(blocks<k128, k512>());
-    if (br == k128 && bw == m16) return f(blocks<k128, m16>());
-    if (br == m16 && bw == m16) return f(blocks<m16, m16>());
-    throw config_error("--br " + format_size(br) + " --bw " + format_size(bw) +
-                       " is not a compiled configuration; supported (Br, Bw): " + supported_block_pairs());
-}
 
 //! Calls f(bench_item<Bytes>-typed tag) for element size 8, 16 or 40.
 template <class F>
