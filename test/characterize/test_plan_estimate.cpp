@@ -152,3 +152,24 @@ TEST(plan_estimate, quick_plan_on_a_small_file_is_bounded) {
                 double(c.bytes_written) / MiB);
     EXPECT_GE(estimate, c.bytes_written);
 }
+
+// The write-volume limit: 64 x the target by default (--force lifts it), --max-write instead.
+TEST(plan_estimate, write_volume_limit_names_estimate_size_multiple_and_the_way_out) {
+    const std::uint64_t cap = 256 * MiB;
+    EXPECT_NO_THROW(ch::check_write_volume(64 * cap, cap, "t.img", std::nullopt, false));
+    try {
+        ch::check_write_volume(64 * cap + 4096, cap, "t.img", std::nullopt, false);
+        FAIL() << "65 x the target accepted";
+    } catch (const flashxxl::config_error& e) {
+        std::string m = e.what();
+        EXPECT_NE(m.find("'t.img'"), std::string::npos) << m;
+        EXPECT_NE(m.find("64.0 x its size of 256 MiB"), std::string::npos) << m;
+        EXPECT_NE(m.find("default limit of 64 x the target (16 GiB)"), std::string::npos) << m;
+        EXPECT_NE(m.find("--max-write SIZE"), std::string::npos) << m;
+        EXPECT_NE(m.find("--force"), std::string::npos) << m;
+    }
+    EXPECT_NO_THROW(ch::check_write_volume(1000 * cap, cap, "t.img", std::nullopt, true));
+    EXPECT_NO_THROW(ch::check_write_volume(1000 * cap, cap, "t.img", 1000 * cap, false));
+    EXPECT_THROW(ch::check_write_volume(2 * MiB, cap, "t.img", 1 * MiB, true), flashxxl::config_error)
+        << "--force lifted an explicit --max-write";
+}

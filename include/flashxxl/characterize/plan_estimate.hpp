@@ -3,9 +3,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iomanip>
+#include <optional>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "flashxxl/characterize/experiment.hpp"
+#include "flashxxl/error.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl::characterize {
@@ -120,6 +125,36 @@ inline plan_cost estimate_plan(const std::vector<experiment_step>& steps, const 
         }
     }
     return c;
+}
+
+//! A plan on a real target may write at most this many times the target's size unless the
+//! user says otherwise (--force or --max-write): the built-in quick plan writes at most 49 x
+//! (one fill and 48 points of one span each), the ajwani plan about 130 x (a fill before each of
+//! 20 block sizes, bursts with fills).
+inline constexpr std::uint64_t default_write_multiple = 64;
+
+//! Refuses (config_error) a plan whose write bound `bytes_written` exceeds `max_write` when the
+//! user gave one (--max-write; --force does not lift it), else `default_write_multiple` x
+//! `capacity` unless `force`. The message gives the estimate, the target size, the multiple
+//! and how to override. Called before any I/O.
+inline void check_write_volume(std::uint64_t bytes_written, std::uint64_t capacity, const std::string& target,
+                               std::optional<std::uint64_t> max_write, bool force) {
+    std::ostringstream ratio;
+    ratio << std::fixed << std::setprecision(1) << (capacity ? double(bytes_written) / double(capacity) : 0.0);
+    std::string plan = "the plan writes up to " + format_bytes(double(bytes_written)) + " (" +
+                       std::to_string(bytes_written) + " bytes) to '" + target + "', " + ratio.str() +
+                       " x its size of " + format_bytes(double(capacity));
+    if (max_write) {
+        if (bytes_written > *max_write)
+            throw config_error("--max-write " + format_bytes(double(*max_write)) + ": " + plan +
+                               "; raise --max-write or write less (--span, --count, --time, another --plan)");
+        return;
+    }
+    if (force || bytes_written <= default_write_multiple * capacity) return;
+    throw config_error(plan + "; more than the default limit of " + std::to_string(default_write_multiple) +
+                       " x the target (" + format_bytes(double(default_write_multiple * capacity)) +
+                       "): pass --max-write SIZE (e.g. --max-write " + format_size((bytes_written + MiB - 1) / MiB * MiB) +
+                       ") or --force to run it anyway, or write less (--span, --count, another --plan)");
 }
 
 } // namespace flashxxl::characterize
