@@ -1,8 +1,10 @@
 // `flashxxl characterize`: measures a device (model, file or block device) and recommends Br and Bw.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -35,6 +37,7 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/machine_config.hpp"
 #include "flashxxl/machine/presets.hpp"
+#include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl::cli {
@@ -51,8 +54,8 @@ struct characterize_args {
     long long count = -1, repeat = -1, uflip_count = -1;
     bool random_state = false, no_bursts = false, no_misaligned = false;
     double read_share = 0.95, write_share = 0.90;
-    std::string out_dir, json_path, csv_path, io_log_path, config_path, config_name;
-    bool dry_run = false, progress = false, quiet = false, keep = false, no_plots = false;
+    std::string out_dir, json_path, csv_path, io_log_path, config_path, config_name, max_write_text;
+    bool dry_run = false, progress = false, quiet = false, keep = false, no_plots = false, force = false;
     std::uint64_t seed = 1;
 };
 
@@ -242,9 +245,88 @@ std::string pick_terminal() {
     return "svg";
 }
 
+//! The report files of a run, opened (checked, temporary files made) before any I/O.
+struct report_outputs {
+    std::string json_path, csv_path, plot_prefix, terminal;
+    std::unique_ptr<safe_output_file> json, csv, io_log;
+};
+
+report_outputs open_outputs(const characterize_args& a) {
+    report_outputs r;
+    r.json_path = a.json_path;
+    r.csv_path = a.csv_path;
+    if (!a.out_dir.empty()) {
+        struct stat st {};
+        if (::stat(a.out_dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+            throw io_failure("--out '" + a.out_dir + "' is not a directory");
+        if (!a.dry_run && ::mkdir(a.out_dir.c_str(), 0755) != 0 && errno != EEXIST)
+            throw io_failure("--out '" + a.out_dir + "': cannot create the directory: " + std::strerror(errno));
+        if (r.json_path.empty()) r.json_path = a.out_dir + "/characterize.json";
+        if (r.csv_path.empty()) r.csv_path = a.out_dir + "/characterize.csv";
+        if (!a.no_plots) {
+            r.terminal = pick_terminal();
+            r.plot_prefix = a.out_dir + "/characterize";
+            for (const auto& p : ch::gnuplot_outputs(r.plot_prefix, r.terminal == "svg" || r.terminal.empty() ? ".svg" : ".png"))
+                check_output_path(p, "--out", a.force, {ch::gnuplot_signature()});
+        }
+    }
+    std::string json_opt = a.json_path.empty() ? "--out" : "--json", csv_opt = a.csv_path.empty() ? "--out" : "--csv";
+    if (a.dry_run) {  // check only: a dry run creates nothing
+        if (!r.json_path.empty()) check_output_path(r.json_path, json_opt, a.force, {ch::json_signature()});
+        if (!r.csv_path.empty()) check_output_path(r.csv_path, csv_opt, a.force, {ch::csv_header});
+        if (!a.io_log_path.empty()) check_output_path(a.io_log_path, "--io-log", a.force, {ch::io_log_header});
+        return r;
+    }
+    if (!r.json_path.empty()) r.json = std::make_unique<safe_output_file>(r.json_path, json_opt, a.force,
+                                                                          std::vector<std::string>{ch::json_signature()});
+    if (!r.csv_path.empty()) r.csv = std::make_unique<safe_output_file>(r.csv_path, csv_opt, a.force,
+                                                                        std::vector<std::string>{ch::csv_header});
+    if (!a.io_log_path.empty())
+        r.io_log = std::make_unique<safe_output_file>(a.io_log_path, "--io-log", a.force,
+                                                      std::vector<std::string>{ch::io_log_header});
+    return r;
+}
+
+//! Runs gnuplot on the script with each image sent to a temporary file, stamps and commits them.
+void run_gnuplot(const characterize_args& a, const ch::gnuplot_files& g) {
+    std::vector<std::unique_ptr<safe_output_file>> images;
+    std::string defs;
+    for (std::size_t i = 0; i < g.images.size(); ++i) {
+        images.push_back(std::make_unique<safe_output_file>(g.images[i], "--out", a.force,
+                                                            std::vector<std::string>{ch::gnuplot_signature()}));
+        const std::string& tmp = images.back()->temp_path();
+        defs += g.image_vars[i] + "='" + tmp.substr(tmp.find_last_of('/') + 1) + "'; ";
+    }
+    std::string cmd = "cd '" + a.out_dir + "' && gnuplot -e \"" + defs + "\" characterize.gp";
+    if (std::system(cmd.c_str()) != 0) {
+        std::cerr << "flashxxl: warning: gnuplot failed on " << g.script << "\n";
+        return;
+    }
+    for (auto& img : images) {
+        ch::stamp_image(img->temp_path());
+        img->commit();
+        if (!a.quiet) std::cout << "wrote " << img->path() << "\n";
+    }
+}
+
 int run_characterize(const characterize_args& a) {
-    made_target m = make_target(a);
-    ch::target& t = *m.t;
+    // Every output path is checked before the target is touched.
+    report_outputs outs = open_outputs(a);
+    std::optional<std::uint64_t> max_write;
+    if (!a.max_write_text.empty()) {
+        try {
+            max_write = parse_size(a.max_write_text);
+        } catch (const config_error& e) {
+            throw config_error(std::string("--max-write: ") + e.what());
+        }
+    }
+    // A target that issues no I/O (a planned file, or an existing one opened without writing)
+    // for planning and the write-volume check; the real one is made after the check.
+    characterize_args probe = a;
+    probe.dry_run = true;
+    made_target m = make_target(probe);
+    ch::target* tp = m.t.get();
+    ch::target& t = *tp;
 
     ch::plan_options po;
     po.alignment = t.alignment();
@@ -280,6 +362,16 @@ int run_characterize(const characterize_args& a) {
         for (auto& s : steps) s.seed = s.seed * 1000003ull + a.seed;
     std::vector<ch::experiment_step> checked = steps;
     ch::check_experiments(checked, t.capacity(), t.alignment());
+    ch::plan_cost estimate = ch::estimate_plan(checked);
+    std::string refusal;
+    if (!t.modelled()) {
+        try {
+            ch::check_write_volume(estimate.bytes_written, t.capacity(), t.name(), max_write, a.force);
+        } catch (const config_error& e) {
+            if (!a.dry_run) throw;
+            refusal = e.what();
+        }
+    }
 
     if (a.dry_run) {
         std::cout << "plan (" << (a.experiments.empty() ? "built-in " + plan : a.experiments) << ") for "
@@ -295,10 +387,24 @@ int run_characterize(const characterize_args& a) {
             cost.seconds = c.device_seconds;
             cost.exact = true;
         } else {
-            cost = ch::estimate_plan(checked);
+            cost = estimate;
         }
-        std::cout << "bytes to write: " << format_bytes(double(cost.bytes_written)) << " (" << cost.bytes_written
-                  << "), to read: " << format_bytes(double(cost.bytes_read)) << "\n";
+        std::cout << "bytes to write: " << (cost.exact ? "" : "at most ") << format_bytes(double(cost.bytes_written))
+                  << " (" << cost.bytes_written << ")";
+        if (!t.modelled())
+            std::cout << ", " << std::fixed << std::setprecision(1)
+                      << double(cost.bytes_written) / double(std::max<std::uint64_t>(t.capacity(), 1))
+                      << " x the target; to read: about ";
+        else
+            std::cout << ", to read: ";
+        std::cout << format_bytes(double(cost.bytes_read)) << "\n";
+        if (!t.modelled())
+            std::cout << "write limit: "
+                      << (max_write ? "--max-write " + format_bytes(double(*max_write))
+                                    : a.force ? std::string("none (--force)")
+                                              : std::to_string(ch::default_write_multiple) + " x the target (" +
+                                                    format_bytes(double(ch::default_write_multiple * t.capacity())) + ")")
+                      << (refusal.empty() ? ": within it\n" : ": EXCEEDED, the run would be refused:\n  " + refusal + "\n");
         std::cout << "expected time: " << std::fixed << std::setprecision(1) << cost.seconds << " s"
                   << (cost.exact ? " of modelled device time (exact: the plan was run on a fresh copy of the model)"
                                  : " (estimate at 100 MiB/s and 0.2 ms per request; time limits count in full)")
@@ -306,59 +412,53 @@ int run_characterize(const characterize_args& a) {
         return 0;
     }
 
+    if (!t.modelled()) {
+        m.t.reset();  // the probe goes before the real target is opened or created
+        m = make_target(a);
+        tp = m.t.get();
+    }
+    ch::target& real = *tp;
     bool show = !a.quiet && (a.progress || ::isatty(2));
     ch::progress_bar bar(stderr, show);
     ch::runner_options ro;
     ro.log_offsets = !a.io_log_path.empty();
     if (show) ro.progress = [&](double f, const std::string& what) { bar.update(f, what); };
-    ch::runner r(t, ro);
+    ch::runner r(real, ro);
     ch::characterization c = r.run(steps);
     bar.finish();
 
     ch::recommendation_options rop;
     rop.read_share = a.read_share;
     rop.write_share = a.write_share;
-    rop.unaligned_granularity = std::max<std::uint64_t>(4 * KiB, t.alignment());
+    rop.unaligned_granularity = std::max<std::uint64_t>(4 * KiB, real.alignment());
     ch::recommendation rec = ch::recommend(c, rop);
     std::string snippet = ch::config_snippet(rec, a.config_path.empty() ? m.snippet_path : a.config_path,
-                                             t.capacity(), a.config_name.empty() ? m.snippet_name : a.config_name,
-                                             t.klass() == device_class::flash);
+                                             real.capacity(), a.config_name.empty() ? m.snippet_name : a.config_name,
+                                             real.klass() == device_class::flash);
     if (!a.quiet) print_summary(std::cout, c, rec, snippet);
 
-    std::string json_path = a.json_path, csv_path = a.csv_path;
-    if (!a.out_dir.empty()) {
-        ::mkdir(a.out_dir.c_str(), 0755);
-        if (json_path.empty()) json_path = a.out_dir + "/characterize.json";
-        if (csv_path.empty()) csv_path = a.out_dir + "/characterize.csv";
+    if (outs.json) {
+        outs.json->stream() << ch::to_json_text(ch::to_json(c, rec, snippet));
+        outs.json->commit();
+        if (!a.quiet) std::cout << "wrote " << outs.json_path << "\n";
     }
-    if (!json_path.empty()) {
-        std::ofstream o(json_path);
-        if (!o) throw io_failure("cannot write '" + json_path + "'");
-        o << ch::to_json(c, rec, snippet).dump(2) << "\n";
-        if (!a.quiet) std::cout << "wrote " << json_path << "\n";
+    if (outs.csv) {
+        ch::write_csv(outs.csv->stream(), c);
+        outs.csv->commit();
+        if (!a.quiet) std::cout << "wrote " << outs.csv_path << "\n";
     }
-    if (!csv_path.empty()) {
-        std::ofstream o(csv_path);
-        if (!o) throw io_failure("cannot write '" + csv_path + "'");
-        ch::write_csv(o, c);
-        if (!a.quiet) std::cout << "wrote " << csv_path << "\n";
-    }
-    if (!a.io_log_path.empty()) {
-        std::ofstream o(a.io_log_path);
-        if (!o) throw io_failure("cannot write '" + a.io_log_path + "'");
-        ch::write_io_log(o, c);
+    if (outs.io_log) {
+        ch::write_io_log(outs.io_log->stream(), c);
+        outs.io_log->commit();
         if (!a.quiet) std::cout << "wrote " << a.io_log_path << "\n";
     }
-    if (!a.out_dir.empty() && !a.no_plots) {
-        std::string term = pick_terminal();
-        ch::gnuplot_files g = ch::write_gnuplot(a.out_dir + "/characterize", c, rec, term.empty() ? "svg" : term);
-        if (term.empty()) {
+    if (!outs.plot_prefix.empty()) {
+        ch::gnuplot_files g =
+            ch::write_gnuplot(outs.plot_prefix, c, rec, outs.terminal.empty() ? "svg" : outs.terminal, a.force);
+        if (outs.terminal.empty()) {
             if (!a.quiet) std::cout << "gnuplot not found: wrote " << g.script << " (run it with gnuplot for the plots)\n";
         } else {
-            std::string cmd = "cd '" + a.out_dir + "' && gnuplot characterize.gp";
-            if (std::system(cmd.c_str()) != 0) std::cerr << "flashxxl: warning: gnuplot failed on " << g.script << "\n";
-            else if (!a.quiet)
-                for (const auto& img : g.images) std::cout << "wrote " << img << "\n";
+            run_gnuplot(a, g);
         }
     }
     return 0;
@@ -399,6 +499,12 @@ void register_characterize_command(CLI::App& app) {
     cmd->add_option("--csv", a->csv_path, "write the CSV (one row per experiment, repeat and block size) here");
     cmd->add_option("--io-log", a->io_log_path, "write every request's offset and response time here (CSV)");
     cmd->add_flag("--no-plots", a->no_plots, "do not write or run the gnuplot script");
+    cmd->add_flag("--force", a->force,
+                  "replace existing output files flashxxl did not write; run a plan that writes more than " +
+                      std::to_string(ch::default_write_multiple) + " x a real target (see docs/characterize.md)");
+    cmd->add_option("--max-write", a->max_write_text,
+                    "refuse a plan that may write more than SIZE (IEC units) to a real target; replaces the default "
+                    "limit of " + std::to_string(ch::default_write_multiple) + " x the target");
     cmd->add_option("--config-path", a->config_path, "path to put into the machine-config snippet");
     cmd->add_option("--config-name", a->config_name, "device name for the machine-config snippet");
     cmd->add_flag("--dry-run", a->dry_run, "print the plan, the bytes to write and the expected time; write nothing");

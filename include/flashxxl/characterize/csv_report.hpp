@@ -17,11 +17,18 @@ inline std::string csv_field(const std::string& s) {
 }
 } // namespace detail
 
+//! The header line of write_csv(); an existing file that starts with it counts as ours (safe_output).
+inline constexpr const char* csv_header =
+    "experiment,line,pattern,mix,ratio,repeat,block_bytes,shift_bytes,granularity_bytes,offset_bytes,"
+    "span_bytes,ios,ignored_ios,bytes,seconds,throughput_mib_s,lat_min_s,lat_mean_s,lat_stddev_s,"
+    "lat_p50_s,lat_p99_s,lat_p999_s,lat_max_s,startup_ios,period_ios\n";
+//! The header line of write_io_log(), its signature likewise.
+inline constexpr const char* io_log_header =
+    "experiment,repeat,pattern,block_bytes,index,op,offset_bytes,response_s,file_offset_bytes\n";
+
 //! One row per run record (every repeat of every pattern and block size), units in the header.
 inline void write_csv(std::ostream& out, const characterization& c) {
-    out << "experiment,line,pattern,mix,ratio,repeat,block_bytes,shift_bytes,granularity_bytes,offset_bytes,"
-           "span_bytes,ios,ignored_ios,bytes,seconds,throughput_mib_s,lat_min_s,lat_mean_s,lat_stddev_s,"
-           "lat_p50_s,lat_p99_s,lat_p999_s,lat_max_s,startup_ios,period_ios\n";
+    out << csv_header;
     out.precision(9);
     for (const auto& r : c.runs) {
         out << detail::csv_field(r.label) << ',' << r.line << ',' << detail::csv_field(r.code) << ','
@@ -38,7 +45,7 @@ inline void write_csv(std::ostream& out, const characterization& c) {
 //! offset_bytes is relative to the target, file_offset_bytes is where the request went in the
 //! file or block device (offset_bytes + the target's base offset), e.g. to compare with fio.
 inline void write_io_log(std::ostream& out, const characterization& c) {
-    out << "experiment,repeat,pattern,block_bytes,index,op,offset_bytes,response_s,file_offset_bytes\n";
+    out << io_log_header;
     out.precision(9);
     for (const auto& r : c.runs)
         for (std::size_t i = 0; i < r.times_s.size(); ++i) {

@@ -2,13 +2,17 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "flashxxl/characterize/recommendation.hpp"
 #include "flashxxl/characterize/results.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl::characterize {
@@ -17,28 +21,103 @@ namespace flashxxl::characterize {
 struct gnuplot_files {
     std::string script;               //!< path of the .gp script
     std::vector<std::string> images;  //!< images the script draws when run
+    //! The gnuplot variable naming each image's output file (default: the image's name), so a
+    //! caller can send the output elsewhere: `gnuplot -e "out_cdf='tmp.png'" script`.
+    std::vector<std::string> image_vars;
 };
 
-//! Writes `prefix`.gp and its data files `prefix`-*.dat. `terminal` is "pngcairo", "png" or
-//! "svg". Plots: throughput vs block size (log-log) for every swept pattern with Br and both Bw
-//! marked; per-IO latency series of a few runs; sequential-write recovery after each burst;
-//! CDFs of the stride tests and of the response times of the small random runs.
+//! The signature of the script, the data files and the stamped images (safe_output).
+inline std::string gnuplot_signature() { return std::string("written by ") + output_generator; }
+
+//! Every file write_gnuplot() may write for `prefix` and terminal extension `ext` (".png" or
+//! ".svg"), for checking the paths before a run.
+inline std::vector<std::string> gnuplot_outputs(const std::string& prefix, const std::string& ext) {
+    std::vector<std::string> v{prefix + ".gp"};
+    for (const char* part : {"-throughput", "-latency", "-recovery", "-cdf"}) {
+        v.push_back(prefix + part + ".dat");
+        v.push_back(prefix + part + ext);
+    }
+    return v;
+}
+
+namespace detail {
+inline std::uint32_t crc32(const std::string& bytes) {
+    std::uint32_t c = 0xffffffffu;
+    for (unsigned char b : bytes) {
+        c ^= b;
+        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+    }
+    return c ^ 0xffffffffu;
+}
+inline std::string be32(std::uint32_t v) {
+    return {char(v >> 24), char((v >> 16) & 0xff), char((v >> 8) & 0xff), char(v & 0xff)};
+}
+} // namespace detail
+
+//! Marks an image gnuplot wrote as flashxxl's: a PNG gets a tEXt chunk `Software` =
+//! "flashxxl characterize" after its header chunk, an SVG a comment after its first line.
+//! Unknown content is left as it is.
+inline void stamp_image(const std::string& path) {
+    std::string data;
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        data = ss.str();
+    }
+    const std::string png_magic("\x89PNG\r\n\x1a\n", 8);
+    std::string text = "written by " + std::string(output_generator);
+    if (data.compare(0, 8, png_magic) == 0 && data.size() >= 33 && data.compare(12, 4, "IHDR") == 0) {
+        std::string body = "tEXt" + std::string("Software") + std::string(1, '\0') + text;
+        std::string chunk = detail::be32(static_cast<std::uint32_t>(body.size() - 4)) + body + detail::be32(detail::crc32(body));
+        data.insert(33, chunk);
+    } else if (data.compare(0, 5, "<?xml") == 0 || data.compare(0, 4, "<svg") == 0) {
+        auto eol = data.find('\n');
+        std::string comment = "<!-- " + text + " -->\n";
+        if (data.compare(0, 5, "<?xml") == 0 && eol != std::string::npos) data.insert(eol + 1, comment);
+        else if (data.compare(0, 5, "<?xml") != 0) data.insert(0, comment);
+    } else {
+        return;
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << data;
+    if (!out) throw io_failure("cannot stamp the image '" + path + "'");
+}
+
+//! Writes `prefix`.gp and its data files `prefix`-*.dat, each through safe_output_file (option
+//! "--out"; existing files are replaced only when flashxxl wrote them, or with `force`).
+//! `terminal` is "pngcairo", "png" or "svg". Plots: throughput vs block size (log-log) for
+//! every swept pattern with Br and both Bw marked; per-IO latency series of a few runs;
+//! sequential-write recovery after each burst; CDFs of the stride tests and of the response
+//! times of the small random runs.
 inline gnuplot_files write_gnuplot(const std::string& prefix, const characterization& c, const recommendation& r,
-                                   const std::string& terminal) {
+                                   const std::string& terminal, bool force = false) {
     gnuplot_files f;
     f.script = prefix + ".gp";
     std::string ext = terminal == "svg" ? ".svg" : ".png";
     std::string term = (terminal == "svg" ? "svg size 1000,650 dynamic" : terminal + " size 1000,650") + " noenhanced";
     auto base = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
-    std::ofstream gp(f.script);
-    if (!gp) throw io_failure("cannot write '" + f.script + "'");
-    gp << "# gnuplot script written by flashxxl characterize; run: gnuplot " << base(f.script) << "\n";
+    const std::vector<std::string> sig{gnuplot_signature()};
+    std::vector<std::unique_ptr<safe_output_file>> files;
+    auto open = [&](const std::string& path) -> std::ostream& {
+        files.push_back(std::make_unique<safe_output_file>(path, "--out", force, sig));
+        std::ostream& o = files.back()->stream();
+        if (path != f.script) o << "# " << gnuplot_signature() << "\n";
+        return o;
+    };
+    auto output = [&](const std::string& img, const std::string& var) {
+        f.images.push_back(img);
+        f.image_vars.push_back(var);
+        return "if (!exists(\"" + var + "\")) " + var + " = '" + base(img) + "'\nset output " + var + "\n";
+    };
+    std::ostream& gp = open(f.script);
+    gp << "# gnuplot script " << gnuplot_signature() << "; run: gnuplot " << base(f.script) << "\n";
     gp << "set terminal " << term << "\nset grid\nset key outside right\n";
 
     // 1. throughput vs block size
     if (!r.curves.empty()) {
         std::string dat = prefix + "-throughput.dat";
-        std::ofstream d(dat);
+        std::ostream& d = open(dat);
         std::vector<std::string> codes;
         for (const auto& kv : r.curves) {
             codes.push_back(kv.first);
@@ -47,8 +126,7 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
             d << "\n\n";
         }
         std::string img = prefix + "-throughput" + ext;
-        f.images.push_back(img);
-        gp << "set output '" << base(img) << "'\n";
+        gp << output(img, "out_throughput");
         gp << "set title 'Throughput vs block size: " << c.target_name << "'\n";
         gp << "set logscale xy 2\nset xlabel 'block size (bytes)'\nset ylabel 'MiB/s'\n";
         gp << "set format x '%.0b%B'\n";
@@ -84,7 +162,7 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
             if (run.repeat == 0 && !run.times_s.empty() && picks.size() < 4) picks.push_back(&run);
     if (!picks.empty()) {
         std::string dat = prefix + "-latency.dat";
-        std::ofstream d(dat);
+        std::ostream& d = open(dat);
         for (const auto* p : picks) {
             d << "# " << p->label << " " << p->code << " " << p->pattern.block << ": index response_ms\n";
             std::size_t n = p->times_s.size(), step = std::max<std::size_t>(1, n / 5000);
@@ -92,8 +170,7 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
             d << "\n\n";
         }
         std::string img = prefix + "-latency" + ext;
-        f.images.push_back(img);
-        gp << "set output '" << base(img) << "'\nset title 'Per-IO response time'\n";
+        gp << output(img, "out_latency") << "set title 'Per-IO response time'\n";
         gp << "set xlabel 'request number'\nset ylabel 'response time (ms)'\nset logscale y\n";
         gp << "plot ";
         for (std::size_t i = 0; i < picks.size(); ++i)
@@ -105,15 +182,14 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
     // 3. recovery after bursts
     if (!c.bursts.empty()) {
         std::string dat = prefix + "-recovery.dat";
-        std::ofstream d(dat);
+        std::ostream& d = open(dat);
         for (const auto& b : c.bursts) {
             d << "# " << b.label << ": seconds_after_burst seq_write_mib_s\n";
             for (std::size_t i = 0; i < b.window_mib_s.size(); ++i) d << double(i) * b.window_s << ' ' << b.window_mib_s[i] << '\n';
             d << "\n\n";
         }
         std::string img = prefix + "-recovery" + ext;
-        f.images.push_back(img);
-        gp << "set output '" << base(img) << "'\nset title 'Sequential writes after random-write bursts'\n";
+        gp << output(img, "out_recovery") << "set title 'Sequential writes after random-write bursts'\n";
         gp << "set xlabel 'seconds after the burst'\nset ylabel 'MiB/s'\n";
         gp << "plot ";
         for (std::size_t i = 0; i < c.bursts.size(); ++i)
@@ -140,7 +216,7 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         for (const auto* p : picks) cdfs.push_back({p->code + " " + format_size(p->pattern.block), p->times_s});
     if (!cdfs.empty()) {
         std::string dat = prefix + "-cdf.dat";
-        std::ofstream d(dat);
+        std::ostream& d = open(dat);
         for (auto& s : cdfs) {
             std::sort(s.v.begin(), s.v.end());
             d << "# " << s.title << ": time_ms cumulative_fraction\n";
@@ -150,8 +226,7 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
             d << "\n\n";
         }
         std::string img = prefix + "-cdf" + ext;
-        f.images.push_back(img);
-        gp << "set output '" << base(img) << "'\nset title 'CDF of completion times'\n";
+        gp << output(img, "out_cdf") << "set title 'CDF of completion times'\n";
         gp << "set xlabel 'time (ms)'\nset ylabel 'fraction completed'\nset logscale x\nset yrange [0:1]\n";
         gp << "plot ";
         for (std::size_t i = 0; i < cdfs.size(); ++i)
@@ -159,6 +234,7 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
                << cdfs[i].title << "'";
         gp << "\nunset logscale\nset yrange [*:*]\n";
     }
+    for (auto& x : files) x->commit();
     return f;
 }
 

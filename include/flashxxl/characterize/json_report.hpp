@@ -9,6 +9,7 @@
 #include "flashxxl/characterize/misalignment.hpp"
 #include "flashxxl/characterize/recommendation.hpp"
 #include "flashxxl/characterize/results.hpp"
+#include "flashxxl/safe_output.hpp"
 
 namespace flashxxl::characterize {
 
@@ -108,6 +109,18 @@ inline nlohmann::json to_json(const characterization& c, const recommendation& r
                        {"ratio_to_aligned", m.ratio_to_aligned}});
     j["misalignment"] = mis;
     return j;
+}
+
+//! What a JSON report of flashxxl carries on its second line: the signature by which
+//! safe_output_file recognises a report it may replace.
+inline std::string json_signature() { return std::string("\"generator\": \"") + output_generator + "\""; }
+
+//! The report as text with `"generator": "flashxxl characterize"` as its first key.
+inline std::string to_json_text(const nlohmann::json& j) {
+    nlohmann::ordered_json o;
+    o["generator"] = output_generator;
+    for (auto it = j.begin(); it != j.end(); ++it) o[it.key()] = it.value();
+    return o.dump(2) + "\n";
 }
 
 } // namespace flashxxl::characterize

@@ -31,7 +31,9 @@ struct runner_options {
 //! Runs a plan (a list of experiment steps) against one target, synchronously at queue depth 1
 //! like uFLIP ("synchronous IO to avoid the parallelism features of the operating system",
 //! seeds/003 Section 4.3). Time limits count the target's response times plus pauses: modelled
-//! seconds on a model target, measured seconds on a real one.
+//! seconds on a model target, measured seconds on a real one. A time-limited run (and a burst,
+//! and the recovery windows together) also stops before its writes exceed its span
+//! (timed_write_budget), so what a plan writes is bounded by estimate_plan() on any device.
 class runner {
 public:
     explicit runner(target& t, runner_options o = {}) : t_(t), o_(std::move(o)) {}
@@ -155,12 +157,17 @@ private:
         double elapsed = 0;
         auto wall_start = std::chrono::steady_clock::now();
         std::uint64_t cap = s.count ? s.count : o_.max_requests_per_run;
+        std::uint64_t write_budget = s.time_s > 0 ? timed_write_budget(p.span) : ~std::uint64_t(0), written = 0;
         double share = 1.0 / static_cast<double>(std::max<std::uint64_t>(s.repeat, 1));
         if (in_sweep) share = 0; // sweep progress is reported per point
         for (std::uint64_t k = 0; k < cap; ++k) {
             if (s.time_s > 0 && elapsed >= s.time_s) break;
             bool second = s.has_mix && (k % (s.ratio + 1)) == s.ratio;
             const io_pattern& q = second ? s.mix : p;
+            if (q.op == io_op::write) {
+                if (q.block > write_budget - written) break;
+                written += q.block;
+            }
             std::uint64_t off = second ? (*gen_mix)(i2++) : gen(i1++);
             double rt = issue(q.op, off, q.block);
             rec.times_s.push_back(rt);
@@ -256,7 +263,10 @@ private:
         rp.block = rec.burst_block;
         offset_generator rg(rp, s.seed * 31 + 5, t_.alignment());
         double elapsed = 0;
-        for (std::uint64_t k = 0; k < o_.max_requests_per_run && elapsed < s.burst_time_s; ++k) {
+        std::uint64_t burst_budget = timed_write_budget(s.pattern.span);
+        for (std::uint64_t k = 0; k < o_.max_requests_per_run && elapsed < s.burst_time_s &&
+                                  (k + 1) * rp.block <= burst_budget;
+             ++k) {
             elapsed += issue(io_op::write, rg(k), rp.block);
             ++rec.burst_ios;
         }
@@ -269,7 +279,9 @@ private:
         for (std::uint64_t w = 0; w < s.windows; ++w) {
             double acc = 0;
             std::uint64_t bytes = 0;
-            for (std::uint64_t k = 0; k < o_.max_requests_per_run && acc < s.window_s; ++k) {
+            std::uint64_t window_budget = window_write_budget(s.pattern.span, sp.block, s.windows);
+            for (std::uint64_t k = 0; k < o_.max_requests_per_run && acc < s.window_s && bytes + sp.block <= window_budget;
+                 ++k) {
                 acc += issue(io_op::write, sg(i++), sp.block);
                 bytes += sp.block;
             }

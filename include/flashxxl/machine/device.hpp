@@ -4,13 +4,16 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <mutex>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -221,21 +224,42 @@ private:
         }
     }
 
+    //! Opens (or creates) the backing file of a file device. The path's last component must be
+    //! a regular file or absent, never a symbolic link (config_error naming the config line): a
+    //! link would be written through, and created-then-removed at its target or its own name.
+    //! A new file is created with O_EXCL | O_NOFOLLOW; its identity (device, inode) is recorded
+    //! so that teardown removes that file and nothing else.
     std::unique_ptr<stxxl::file> open_backing_file() {
         const std::string& path = spec_.path;
+        const std::string where = spec_.origin + ": device '" + spec_.name + "': field 'path': '" + path + "'";
         struct stat st {};
-        if (::stat(path.c_str(), &st) == 0) {
+        if (::lstat(path.c_str(), &st) == 0) {
+            if (S_ISLNK(st.st_mode))
+                throw config_error(where + " is a symbolic link; expected a regular file or a path that does not "
+                                   "exist yet (links are not followed: give the path the link points to)");
             if (!S_ISREG(st.st_mode))
-                throw config_error(spec_.origin + ": device '" + spec_.name + "': '" + path +
-                                   "' is not a regular file (block devices are for `flashxxl characterize "
+                throw config_error(where + " is not a regular file (block devices are for `flashxxl characterize "
                                    "--allow-write`, not for machine configs)");
             if (st.st_size > 0 && !spec_.reuse)
-                throw config_error(spec_.origin + ": device '" + spec_.name + "': '" + path +
-                                   "' already exists and was not created by this machine; remove it or "
+                throw config_error(where + " already exists and was not created by this machine; remove it or "
                                    "pass reuse=on to overwrite it");
-        } else {
+        } else if (errno == ENOENT) {
+            int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+            if (fd < 0) {
+                if (errno == EEXIST || errno == ELOOP)
+                    throw config_error(where + " appeared while the machine was being built; expected a path that "
+                                       "does not exist yet");
+                throw io_failure(where + ": cannot create it: " + std::strerror(errno));
+            }
+            bool ok = ::fstat(fd, &st) == 0;
+            ::close(fd);
+            if (!ok) throw io_failure(where + ": cannot stat the new file: " + std::strerror(errno));
             created_ = true;
+        } else {
+            throw io_failure(where + ": cannot stat it: " + std::strerror(errno));
         }
+        backing_dev_ = st.st_dev;
+        backing_ino_ = st.st_ino;
         int mode = stxxl::file::RDWR | stxxl::file::CREAT | stxxl::file::NO_LOCK;
         if (spec_.direct == "on") mode |= stxxl::file::REQUIRE_DIRECT;
         if (spec_.direct == "try") mode |= stxxl::file::DIRECT;
@@ -243,13 +267,27 @@ private:
         std::unique_ptr<stxxl::file> f;
         try {
             f.reset(stxxl::create_file(spec_.io_impl, path, mode, queue));
+        } catch (const std::exception& e) {
+            throw io_failure(where + ": cannot open it: " + e.what());
+        }
+        // STXXL opens by name: make sure it opened the file checked above, not a replacement.
+        if (!is_backing_file())
+            throw config_error(where + " was replaced while the machine was being built; expected the regular "
+                               "file checked a moment before");
+        try {
             // Sparse: the file system allocates only what is written.
             if (f->size() < spec_.size) f->set_size(spec_.size);
         } catch (const std::exception& e) {
-            throw io_failure(spec_.origin + ": device '" + spec_.name + "': cannot open '" + path +
-                             "': " + e.what());
+            throw io_failure(where + ": cannot size it: " + e.what());
         }
         return f;
+    }
+
+    //! True when the path still names the regular file this device opened or created.
+    bool is_backing_file() const {
+        struct stat st {};
+        return ::lstat(spec_.path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == backing_dev_ &&
+               st.st_ino == backing_ino_;
     }
 
     void release_queues() {
@@ -258,8 +296,10 @@ private:
         queue_id_pool::instance().release(queue_id_);
     }
 
+    //! Removes the backing file if this device created it and it is still that file (same
+    //! device and inode, not a link): whatever else sits at the path now is left alone.
     void remove_backing_file() {
-        if (created_ && !spec_.keep) ::unlink(spec_.path.c_str());
+        if (created_ && !spec_.keep && is_backing_file()) ::unlink(spec_.path.c_str());
         created_ = false;
     }
 
@@ -278,6 +318,8 @@ private:
     int queue_id_ = -1;
     std::vector<int> extra_queue_ids_;  // io_threads - 1 more queues of a real device
     bool created_ = false;
+    dev_t backing_dev_ = 0;  // identity of the backing file (file devices)
+    ino_t backing_ino_ = 0;
     std::unique_ptr<emulated_file> emulated_;
     int tl_queue_id_ = -1;
     std::unique_ptr<translation_layer> tl_;

@@ -1,0 +1,172 @@
+// Output files written safely: never a device, FIFO or link, never a foreign file, whole or not at all.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "flashxxl/error.hpp"
+
+namespace flashxxl {
+
+//! Bytes at the start of an existing file searched for a signature.
+inline constexpr std::size_t output_signature_window = 4096;
+
+//! The signature flashxxl's own text outputs carry (JSON `"generator"` value, comment lines).
+inline constexpr const char* output_generator = "flashxxl characterize";
+
+namespace detail {
+
+inline const char* file_kind(mode_t m) {
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISSOCK(m)) return "a socket";
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISLNK(m)) return "a symbolic link";
+    return "not a regular file";
+}
+
+//! True when one of `signatures` occurs in the first output_signature_window bytes of `path`.
+inline bool carries_signature(const std::string& path, const std::vector<std::string>& signatures) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return false;
+    std::string head(output_signature_window, '\0');
+    ssize_t n = ::pread(fd, head.data(), head.size(), 0);
+    ::close(fd);
+    if (n <= 0) return false;
+    head.resize(static_cast<std::size_t>(n));
+    for (const auto& s : signatures)
+        if (!s.empty() && head.find(s) != std::string::npos) return true;
+    return false;
+}
+
+} // namespace detail
+
+//! Checks that `path` may be (re)written as the output of command-line option `option`
+//! ("--json"): it must be absent or a regular file; an existing regular file must carry one of
+//! `signatures` in its first 4 KiB (flashxxl wrote it) unless `force`. Block and character
+//! devices, FIFOs, sockets, directories and symbolic links are refused even with `force`.
+//! Throws io_failure naming the option, the path and what it is.
+inline void check_output_path(const std::string& path, const std::string& option, bool force,
+                              const std::vector<std::string>& signatures) {
+    std::string where = option + " '" + path + "'";
+    if (path.empty()) throw config_error(option + ": empty path");
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) {
+        if (errno == ENOENT) return;
+        throw io_failure(where + ": cannot stat it: " + std::strerror(errno));
+    }
+    if (!S_ISREG(st.st_mode))
+        throw io_failure(where + " is " + detail::file_kind(st.st_mode) +
+                         "; outputs are written only to regular files (expected a new path or a file flashxxl wrote)");
+    if (force || detail::carries_signature(path, signatures)) return;
+    throw io_failure(where + " exists and was not written by flashxxl (no flashxxl signature in its first " +
+                     std::to_string(output_signature_window) + " bytes); choose another path, remove it, or pass "
+                     "--force to replace it");
+}
+
+//! An output file written to a temporary file beside it and renamed over the target by
+//! commit(): readers never see a partial file, and a failed run leaves the old file (or none).
+//! The target is checked by check_output_path() when the object is made, so a bad path fails
+//! before any work, and again just before the rename.
+//!
+//!     safe_output_file f(path, "--json", force, {"\"generator\": \"flashxxl"});
+//!     f.stream() << text;
+//!     f.commit();  // without it the destructor discards the temporary file
+class safe_output_file {
+public:
+    safe_output_file(std::string path, std::string option, bool force, std::vector<std::string> signatures)
+        : path_(std::move(path)), option_(std::move(option)), force_(force), signatures_(std::move(signatures)) {
+        check_output_path(path_, option_, force_, signatures_);
+        auto slash = path_.find_last_of('/');
+        std::string dir = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
+        std::string base = slash == std::string::npos ? path_ : path_.substr(slash + 1);
+        std::string tmpl = dir + "." + base + ".flashxxl-XXXXXX";
+        std::vector<char> name(tmpl.begin(), tmpl.end());
+        name.push_back('\0');
+        int fd = ::mkstemp(name.data());
+        if (fd < 0)
+            throw io_failure(option_ + " '" + path_ + "': cannot create a temporary file in '" +
+                             (dir.empty() ? "." : dir) + "': " + std::strerror(errno));
+        ::fchmod(fd, 0644);
+        ::close(fd);
+        temp_ = name.data();
+        out_.open(temp_, std::ios::binary | std::ios::trunc);
+        if (!out_) {
+            ::unlink(temp_.c_str());
+            throw io_failure(option_ + " '" + path_ + "': cannot open the temporary file '" + temp_ + "'");
+        }
+    }
+    safe_output_file(const safe_output_file&) = delete;
+    safe_output_file& operator=(const safe_output_file&) = delete;
+    //! Discards the temporary file unless commit() succeeded.
+    ~safe_output_file() { discard(); }
+
+    //! Where to write the contents.
+    std::ostream& stream() { return out_; }
+    //! The target path.
+    const std::string& path() const { return path_; }
+    //! The temporary file (for writers that take a path, e.g. an external program).
+    const std::string& temp_path() const { return temp_; }
+    //! True after a successful commit().
+    bool committed() const { return committed_; }
+
+    //! Flushes and syncs the temporary file and renames it over the target (checked again).
+    //! Throws io_failure naming option and path; the target is then unchanged.
+    void commit() {
+        if (committed_) return;
+        if (temp_.empty()) throw io_failure(option_ + " '" + path_ + "': output already discarded");
+        out_.flush();
+        bool ok = static_cast<bool>(out_);
+        out_.close();
+        if (!ok || out_.fail()) {
+            discard();
+            throw io_failure(option_ + " '" + path_ + "': writing the temporary file failed (disk full?)");
+        }
+        int fd = ::open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ::fsync(fd);
+            ::close(fd);
+        }
+        try {
+            check_output_path(path_, option_, force_, signatures_);
+        } catch (...) {
+            discard();
+            throw;
+        }
+        if (::rename(temp_.c_str(), path_.c_str()) != 0) {
+            int e = errno;
+            discard();
+            throw io_failure(option_ + " '" + path_ + "': cannot rename the temporary file over it: " +
+                             std::strerror(e));
+        }
+        temp_.clear();
+        committed_ = true;
+    }
+
+    //! Removes the temporary file; the target stays as it was.
+    void discard() {
+        if (out_.is_open()) out_.close();
+        if (!temp_.empty()) ::unlink(temp_.c_str());
+        temp_.clear();
+    }
+
+private:
+    std::string path_, option_;
+    bool force_ = false;
+    std::vector<std::string> signatures_;
+    std::string temp_;
+    std::ofstream out_;
+    bool committed_ = false;
+};
+
+} // namespace flashxxl

@@ -1,0 +1,129 @@
+// safe_output_file: refuses devices, FIFOs, links and foreign files; writes whole files or nothing.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "flashxxl/safe_output.hpp"
+
+using flashxxl::io_failure;
+using flashxxl::safe_output_file;
+
+namespace {
+
+class scratch_dir {
+public:
+    explicit scratch_dir(const std::string& name) : path_(::testing::TempDir() + name) {
+        std::system(("rm -rf '" + path_ + "' && mkdir -p '" + path_ + "'").c_str());
+    }
+    ~scratch_dir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+    std::string operator/(const std::string& leaf) const { return path_ + "/" + leaf; }
+    //! Number of entries (temporary files left behind show up here).
+    int entries() const {
+        std::string cmd = "test $(ls -A '" + path_ + "' | wc -l) -eq ";
+        for (int n = 0; n < 100; ++n)
+            if (std::system((cmd + std::to_string(n)).c_str()) == 0) return n;
+        return -1;
+    }
+
+private:
+    std::string path_;
+};
+
+std::string slurp(const std::string& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+const std::vector<std::string> sig = {"generator: flashxxl"};
+
+std::string refusal(const std::string& path, bool force = false) {
+    try {
+        safe_output_file f(path, "--json", force, sig);
+        f.stream() << "generator: flashxxl\n";
+        f.commit();
+    } catch (const io_failure& e) {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST(safe_output, new_file_is_written_whole_and_no_temporary_is_left) {
+    scratch_dir d("flashxxl_safe_output_new");
+    {
+        safe_output_file f(d / "a.json", "--json", false, sig);
+        f.stream() << "generator: flashxxl\nhello\n";
+        EXPECT_NE(::access((d / "a.json").c_str(), F_OK), 0) << "target visible before commit";
+        f.commit();
+    }
+    EXPECT_EQ(slurp(d / "a.json"), "generator: flashxxl\nhello\n");
+    EXPECT_EQ(d.entries(), 1);
+}
+
+TEST(safe_output, without_commit_nothing_changes) {
+    scratch_dir d("flashxxl_safe_output_partial");
+    { std::ofstream(d / "a.json") << "generator: flashxxl\nold\n"; }
+    {
+        safe_output_file f(d / "a.json", "--json", false, sig);
+        f.stream() << "generator: flashxxl\nhalf";
+        // e.g. an exception before commit()
+    }
+    EXPECT_EQ(slurp(d / "a.json"), "generator: flashxxl\nold\n");
+    EXPECT_EQ(d.entries(), 1) << "temporary file left behind";
+}
+
+TEST(safe_output, devices_fifos_directories_and_links_are_refused_even_with_force) {
+    scratch_dir d("flashxxl_safe_output_special");
+    std::string msg = refusal("/dev/null", true);
+    EXPECT_NE(msg.find("--json '/dev/null' is a character device"), std::string::npos) << msg;
+    for (const char* blk : {"/dev/loop0", "/dev/vda", "/dev/sda", "/dev/nvme0n1"}) {
+        struct stat st {};
+        if (::lstat(blk, &st) == 0 && S_ISBLK(st.st_mode)) {
+            msg = refusal(blk, true);
+            EXPECT_NE(msg.find("is a block device"), std::string::npos) << msg;
+            break;
+        }
+    }
+    ASSERT_EQ(::mkfifo((d / "fifo").c_str(), 0600), 0);
+    msg = refusal(d / "fifo", true);
+    EXPECT_NE(msg.find("is a FIFO"), std::string::npos) << msg;
+    msg = refusal(d.operator/(""), true);
+    EXPECT_NE(msg.find("is a directory"), std::string::npos) << msg;
+    { std::ofstream(d / "target") << "generator: flashxxl\nmine\n"; }
+    ASSERT_EQ(::symlink((d / "target").c_str(), (d / "link").c_str()), 0);
+    msg = refusal(d / "link", true);
+    EXPECT_NE(msg.find("is a symbolic link"), std::string::npos) << msg;
+    EXPECT_EQ(slurp(d / "target"), "generator: flashxxl\nmine\n");
+    EXPECT_EQ(d.entries(), 3) << "temporary file left behind";
+}
+
+TEST(safe_output, foreign_file_is_refused_unless_forced_and_ours_is_replaced) {
+    scratch_dir d("flashxxl_safe_output_foreign");
+    { std::ofstream(d / "notes.txt") << "precious\n"; }
+    std::string msg = refusal(d / "notes.txt");
+    EXPECT_NE(msg.find("--json '" + (d / "notes.txt") + "' exists and was not written by flashxxl"), std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("--force"), std::string::npos) << msg;
+    EXPECT_EQ(slurp(d / "notes.txt"), "precious\n");
+    EXPECT_EQ(refusal(d / "notes.txt", true), "");
+    EXPECT_EQ(slurp(d / "notes.txt"), "generator: flashxxl\n");
+    // now it carries the signature: replaced without --force
+    EXPECT_EQ(refusal(d / "notes.txt"), "");
+    { std::ofstream(d / "empty.txt"); }
+    EXPECT_NE(refusal(d / "empty.txt"), "") << "an empty file carries no signature";
+}
+
+TEST(safe_output, missing_directory_names_option_and_path) {
+    std::string msg = refusal(::testing::TempDir() + "flashxxl_no_such_dir/x.json");
+    EXPECT_NE(msg.find("--json"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("cannot create a temporary file"), std::string::npos) << msg;
+}

@@ -1,0 +1,124 @@
+// Tests that a machine's backing file is never a symbolic link and that teardown removes only the file it created.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "flashxxl/machine/machine.hpp"
+
+using namespace flashxxl;
+
+namespace {
+
+//! A scratch directory under the test temp dir, removed at the end.
+class scratch_dir {
+public:
+    explicit scratch_dir(const std::string& name) : path_(::testing::TempDir() + name) {
+        std::system(("rm -rf '" + path_ + "' && mkdir -p '" + path_ + "'").c_str());
+    }
+    ~scratch_dir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+    std::string operator/(const std::string& leaf) const { return path_ + "/" + leaf; }
+
+private:
+    std::string path_;
+};
+
+bool is_link(const std::string& p) {
+    struct stat st {};
+    return ::lstat(p.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+bool exists(const std::string& p) {
+    struct stat st {};
+    return ::lstat(p.c_str(), &st) == 0;
+}
+std::string config_error_of(const std::string& text, const std::string& origin) {
+    try {
+        machine m = machine::from_config_text(text, origin);
+    } catch (const config_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+// A dangling link: the old code created the file at the link's target and, at teardown,
+// deleted the user's link instead of the file it had made.
+TEST(BackingFileSafety, DanglingSymlinkIsRefusedAndLeftAlone) {
+    scratch_dir d("flashxxl_backing_dangling");
+    std::string link = d / "dev.img", target = d / "elsewhere.img";
+    ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+    std::string msg = config_error_of("\ndisk=" + link + ",4MiB,syscall name=d\n", "lab.cfg");
+    ASSERT_FALSE(msg.empty()) << "a symbolic link was accepted as backing file";
+    EXPECT_NE(msg.find("lab.cfg:2"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(link), std::string::npos) << msg;
+    EXPECT_NE(msg.find("symbolic link"), std::string::npos) << msg;
+    EXPECT_TRUE(is_link(link)) << "the user's link was removed";
+    EXPECT_FALSE(exists(target)) << "a file was created at the link's target";
+}
+
+// A link to an existing empty file: the old code opened it through the link and wrote there.
+TEST(BackingFileSafety, SymlinkToExistingFileIsRefused) {
+    scratch_dir d("flashxxl_backing_link_file");
+    std::string link = d / "dev.img", target = d / "precious.img";
+    { std::ofstream(target.c_str()); }
+    ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+    std::string msg = config_error_of("disk=" + link + ",4MiB,syscall name=d reuse=on\n", "lab.cfg");
+    ASSERT_FALSE(msg.empty()) << "a symbolic link was accepted as backing file";
+    EXPECT_NE(msg.find("lab.cfg:1"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("symbolic link"), std::string::npos) << msg;
+    EXPECT_TRUE(is_link(link));
+    struct stat st {};
+    ASSERT_EQ(::stat(target.c_str(), &st), 0);
+    EXPECT_EQ(st.st_size, 0) << "the link's target was written";
+}
+
+// The file the machine created is removed at teardown (unchanged behaviour).
+TEST(BackingFileSafety, CreatedFileIsRemovedAtTeardown) {
+    scratch_dir d("flashxxl_backing_created");
+    std::string path = d / "dev.img";
+    {
+        machine m = machine::from_config_text("disk=" + path + ",4MiB,syscall name=d\n", "lab.cfg");
+        EXPECT_TRUE(exists(path));
+    }
+    EXPECT_FALSE(exists(path)) << "backing file not removed";
+}
+
+// Something else put at the path while the machine ran (a link to a user's file, or a new
+// file) is not the machine's: teardown leaves it alone.
+TEST(BackingFileSafety, TeardownRemovesOnlyTheFileItCreated) {
+    scratch_dir d("flashxxl_backing_swapped");
+    std::string path = d / "dev.img", user = d / "user.txt", moved = d / "moved.img";
+    { std::ofstream(user.c_str()) << "keep me\n"; }
+    {
+        machine m = machine::from_config_text("disk=" + path + ",4MiB,syscall name=d\n", "lab.cfg");
+        ASSERT_EQ(::rename(path.c_str(), moved.c_str()), 0);
+        ASSERT_EQ(::symlink(user.c_str(), path.c_str()), 0);
+    }
+    EXPECT_TRUE(is_link(path)) << "teardown deleted a link it did not create";
+    EXPECT_TRUE(exists(user));
+    ::unlink(path.c_str());
+    {
+        machine m = machine::from_config_text("disk=" + path + ",4MiB,syscall name=d\n", "lab.cfg");
+        ASSERT_EQ(::unlink(path.c_str()), 0);
+        { std::ofstream(path.c_str()) << "a different file\n"; }
+    }
+    EXPECT_TRUE(exists(path)) << "teardown deleted a file it did not create";
+}
+
+// A path whose directory part is a link is fine (only the last component must be a file).
+TEST(BackingFileSafety, LinkedDirectoryIsAccepted) {
+    scratch_dir d("flashxxl_backing_dirlink");
+    ASSERT_EQ(::mkdir((d / "real").c_str(), 0755), 0);
+    ASSERT_EQ(::symlink((d / "real").c_str(), (d / "via").c_str()), 0);
+    {
+        machine m = machine::from_config_text("disk=" + (d / "via") + "/dev.img,4MiB,syscall name=d\n", "lab.cfg");
+        EXPECT_TRUE(exists(d / "real/dev.img"));
+    }
+    EXPECT_FALSE(exists(d / "real/dev.img"));
+}
