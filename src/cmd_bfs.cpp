@@ -16,6 +16,7 @@
 #include "flashxxl/graph/bfs_visitor.hpp"
 #include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/units.hpp"
+#include "cli_graph_algorithms.hpp"
 #include "graph_command.hpp"
 #include "machine_options.hpp"
 
@@ -28,17 +29,17 @@ struct bfs_options : graph_command_options {
 };
 
 //! Writes "v level parent" lines in discovery order and drives the progress bar.
-struct cli_visitor : bfs_visitor {
+struct cli_visitor : cli_bfs_visitor {
     std::FILE* out = nullptr;
     characterize::progress_bar* bar = nullptr;
     std::uint64_t nodes = 1, reached = 0;
-    void discover_vertex(node_id v, std::uint64_t level, node_id parent) {
+    void discover_vertex(node_id v, std::uint64_t level, node_id parent) override {
         ++reached;
         if (out && std::fprintf(out, "%llu %llu %llu\n", (unsigned long long)v, (unsigned long long)level,
                                 (unsigned long long)parent) < 0)
             throw io_failure("bfs --out: write failed");
     }
-    void finish_level(std::uint64_t level, std::uint64_t) {
+    void finish_level(std::uint64_t level, std::uint64_t) override {
         if (bar) bar->update(double(reached) / double(nodes), "bfs level " + std::to_string(level));
     }
 };
@@ -66,7 +67,7 @@ void run(const bfs_options& o) {
     require_memory("bfs", memory, bfs_experiment_min_memory(blocks), o.memory, blocks);
     bar.update(0, "building CSR, preprocessing");
     vis.nodes = 1;
-    r = run_bfs_experiment(m, *source, blocks, eo, vis);
+    r = run_bfs_experiment(m, *source, blocks, eo, static_cast<cli_bfs_visitor&>(vis));
     bar.finish();
     out.close();
     if (o.json) {

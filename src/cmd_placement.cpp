@@ -19,6 +19,7 @@
 #include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
+#include "cli_graph_algorithms.hpp"
 #include "graph_command.hpp"
 
 namespace flashxxl::cli {
@@ -57,13 +58,13 @@ struct row {
 };
 
 //! Counts levels for the progress bar.
-struct progress_visitor : bfs_visitor {
+struct progress_visitor : cli_bfs_visitor {
     characterize::progress_bar* bar = nullptr;
     double base = 0, share = 1;
     std::uint64_t nodes = 1, reached = 0;
     std::string label;
-    void discover_vertex(node_id, std::uint64_t, node_id) { ++reached; }
-    void finish_level(std::uint64_t level, std::uint64_t) {
+    void discover_vertex(node_id, std::uint64_t, node_id) override { ++reached; }
+    void finish_level(std::uint64_t level, std::uint64_t) override {
         if (bar)
             bar->update(base + share * double(reached) / double(nodes), label + ": bfs level " + std::to_string(level));
     }
@@ -115,7 +116,7 @@ void run(const placement_options& o) {
             eo.mm.mu = c.small_mu ? small_mu : mu;
             row r;
             r.conf = c;
-            r.result = run_bfs_experiment(m, *source, blocks, eo, vis);
+            r.result = run_bfs_experiment(m, *source, blocks, eo, static_cast<cli_bfs_visitor&>(vis));
             r.mu = r.result.bfs.mu;
             rows.push_back(std::move(r));
         }
