@@ -43,8 +43,7 @@ inline block_sizes resolve_block_sizes(const machine& m, role r, const std::stri
     block_sizes device = m.block_sizes_for(r);
     std::uint64_t br = br_text.empty() ? device.br : parse_size_option("--br", br_text);
     std::uint64_t bw = bw_text.empty() ? device.bw : parse_size_option("--bw", bw_text);
-    if (!br_text.empty() && bw_text.empty() && bw % br != 0) bw = (bw / br + 1) * br;  // device Bw, rounded up
-    if (bw_text.empty() && bw < br) bw = br;
+    if (bw_text.empty()) bw = block_sizes::whole_reads_bw(br, bw);  // the device's Bw, fitted to --br
     try {
         return block_sizes(br, bw);
     } catch (const config_error& e) {

@@ -4,36 +4,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "flashxxl/safe_output.hpp"
+#include "support/temp_dir.hpp"
 
 using flashxxl::io_failure;
 using flashxxl::safe_output_file;
 
 namespace {
-
-class scratch_dir {
-public:
-    explicit scratch_dir(const std::string& name) : path_(::testing::TempDir() + name) {
-        std::system(("rm -rf '" + path_ + "' && mkdir -p '" + path_ + "'").c_str());
-    }
-    ~scratch_dir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
-    std::string operator/(const std::string& leaf) const { return path_ + "/" + leaf; }
-    //! Number of entries (temporary files left behind show up here).
-    int entries() const {
-        std::string cmd = "test $(ls -A '" + path_ + "' | wc -l) -eq ";
-        for (int n = 0; n < 100; ++n)
-            if (std::system((cmd + std::to_string(n)).c_str()) == 0) return n;
-        return -1;
-    }
-
-private:
-    std::string path_;
-};
 
 std::string slurp(const std::string& p) {
     std::ifstream in(p);
@@ -58,7 +39,7 @@ std::string refusal(const std::string& path, bool force = false) {
 } // namespace
 
 TEST(safe_output, new_file_is_written_whole_and_no_temporary_is_left) {
-    scratch_dir d("flashxxl_safe_output_new");
+    flashxxl::testing::temp_dir d;
     {
         safe_output_file f(d / "a.json", "--json", false, sig);
         f.stream() << "generator: flashxxl\nhello\n";
@@ -70,7 +51,7 @@ TEST(safe_output, new_file_is_written_whole_and_no_temporary_is_left) {
 }
 
 TEST(safe_output, without_commit_nothing_changes) {
-    scratch_dir d("flashxxl_safe_output_partial");
+    flashxxl::testing::temp_dir d;
     { std::ofstream(d / "a.json") << "generator: flashxxl\nold\n"; }
     {
         safe_output_file f(d / "a.json", "--json", false, sig);
@@ -82,7 +63,7 @@ TEST(safe_output, without_commit_nothing_changes) {
 }
 
 TEST(safe_output, devices_fifos_directories_and_links_are_refused_even_with_force) {
-    scratch_dir d("flashxxl_safe_output_special");
+    flashxxl::testing::temp_dir d;
     std::string msg = refusal("/dev/null", true);
     EXPECT_NE(msg.find("--json '/dev/null' is a character device"), std::string::npos) << msg;
     for (const char* blk : {"/dev/loop0", "/dev/vda", "/dev/sda", "/dev/nvme0n1"}) {
@@ -107,7 +88,7 @@ TEST(safe_output, devices_fifos_directories_and_links_are_refused_even_with_forc
 }
 
 TEST(safe_output, foreign_file_is_refused_unless_forced_and_ours_is_replaced) {
-    scratch_dir d("flashxxl_safe_output_foreign");
+    flashxxl::testing::temp_dir d;
     { std::ofstream(d / "notes.txt") << "precious\n"; }
     std::string msg = refusal(d / "notes.txt");
     EXPECT_NE(msg.find("--json '" + (d / "notes.txt") + "' exists and was not written by flashxxl"), std::string::npos)

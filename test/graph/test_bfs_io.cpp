@@ -11,7 +11,7 @@
 #include "flashxxl/graph/binary_edge_writer.hpp"
 #include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/graph/text_edge_writer.hpp"
-#include "graph/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "graph/test_bfs_support.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 #include "flashxxl/graph/binary_edge_writer.hpp"
 #include "flashxxl/graph/text_edge_reader.hpp"
 #include "flashxxl/graph/text_edge_writer.hpp"
-#include "graph/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 

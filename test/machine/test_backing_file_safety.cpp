@@ -5,29 +5,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <string>
 
 #include "flashxxl/machine/machine.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace flashxxl;
 
 namespace {
 
 //! A scratch directory under the test temp dir, removed at the end.
-class scratch_dir {
-public:
-    explicit scratch_dir(const std::string& name) : path_(::testing::TempDir() + name) {
-        std::system(("rm -rf '" + path_ + "' && mkdir -p '" + path_ + "'").c_str());
-    }
-    ~scratch_dir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
-    std::string operator/(const std::string& leaf) const { return path_ + "/" + leaf; }
-
-private:
-    std::string path_;
-};
-
 bool is_link(const std::string& p) {
     struct stat st {};
     return ::lstat(p.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
@@ -50,7 +38,7 @@ std::string config_error_of(const std::string& text, const std::string& origin) 
 // A dangling link: the old code created the file at the link's target and, at teardown,
 // deleted the user's link instead of the file it had made.
 TEST(BackingFileSafety, DanglingSymlinkIsRefusedAndLeftAlone) {
-    scratch_dir d("flashxxl_backing_dangling");
+    flashxxl::testing::temp_dir d;
     std::string link = d / "dev.img", target = d / "elsewhere.img";
     ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
     std::string msg = config_error_of("\ndisk=" + link + ",4MiB,syscall name=d\n", "lab.cfg");
@@ -64,7 +52,7 @@ TEST(BackingFileSafety, DanglingSymlinkIsRefusedAndLeftAlone) {
 
 // A link to an existing empty file: the old code opened it through the link and wrote there.
 TEST(BackingFileSafety, SymlinkToExistingFileIsRefused) {
-    scratch_dir d("flashxxl_backing_link_file");
+    flashxxl::testing::temp_dir d;
     std::string link = d / "dev.img", target = d / "precious.img";
     { std::ofstream(target.c_str()); }
     ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
@@ -80,7 +68,7 @@ TEST(BackingFileSafety, SymlinkToExistingFileIsRefused) {
 
 // The file the machine created is removed at teardown (unchanged behaviour).
 TEST(BackingFileSafety, CreatedFileIsRemovedAtTeardown) {
-    scratch_dir d("flashxxl_backing_created");
+    flashxxl::testing::temp_dir d;
     std::string path = d / "dev.img";
     {
         machine m = machine::from_config_text("disk=" + path + ",4MiB,syscall name=d\n", "lab.cfg");
@@ -92,7 +80,7 @@ TEST(BackingFileSafety, CreatedFileIsRemovedAtTeardown) {
 // Something else put at the path while the machine ran (a link to a user's file, or a new
 // file) is not the machine's: teardown leaves it alone.
 TEST(BackingFileSafety, TeardownRemovesOnlyTheFileItCreated) {
-    scratch_dir d("flashxxl_backing_swapped");
+    flashxxl::testing::temp_dir d;
     std::string path = d / "dev.img", user = d / "user.txt", moved = d / "moved.img";
     { std::ofstream(user.c_str()) << "keep me\n"; }
     {
@@ -113,7 +101,7 @@ TEST(BackingFileSafety, TeardownRemovesOnlyTheFileItCreated) {
 
 // A path whose directory part is a link is fine (only the last component must be a file).
 TEST(BackingFileSafety, LinkedDirectoryIsAccepted) {
-    scratch_dir d("flashxxl_backing_dirlink");
+    flashxxl::testing::temp_dir d;
     ASSERT_EQ(::mkdir((d / "real").c_str(), 0755), 0);
     ASSERT_EQ(::symlink((d / "real").c_str(), (d / "via").c_str()), 0);
     {

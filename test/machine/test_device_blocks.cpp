@@ -95,6 +95,17 @@ TEST(device_blocks, unstated_sizes_default_to_seeds001_or_the_translation_layer)
     // Only br= given: Bw defaults to the library's 16 MiB.
     machine half = machine::from_config_text("flash=memory,64MiB,memory name=ssd br=64KiB\n");
     EXPECT_EQ(half.dev("ssd").blocks(), block_sizes(64 * KiB, 16 * MiB));
+    // Only bw= given: the stated Bw is kept, Br divides it (never above the default).
+    machine only_bw = machine::from_config_text("flash=memory,64MiB,memory name=ssd bw=192KiB\n"
+                                                "disk=memory,64MiB,memory name=hdd bw=8MiB\n");
+    EXPECT_EQ(only_bw.dev("ssd").blocks(), block_sizes(64 * KiB, 192 * KiB));
+    EXPECT_EQ(only_bw.dev("hdd").blocks(), block_sizes(128 * KiB, 8 * MiB));
+}
+
+TEST(block_sizes, whole_reads_bw_raises_bw_to_a_multiple_of_br) {
+    EXPECT_EQ(block_sizes::whole_reads_bw(128 * KiB, 16 * MiB), 16 * MiB);
+    EXPECT_EQ(block_sizes::whole_reads_bw(192 * KiB, 512 * KiB), 576 * KiB);
+    EXPECT_EQ(block_sizes::whole_reads_bw(128 * KiB, 64 * KiB), 128 * KiB);
 }
 
 TEST(device_blocks, bad_block_sizes_in_a_config_name_line_and_field) {

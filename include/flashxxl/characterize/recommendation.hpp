@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flashxxl/characterize/results.hpp"
+#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl::characterize {
@@ -98,12 +99,7 @@ inline std::string recommended_block_options(const recommendation& r) {
     std::string s;
     if (r.br) s += " br=" + format_size(*r.br);
     if (r.bw_aligned) {
-        std::uint64_t bw = *r.bw_aligned;
-        if (r.br) {
-            bw = std::max(bw, *r.br);
-            if (bw % *r.br != 0) bw = (bw / *r.br + 1) * *r.br;
-        }
-        s += " bw=" + format_size(bw);
+        s += " bw=" + format_size(r.br ? block_sizes::whole_reads_bw(*r.br, *r.bw_aligned) : *r.bw_aligned);
     }
     return s;
 }

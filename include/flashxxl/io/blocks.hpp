@@ -44,6 +44,12 @@ struct block_sizes {
         if (bw % br != 0) fail("Bw must be a multiple of Br");
         if (bw > max_bytes) fail("Bw must be at most 1 GiB");
     }
+    //! `bw` raised to at least `br` and to a multiple of it: the write block that holds whole
+    //! read blocks (for combining sizes from different sources, e.g. a device's Bw with --br).
+    static std::uint64_t whole_reads_bw(std::uint64_t br, std::uint64_t bw) {
+        if (br == 0) return bw;
+        return bw <= br ? br : (bw + br - 1) / br * br;
+    }
     //! Read blocks in one write block.
     std::uint64_t reads_per_write() const { return bw / br; }
     //! "Br = 128KiB, Bw = 16MiB"

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <numeric>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -213,10 +214,15 @@ private:
         // The allocator hands out whole Br pages under a translation layer.
         allocator_ = std::make_unique<extent_allocator>(spec_.name, allocatable,
                                                         tl_ ? tl_->config().page_bytes : 4096);
+        // Unstated sizes: Br the default (at least a TL page), or, when only bw= is stated, the
+        // largest power-of-two divisor of it up to the default, so a stated Bw is never grown;
+        // Bw the default (the TL segment), fitted to whole reads.
         std::uint64_t br = spec_.br, bw = spec_.bw;
-        if (br == 0) br = tl_ ? std::max<std::uint64_t>(block_sizes().br, tl_->config().page_bytes) : block_sizes().br;
-        if (bw == 0) bw = tl_ ? std::max<std::uint64_t>(tl_->config().segment_bytes, br) : std::max(block_sizes().bw, br);
-        if (bw % br != 0) bw = (bw / br + 1) * br;
+        if (br == 0) {
+            br = tl_ ? std::max<std::uint64_t>(block_sizes().br, tl_->config().page_bytes) : block_sizes().br;
+            if (bw != 0) br = std::gcd(br, bw);
+        }
+        if (bw == 0) bw = block_sizes::whole_reads_bw(br, tl_ ? tl_->config().segment_bytes : block_sizes().bw);
         try {
             blocks_ = block_sizes(br, bw);
         } catch (const config_error& e) {

@@ -108,8 +108,7 @@ public:
             br = std::max(br, b.br);
             bw = std::max(bw, b.bw);
         }
-        if (bw % br != 0) bw = (bw / br + 1) * br;
-        return block_sizes(br, bw);
+        return block_sizes(br, block_sizes::whole_reads_bw(br, bw));
     }
 
     //! What the placement policy sees.

@@ -3,16 +3,17 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
 namespace flashxxl::testing {
 
-//! Creates /tmp/flashxxl-graph-XXXXXX; removes it recursively in the destructor.
+//! Creates /tmp/flashxxl-test-XXXXXX; removes it recursively in the destructor.
 class temp_dir {
 public:
     temp_dir() {
-        std::string tmpl = "/tmp/flashxxl-graph-XXXXXX";
+        std::string tmpl = "/tmp/flashxxl-test-XXXXXX";
         if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
         path_ = tmpl;
     }
@@ -24,6 +25,11 @@ public:
     }
     //! dir/name.
     std::string file(const std::string& name) const { return (path_ / name).string(); }
+    std::string operator/(const std::string& name) const { return file(name); }
+    //! Entries in the directory (temporary files left behind show up here).
+    int entries() const {
+        return int(std::distance(std::filesystem::directory_iterator(path_), std::filesystem::directory_iterator()));
+    }
     const std::filesystem::path& path() const { return path_; }
 
 private:
