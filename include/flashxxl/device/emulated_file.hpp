@@ -19,6 +19,7 @@
 
 #include "flashxxl/device/device_model.hpp"
 #include "flashxxl/device/device_stats.hpp"
+#include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/error.hpp"
 
 namespace flashxxl {
@@ -66,11 +67,11 @@ public:
                               std::optional<role> r,
                               const stxxl::completion_handler& on_complete = stxxl::completion_handler()) {
         check_request(buffer, offset, length);
-        double charge = charge_now(op, offset, length, r);
+        charge_result c = charge_now(op, offset, length, r);
         stxxl::request_ptr req(new charged_request(on_complete, this, buffer, offset, length,
                                                    op == io_op::read ? stxxl::request::READ
                                                                      : stxxl::request::WRITE,
-                                                   charge, r));
+                                                   c.charge, c.completion_s, r));
         outstanding_.fetch_add(1);
         stxxl::disk_queues::get_instance()->add_request(req, next_queue());
         return req;
@@ -102,7 +103,7 @@ public:
             if (!from_queue) {
                 io_op op = type == stxxl::request::READ ? io_op::read : io_op::write;
                 check_request(buffer, offset, bytes);
-                charge = charge_now(op, offset, bytes, std::nullopt);
+                charge = charge_now(op, offset, bytes, std::nullopt).charge;
             }
             auto begin = clock::now();
             backing_->serve(buffer, offset, bytes, type);
@@ -140,6 +141,18 @@ public:
         stats_.slot(r).wait_s += seconds;
     }
 
+    //! Puts the device on a machine's virtual clock: requests are then scheduled on it (see
+    //! modelled_clock). Without one, a request starts when the previous one ends.
+    void set_clock(const modelled_clock* virtual_clock) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        virtual_clock_ = virtual_clock;
+    }
+    //! Modelled time at which the device finishes the last request charged so far.
+    double free_at_s() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return free_at_;
+    }
+
     //! Sum of modelled service times charged so far.
     double busy_seconds() const {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -166,7 +179,7 @@ public:
     void touch_queue() {
         for (std::size_t i = 0; i <= extra_queues_.size(); ++i) {
             stxxl::request_ptr req(new charged_request(stxxl::completion_handler(), this, nullptr, 0, 0,
-                                                       stxxl::request::READ, 0.0, std::nullopt));
+                                                       stxxl::request::READ, 0.0, 0.0, std::nullopt));
             outstanding_.fetch_add(1);
             stxxl::disk_queues::get_instance()->add_request(req, i == 0 ? get_queue_id() : extra_queues_[i - 1]);
             req->wait(false);
@@ -206,13 +219,15 @@ private:
         return ctx;
     }
 
-    //! A serving_request that carries its charge and role into serve().
-    class charged_request : public stxxl::serving_request {
+    //! A serving_request that carries its charge and role into serve(), and its modelled end.
+    class charged_request : public stxxl::serving_request, public modelled_request {
     public:
         charged_request(const stxxl::completion_handler& on_cmpl, emulated_file* f, void* buf,
                         offset_type off, size_type bytes, request_type type, double charge,
-                        std::optional<role> r)
-            : stxxl::serving_request(on_cmpl, f, buf, off, bytes, type), owner_(f), charge_(charge), role_(r) {}
+                        double completion_s, std::optional<role> r)
+            : stxxl::serving_request(on_cmpl, f, buf, off, bytes, type), owner_(f), charge_(charge),
+              completion_s_(completion_s), role_(r) {}
+        double completion_s() const override { return completion_s_; }
 
     protected:
         void serve() override {
@@ -226,6 +241,7 @@ private:
     private:
         emulated_file* owner_;
         double charge_;
+        double completion_s_;
         std::optional<role> role_;
     };
 
@@ -249,7 +265,15 @@ private:
                                   std::to_string(alignment_) + "-byte aligned (offset, length and buffer must be)");
     }
 
-    double charge_now(io_op op, std::uint64_t offset, std::uint64_t length, std::optional<role> r) {
+    struct charge_result {
+        double charge;        //!< modelled service time
+        double completion_s;  //!< modelled end on the virtual clock
+    };
+    //! Charges the model and schedules the request on the virtual clock: it starts at the later
+    //! of its submission time (the host's time, or that of the host request a layer inside the
+    //! device is serving) and the device's free time.
+    charge_result charge_now(io_op op, std::uint64_t offset, std::uint64_t length, std::optional<role> r) {
+        modelled_submit_frame& frame = modelled_submit_frame::current();
         std::lock_guard<std::mutex> lock(mutex_);
         double charge = model_ ? model_->service(op, offset, length) : 0.0;
         stats_.total.add(op, length);
@@ -257,7 +281,11 @@ private:
         io_counters& slot = stats_.slot(r);
         slot.add(op, length);
         slot.modelled_s += charge;
-        return charge;
+        double submit = frame.active ? frame.submit_s : virtual_clock_ ? virtual_clock_->now() : 0.0;
+        double completion = std::max(submit, free_at_) + charge;
+        if (charge > 0) free_at_ = completion;
+        if (frame.active) *frame.completion_out = std::max(*frame.completion_out, completion);
+        return {charge, completion};
     }
 
     void pace_and_account(clock::time_point begin, clock::time_point end, double charge,
@@ -296,9 +324,11 @@ private:
     pacing_options pacing_;
     std::uint64_t alignment_;
 
-    mutable std::mutex mutex_;  // guards model_, stats_, next_free_
+    mutable std::mutex mutex_;  // guards model_, stats_, next_free_, virtual_clock_, free_at_
     device_stats stats_;
     clock::time_point next_free_{};
+    const modelled_clock* virtual_clock_ = nullptr;
+    double free_at_ = 0;  // virtual clock: end of the last charged request
 
     std::atomic<std::uint64_t> outstanding_{0};
     std::vector<int> extra_queues_;          // more STXXL queues (io_threads > 1)

@@ -23,6 +23,7 @@
 
 #include "flashxxl/device/device_stats.hpp"
 #include "flashxxl/device/emulated_file.hpp"
+#include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/device/sparse_memory_file.hpp"
 #include "flashxxl/error.hpp"
@@ -39,8 +40,10 @@ namespace flashxxl {
 //! Containers do I/O through aread / awrite / wait, which count per-role statistics.
 class device {
 public:
-    //! Builds the device of one config line. Throws config_error naming the line.
-    explicit device(const device_spec& spec) : spec_(spec) {
+    //! Builds the device of one config line. Throws config_error naming the line. With a
+    //! clock (the machine's), its requests are scheduled on that virtual clock.
+    explicit device(const device_spec& spec, modelled_clock* virtual_clock = nullptr)
+        : spec_(spec), clock_(virtual_clock) {
         queue_id_ = queue_id_pool::instance().acquire();
         try {
             for (unsigned i = 1; i < spec_.io_threads; ++i) extra_queue_ids_.push_back(queue_id_pool::instance().acquire());
@@ -130,6 +133,9 @@ public:
         req->wait(false);
         double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         emulated_->add_wait(r, waited);
+        if (clock_)
+            if (const auto* timed = dynamic_cast<const modelled_request*>(req.get()))
+                clock_->wait_until(timed->completion_s());
     }
 
     //! Per-role statistics. Without a translation layer they are the device's own. With one,
@@ -147,6 +153,8 @@ public:
         }
         return s;
     }
+    //! Modelled time at which the device finishes what was submitted so far (virtual clock).
+    double free_at_s() const { return emulated_->free_at_s(); }
     //! Modelled busy time of the device so far (seconds).
     double busy_seconds() const { return emulated_->busy_seconds(); }
 
@@ -198,6 +206,7 @@ private:
         } catch (const config_error& e) {
             throw config_error(spec_.origin + ": " + e.what());
         }
+        emulated_->set_clock(clock_);
         emulated_->add_queues(extra_queue_ids_);
         {
             std::lock_guard<std::mutex> lock(queue_id_pool::instance().creation_mutex());
@@ -209,6 +218,7 @@ private:
             tl_queue_id_ = queue_id_pool::instance().acquire();
             std::lock_guard<std::mutex> lock(queue_id_pool::instance().creation_mutex());
             tl_ = std::make_unique<translation_layer>(*emulated_, spec_.size, cfg, spec_.name, tl_queue_id_);
+            tl_->set_clock(clock_);
             allocatable = tl_->size();
         }
         // The allocator hands out whole Br pages under a translation layer.
@@ -321,6 +331,7 @@ private:
     }
 
     device_spec spec_;
+    modelled_clock* clock_;
     int queue_id_ = -1;
     std::vector<int> extra_queue_ids_;  // io_threads - 1 more queues of a real device
     bool created_ = false;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/device.hpp"
@@ -26,8 +27,9 @@ namespace flashxxl {
 class machine {
 public:
     //! Builds every device of the spec; the first bad line throws config_error naming it.
-    explicit machine(const machine_spec& spec) : name_(spec.name), lock_(std::make_unique<std::mutex>()) {
-        for (const device_spec& d : spec.devices) devices_.push_back(std::make_unique<device>(d));
+    explicit machine(const machine_spec& spec)
+        : name_(spec.name), clock_(std::make_unique<modelled_clock>()), lock_(std::make_unique<std::mutex>()) {
+        for (const device_spec& d : spec.devices) devices_.push_back(std::make_unique<device>(d, clock_.get()));
         try {
             placement_ = make_placement(spec.placement.policy, spec.placement.options);
             check_placement();
@@ -135,6 +137,17 @@ public:
         return m;
     }
 
+    //! The virtual clock all devices are scheduled on (see modelled_clock).
+    modelled_clock& clock() { return *clock_; }
+    //! The host's modelled elapsed time and I/O wait since the machine was built.
+    modelled_time modelled() const { return clock_->time(); }
+    //! When the last submitted request of any device ends on the virtual clock (at least now).
+    double modelled_horizon_s() const {
+        double h = clock_->now();
+        for (const auto& d : devices_) h = std::max(h, d->free_at_s());
+        return h;
+    }
+
 private:
     void check_placement() {
         std::lock_guard<std::mutex> lock(*lock_);
@@ -153,6 +166,7 @@ private:
     }
 
     std::string name_;
+    std::unique_ptr<modelled_clock> clock_;  // before devices_: they keep a pointer to it
     std::vector<std::unique_ptr<device>> devices_;
     std::unique_ptr<placement_policy> placement_;
     std::unique_ptr<std::mutex> lock_;

@@ -21,6 +21,7 @@
 #include <stxxl/bits/io/serving_request.h>
 
 #include "flashxxl/device/emulated_file.hpp"
+#include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/tl/page_map.hpp"
 #include "flashxxl/tl/segment_table.hpp"
@@ -105,13 +106,13 @@ public:
     stxxl::request_ptr aread(void* buffer, offset_type pos, size_type bytes,
                              const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
         check_request(false, buffer, pos, bytes);
-        return stxxl::disk_queued_file::aread(buffer, pos, bytes, on_cmpl);
+        return queue_timed(buffer, pos, bytes, stxxl::request::READ, on_cmpl);
     }
     //! Checks the request (alignment, range, capacity) in the caller's thread, then queues it.
     stxxl::request_ptr awrite(void* buffer, offset_type pos, size_type bytes,
                               const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
         check_request(true, buffer, pos, bytes);
-        return stxxl::disk_queued_file::awrite(buffer, pos, bytes, on_cmpl);
+        return queue_timed(buffer, pos, bytes, stxxl::request::WRITE, on_cmpl);
     }
 
     //! Serves one request (STXXL calls this in the layer's I/O thread). Every failure leaves as
@@ -216,7 +217,44 @@ public:
     std::uint64_t segment_bytes() const { return segment_; }
     std::uint64_t segment_count() const { return physical_bytes_ / segment_; }
 
+    //! Puts host requests on a machine's virtual clock: each is submitted at the host's time,
+    //! the lower-device I/O it causes starts no earlier, and it ends when that I/O ends (a write
+    //! absorbed by the segment buffer ends when it was submitted). Set before any I/O.
+    void set_clock(const modelled_clock* virtual_clock) { virtual_clock_ = virtual_clock; }
+
 private:
+    //! A host request that serves inside a modelled_submit_frame and records its modelled end.
+    class timed_request : public stxxl::serving_request, public modelled_request {
+    public:
+        timed_request(const stxxl::completion_handler& on_cmpl, translation_layer* f, void* buf, offset_type off,
+                      size_type bytes, request_type type, double submit_s)
+            : stxxl::serving_request(on_cmpl, f, buf, off, bytes, type), submit_s_(submit_s),
+              completion_s_(submit_s) {}
+        double completion_s() const override { return completion_s_; }
+
+    protected:
+        void serve() override {
+            // The lower file's charges raise completion_s_ inside serve(), before it signals
+            // completion to the waiter.
+            modelled_submit_frame& frame = modelled_submit_frame::current();
+            frame = {submit_s_, &completion_s_, true};
+            stxxl::serving_request::serve();
+            frame.active = false;
+        }
+
+    private:
+        double submit_s_;
+        double completion_s_;
+    };
+
+    stxxl::request_ptr queue_timed(void* buffer, offset_type pos, size_type bytes, stxxl::request::request_type type,
+                                   const stxxl::completion_handler& on_cmpl) {
+        stxxl::request_ptr req(
+            new timed_request(on_cmpl, this, buffer, pos, bytes, type, virtual_clock_ ? virtual_clock_->now() : 0.0));
+        stxxl::disk_queues::get_instance()->add_request(req, get_queue_id());
+        return req;
+    }
+
     struct free_deleter {
         void operator()(char* p) const { std::free(p); }
     };
@@ -465,6 +503,7 @@ private:
     std::uint64_t clock_ = 0;   // host pages written (the cost-benefit age clock)
     bool cleaning_ = false;
     tl_stats stats_;
+    const modelled_clock* virtual_clock_ = nullptr;  // the machine's, or none
 };
 
 } // namespace flashxxl
