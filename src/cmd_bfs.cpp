@@ -75,6 +75,8 @@ void run(const bfs_options& o) {
                             {"algo", o.algo},        {"br", r.br},          {"bw", r.bw},
                             {"memory", memory},      {"graph", r.graph},    {"csr", r.csr},
                             {"result", r.bfs}};
+        j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
+        j["modelled_io_wait_s"] = m.modelled().io_wait_s;
         std::cout << j.dump(2) << "\n";
         return;
     }
@@ -93,6 +95,7 @@ void run(const bfs_options& o) {
                     format_bytes(double(r.bfs.cluster_file_bytes)).c_str(), (unsigned long long)r.bfs.clusters_loaded,
                     (unsigned long long)r.bfs.pool_records_scanned, (unsigned long long)r.bfs.max_pool_records);
     for (const phase_stats& p : r.bfs.phases) print_phase(p);
+    print_command_modelled_time("bfs", m);
 }
 
 } // namespace

@@ -104,6 +104,8 @@ void run(const dfs_cli_options& o) {
                             {"trees", r.dfs.trees},
                             {"max_stack", r.dfs.max_stack},
                             {"phases", r.phases}};
+        j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
+        j["modelled_io_wait_s"] = m.modelled().io_wait_s;
         std::cout << j.dump(2) << "\n";
         return;
     }
@@ -114,6 +116,7 @@ void run(const dfs_cli_options& o) {
                 (unsigned long long)o.source, (unsigned long long)r.dfs.visited, (unsigned long long)r.dfs.trees,
                 (unsigned long long)r.dfs.max_stack);
     for (const phase_stats& p : r.phases) print_phase(p);
+    print_command_modelled_time("dfs", m);
 }
 
 } // namespace

@@ -66,7 +66,7 @@ struct pq_benchmark {
         }
         r.merges = pq.merges();
         r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        r.devices = difference(snapshot(m), before);
+        record_difference(r, m, before);
         bar.finish();
         verify_output(r, "ordered", ordered, popped, pushed, pop_sum == push_sum);
         return r;

@@ -57,7 +57,7 @@ struct sort_benchmark {
             auto t0 = std::chrono::steady_clock::now();
             sort_report rep = flashxxl::sort(v, key_less(), memory);
             r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            r.devices = difference(snapshot(m), before);
+            record_difference(r, m, before);
             r.passes = rep.passes;
             r.runs = rep.runs;
             typename V::stream_reader in(v);
@@ -71,7 +71,7 @@ struct sort_benchmark {
             s.sort();
             check(s, 0.5, "streaming out");
             r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            r.devices = difference(snapshot(m), before);
+            record_difference(r, m, before);
             r.passes = s.passes();
             r.runs = s.runs_formed();
         } else {

@@ -11,6 +11,7 @@
 
 #include "flashxxl/device/device_stats.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
+#include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
@@ -27,6 +28,7 @@ struct container_run {
     double wall_s = 0;
     std::vector<std::string> device_names;
     std::vector<device_stats> devices;
+    modelled_time modelled;  //!< the measured phase on the machine's virtual clock
     bool verified = false;
 
     std::uint64_t input_bytes() const { return items * element_size; }
@@ -42,15 +44,19 @@ struct container_run {
     }
 };
 
-//! Stats of every device now.
-inline std::vector<device_stats> snapshot(const machine& m) { return m.stats(); }
+//! Every device's stats and the machine's virtual clock at one moment.
+struct run_snapshot {
+    std::vector<device_stats> devices;
+    modelled_time clock;
+};
+inline run_snapshot snapshot(const machine& m) { return {m.stats(), m.modelled()}; }
 
-//! after - before, per device.
-inline std::vector<device_stats> difference(const std::vector<device_stats>& after,
-                                            const std::vector<device_stats>& before) {
-    std::vector<device_stats> d;
-    for (std::size_t i = 0; i < after.size(); ++i) d.push_back(after[i] - before[i]);
-    return d;
+//! Sets r.devices (per device, now minus `before`) and r.modelled (the clock's advance).
+inline void record_difference(container_run& r, const machine& m, const run_snapshot& before) {
+    std::vector<device_stats> after = m.stats();
+    r.devices.clear();
+    for (std::size_t i = 0; i < after.size(); ++i) r.devices.push_back(after[i] - before.devices[i]);
+    r.modelled = m.modelled() - before.clock;
 }
 
 //! The record of a `command` run of n items of T with block sizes b on m: what runs, nothing measured yet.
@@ -98,6 +104,8 @@ inline void print_run(const container_run& r, bool json) {
         j["runs"] = r.runs;
         j["merges"] = r.merges;
         j["wall_s"] = r.wall_s;
+        j["modelled_elapsed_s"] = r.modelled.elapsed_s;
+        j["modelled_io_wait_s"] = r.modelled.io_wait_s;
         j["verified"] = r.verified;
         j["devices"] = nlohmann::json::array();
         for (std::size_t i = 0; i < r.devices.size(); ++i) {
@@ -118,14 +126,17 @@ inline void print_run(const container_run& r, bool json) {
                 static_cast<unsigned long long>(r.items), static_cast<unsigned long long>(r.element_size),
                 format_bytes(double(r.br)).c_str(), format_bytes(double(r.bw)).c_str(),
                 format_bytes(double(r.memory)).c_str());
-    std::snprintf(line, sizeof line, "  %-14s %-14s %-14s %9s %9s %7s %7s %10s\n", "input volume", "RDV", "WRV",
-                  "RDV/input", "WRV/input", "passes", r.command == "pq" ? "merges" : "runs", "wall_s");
+    std::snprintf(line, sizeof line, "  %-14s %-14s %-14s %9s %9s %7s %7s %10s %12s %12s\n", "input volume", "RDV",
+                  "WRV", "RDV/input", "WRV/input", "passes", r.command == "pq" ? "merges" : "runs", "wall_s",
+                  "modelled_s", "model_wait_s");
     std::cout << line;
-    std::snprintf(line, sizeof line, "  %-14s %-14s %-14s %9.2f %9.2f %7llu %7llu %10.3f\n", format_bytes(in).c_str(),
+    std::snprintf(line, sizeof line, "  %-14s %-14s %-14s %9.2f %9.2f %7llu %7llu %10.3f %12.3f %12.3f\n",
+                  format_bytes(in).c_str(),
                   format_bytes(double(r.rdv())).c_str(), format_bytes(double(r.wrv())).c_str(),
                   in > 0 ? double(r.rdv()) / in : 0.0, in > 0 ? double(r.wrv()) / in : 0.0,
                   static_cast<unsigned long long>(r.passes),
-                  static_cast<unsigned long long>(r.command == "pq" ? r.merges : r.runs), r.wall_s);
+                  static_cast<unsigned long long>(r.command == "pq" ? r.merges : r.runs), r.wall_s,
+                  r.modelled.elapsed_s, r.modelled.io_wait_s);
     std::cout << line;
     std::snprintf(line, sizeof line, "  %-10s %14s %14s %10s %10s %12s %10s\n", "device", "RDV", "WRV", "reads",
                   "writes", "modelled_s", "wait_s");

@@ -51,9 +51,11 @@ TEST(ExtentAllocator, ReleasingWhatWasNotAllocatedThrows) {
     EXPECT_THROW(a.release(x, 8 * KiB), invalid_request);  // double free
 }
 
-TEST(ExtentAllocator, RandomizedNoOverlapAndFullReuse) {
+namespace {
+
+void check_randomized_no_overlap_and_full_reuse(allocation_order order) {
     const std::uint64_t capacity = 16 * MiB;
-    extent_allocator a("d", capacity);
+    extent_allocator a("d", capacity, 4096, order);
     std::mt19937_64 rng(7);
     std::map<std::uint64_t, std::uint64_t> live;  // offset -> rounded length
     std::uint64_t used = 0;
@@ -91,4 +93,45 @@ TEST(ExtentAllocator, RandomizedNoOverlapAndFullReuse) {
     for (auto& [off, len] : live) a.release(off, len);
     EXPECT_EQ(a.free_bytes(), capacity);
     EXPECT_EQ(a.largest_free(), capacity);
+}
+
+} // namespace
+
+TEST(ExtentAllocator, RandomizedNoOverlapAndFullReuse) {
+    check_randomized_no_overlap_and_full_reuse(allocation_order::best_fit);
+}
+
+TEST(ExtentAllocator, WriteFrontierRandomizedNoOverlapAndFullReuse) {
+    check_randomized_no_overlap_and_full_reuse(allocation_order::write_frontier);
+}
+
+// Best fit puts a new block into the smallest hole a consumed run left; the write frontier keeps
+// going forward, so consecutive blocks are adjacent, and comes back to the holes only when it
+// reaches the end of the device.
+TEST(ExtentAllocator, WriteFrontierAllocatesConsecutivelyAndWrapsAround) {
+    const std::uint64_t block = 128 * KiB;
+    extent_allocator best("d", 4 * MiB, 4096, allocation_order::best_fit);
+    extent_allocator frontier("d", 4 * MiB, 4096, allocation_order::write_frontier);
+    for (extent_allocator* a : {&best, &frontier})
+        for (int i = 0; i < 8; ++i) a->allocate(block);  // [0, 1 MiB)
+    best.release(2 * block, block);  // a hole at 256 KiB
+    frontier.release(2 * block, block);
+    EXPECT_EQ(best.allocate(block), 2 * block) << "best fit fills the hole";
+    std::uint64_t previous = frontier.allocate(block);
+    EXPECT_EQ(previous, 8 * block) << "the frontier goes on after the last allocation";
+    while (frontier.free_bytes() > block) {
+        std::uint64_t next = frontier.allocate(block);
+        EXPECT_EQ(next, previous + block);
+        previous = next;
+    }
+    EXPECT_EQ(previous, 4 * MiB - block);
+    EXPECT_EQ(frontier.allocate(block), 2 * block) << "at the end it wraps to the first hole";
+    EXPECT_THROW(frontier.allocate(block), out_of_space);
+    // A range that contains the frontier is entered at the frontier, not at its start.
+    extent_allocator f2("d", 1 * MiB, 4096, allocation_order::write_frontier);
+    std::uint64_t a0 = f2.allocate(block), a1 = f2.allocate(block);
+    f2.release(a0, block);
+    f2.release(a1, block);  // all free again, frontier at 256 KiB
+    EXPECT_EQ(f2.allocate(block), 2 * block);
+    EXPECT_EQ(f2.order(), allocation_order::write_frontier);
 }

@@ -20,6 +20,7 @@ struct io_counters {
     std::uint64_t read_bytes = 0;
     std::uint64_t write_ops = 0;
     std::uint64_t write_bytes = 0;
+    std::uint64_t sequential_write_ops = 0;  //!< writes that began where the device's previous write ended
     double modelled_s = 0;  //!< service time charged by the device model
     double service_s = 0;   //!< real time spent serving in the device's I/O thread
     double wait_s = 0;      //!< time callers blocked waiting for completion
@@ -28,13 +29,17 @@ struct io_counters {
     std::uint64_t bytes() const { return read_bytes + write_bytes; }
     bool empty() const { return ops() == 0 && wait_s == 0; }
 
-    void add(io_op op, std::uint64_t bytes) {
+    //! Share of writes that were sequential on the device (0 without writes).
+    double sequential_write_share() const { return write_ops ? double(sequential_write_ops) / double(write_ops) : 0.0; }
+
+    void add(io_op op, std::uint64_t bytes, bool sequential_write = false) {
         if (op == io_op::read) {
             ++read_ops;
             read_bytes += bytes;
         } else {
             ++write_ops;
             write_bytes += bytes;
+            if (sequential_write) ++sequential_write_ops;
         }
     }
     io_counters& operator+=(const io_counters& o) {
@@ -42,6 +47,7 @@ struct io_counters {
         read_bytes += o.read_bytes;
         write_ops += o.write_ops;
         write_bytes += o.write_bytes;
+        sequential_write_ops += o.sequential_write_ops;
         modelled_s += o.modelled_s;
         service_s += o.service_s;
         wait_s += o.wait_s;
@@ -52,6 +58,7 @@ struct io_counters {
         read_bytes -= o.read_bytes;
         write_ops -= o.write_ops;
         write_bytes -= o.write_bytes;
+        sequential_write_ops -= o.sequential_write_ops;
         modelled_s -= o.modelled_s;
         service_s -= o.service_s;
         wait_s -= o.wait_s;

@@ -276,10 +276,15 @@ private:
         modelled_submit_frame& frame = modelled_submit_frame::current();
         std::lock_guard<std::mutex> lock(mutex_);
         double charge = model_ ? model_->service(op, offset, length) : 0.0;
-        stats_.total.add(op, length);
+        bool sequential_write = false;
+        if (op == io_op::write) {
+            sequential_write = offset == last_write_end_;
+            last_write_end_ = offset + length;
+        }
+        stats_.total.add(op, length, sequential_write);
         stats_.total.modelled_s += charge;
         io_counters& slot = stats_.slot(r);
-        slot.add(op, length);
+        slot.add(op, length, sequential_write);
         slot.modelled_s += charge;
         double submit = frame.active ? frame.submit_s : virtual_clock_ ? virtual_clock_->now() : 0.0;
         double completion = std::max(submit, free_at_) + charge;
@@ -329,6 +334,7 @@ private:
     clock::time_point next_free_{};
     const modelled_clock* virtual_clock_ = nullptr;
     double free_at_ = 0;  // virtual clock: end of the last charged request
+    std::uint64_t last_write_end_ = ~std::uint64_t(0);  // where the previous write ended
 
     std::atomic<std::uint64_t> outstanding_{0};
     std::vector<int> extra_queues_;          // more STXXL queues (io_threads > 1)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "flashxxl/device/device_stats.hpp"
+#include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/machine/machine.hpp"
 
 namespace flashxxl {
@@ -20,6 +21,7 @@ struct phase_stats {
     std::vector<device_class> device_classes;
     std::vector<device_stats> devices;     //!< per device, in machine order
     double wall_s = 0;
+    modelled_time modelled;                //!< the phase on the machine's virtual clock
 
     //! Sum over devices of role r's counters.
     io_counters of(role r) const {
@@ -51,7 +53,8 @@ struct phase_stats {
 class phase_meter {
 public:
     phase_meter(const machine& m, std::string name)
-        : machine_(&m), name_(std::move(name)), before_(m.stats()), start_(std::chrono::steady_clock::now()) {}
+        : machine_(&m), name_(std::move(name)), before_(m.stats()), clock_before_(m.modelled()),
+          start_(std::chrono::steady_clock::now()) {}
     phase_stats finish() const {
         phase_stats p;
         p.name = name_;
@@ -62,6 +65,7 @@ public:
             p.devices.push_back(after[i] - before_[i]);
         }
         p.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        p.modelled = machine_->modelled() - clock_before_;
         return p;
     }
 
@@ -69,6 +73,7 @@ private:
     const machine* machine_;
     std::string name_;
     std::vector<device_stats> before_;
+    modelled_time clock_before_;
     std::chrono::steady_clock::time_point start_;
 };
 

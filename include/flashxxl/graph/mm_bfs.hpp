@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -27,8 +28,13 @@ namespace flashxxl {
 
 //! Parameters of mm_bfs.
 struct mm_bfs_options {
-    std::uint64_t mu = 0;    //!< target cluster size in nodes; 0: default_mu(Br, |V|)
+    std::uint64_t mu = 0;    //!< target cluster size in nodes; 0: default_mu(Br of the cluster file, |V|)
     std::uint64_t seed = 1;  //!< seed of the master choice
+    //! Block sizes of the cluster file, the static structure that is read at random, one
+    //! cluster per read (Br-granular): on a hybrid machine it lives on flash, whose small
+    //! random reads are cheap, while the streams (hot pool, level lists, sorters) use `b`,
+    //! sized for the HDD. Unset: `b` for everything.
+    std::optional<block_sizes> cluster_blocks;
 };
 
 //! Memory the BFS phase of mm_bfs needs at least with block sizes `b`.
@@ -193,12 +199,14 @@ bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
                            format_bytes(double(mm_bfs_min_memory(b))) + " for " + b.describe());
     bfs_result res;
     res.source = source;
-    res.mu = opts.mu ? opts.mu : default_mu(b.br, g.node_count());
+    const block_sizes file_blocks = opts.cluster_blocks ? *opts.cluster_blocks : b;
+    file_blocks.validate();
+    res.mu = opts.mu ? opts.mu : default_mu(file_blocks.br, g.node_count());
     std::unique_ptr<cluster_file> file;
     {
         phase_meter meter(m, "preprocessing");
         clustering_stats cs;
-        file = build_clusters(m, g, memory, b, source, res.mu, opts.seed, cs);
+        file = build_clusters(m, g, memory, b, source, res.mu, opts.seed, cs, file_blocks);
         res.clusters = cs.clusters;
         res.growth_rounds = cs.rounds;
         res.cluster_file_bytes = file->bytes();

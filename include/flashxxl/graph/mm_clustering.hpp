@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -84,7 +85,8 @@ inline std::uint64_t clustering_min_memory(const block_sizes& b) {
 //! sizes `b` (config_error for an invalid pair), as has the cluster file.
 inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, std::uint64_t memory,
                                                     const block_sizes& b, std::uint64_t source, std::uint64_t mu,
-                                                    std::uint64_t seed, clustering_stats& st) {
+                                                    std::uint64_t seed, clustering_stats& st,
+                                                    std::optional<block_sizes> file_blocks = std::nullopt) {
     using arc_list = vector<bfs_arc>;
     using nc_list = vector<node_cluster>;
     using nc_sorter = sorter<node_cluster, cluster_by_node>;
@@ -208,7 +210,7 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
     }
     by_target.clear();
     by_cluster.sort();
-    auto file = std::make_unique<cluster_file>(m, st.clusters, b, role::static_data);
+    auto file = std::make_unique<cluster_file>(m, st.clusters, file_blocks ? *file_blocks : b, role::static_data);
     for (; !by_cluster.empty(); ++by_cluster) {
         const detail::layout_record& r = *by_cluster;
         file->push(r.cv, adjacency_record{r.v, r.w, r.cw});

@@ -222,8 +222,11 @@ private:
             allocatable = tl_->size();
         }
         // The allocator hands out whole Br pages under a translation layer.
-        allocator_ = std::make_unique<extent_allocator>(spec_.name, allocatable,
-                                                        tl_ ? tl_->config().page_bytes : 4096);
+        // Flash without a translation layer gets a write frontier, so that a container's
+        // consecutive block writes are sequential on the device (see allocation_order).
+        allocator_ = std::make_unique<extent_allocator>(
+            spec_.name, allocatable, tl_ ? tl_->config().page_bytes : 4096,
+            spec_.klass == device_class::flash && !tl_ ? allocation_order::write_frontier : allocation_order::best_fit);
         // Unstated sizes: Br the default (at least a TL page), or, when only bw= is stated, the
         // largest power-of-two divisor of it up to the default, so a stated Bw is never grown;
         // Bw the default (the TL segment), fitted to whole reads.
