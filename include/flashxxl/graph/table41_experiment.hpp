@@ -1,0 +1,142 @@
+// seeds/000 Table 4.1 as an experiment: MM_BFS's BFS phase under four machine / placement configurations.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/bfs_experiment.hpp"
+#include "flashxxl/graph/graph_source.hpp"
+#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/machine/placement.hpp"
+#include "flashxxl/machine/presets.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! One column of seeds/000 Table 4.1, with the paper's figures for the MM_BFS phase (hours).
+struct table41_configuration {
+    std::string label;
+    std::string preset;   //!< hybrid-2009 or two-hdd-2009
+    std::string policy;   //!< random_striping or flash_aware
+    bool small_mu;        //!< the "smaller cluster size" column
+    double paper_total_h;
+    double paper_io_wait_h;
+};
+
+//! The four columns, in the paper's order.
+inline const std::vector<table41_configuration>& table41_configurations() {
+    static const std::vector<table41_configuration> columns = {
+        {"random striping, 1 flash + 1 HDD", "hybrid-2009", "random_striping", false, 11.7, 10.5},
+        {"2 hard disks", "two-hdd-2009", "random_striping", false, 7.5, 6.3},
+        {"flash_aware, same cluster size", "hybrid-2009", "flash_aware", false, 8.1, 7.1},
+        {"flash_aware, smaller cluster size", "hybrid-2009", "flash_aware", true, 6.3, 5.8},
+    };
+    return columns;
+}
+
+//! The experiment's parameters. The defaults reproduce the paper's ratios on the 3 M-node
+//! Figure 4.1 tree (docs/bfs.md, "placement", says how they were chosen): the streams (hot
+//! pool, level lists, sorters) move 1 MiB blocks, as STXXL-based BFS codes did, and the cluster
+//! file, read at random one cluster at a time, is read in 16 KiB blocks.
+struct table41_options {
+    block_sizes streams{1 * MiB, 1 * MiB};
+    std::uint64_t cluster_br = 16 * KiB;
+    std::uint64_t memory = 64 * MiB;
+    std::uint64_t mu = 256;       //!< cluster size of the first three columns
+    std::uint64_t small_mu = 32;  //!< cluster size of the last column
+    std::uint64_t seed = 1;       //!< masters; striping of column i uses seed + i
+    std::uint64_t source = 0;
+    machine_options machine;      //!< backing, pacing (the placement is set per column)
+};
+
+//! What one column measured.
+struct table41_row {
+    table41_configuration conf;
+    bfs_experiment_result result;
+    //! The BFS phase (MM_BFS's second phase, the one the paper timed).
+    const phase_stats& bfs_phase() const { return *result.bfs.phase("bfs"); }
+};
+
+//! Runs the four columns, each on a fresh machine, and checks that they found the same levels.
+//! `open_source` opens the graph anew for each column; `before_column(i)` runs before column i
+//! (progress). Random striping gets its own random stream per machine (seed + column index):
+//! with one seed, device 1 of hybrid-2009 and of two-hdd-2009 would see the same requests.
+template <class Visitor>
+std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edge_source>()>& open_source,
+                                     const table41_options& o, Visitor& vis,
+                                     const std::function<void(std::size_t)>& before_column = {}) {
+    o.streams.validate();
+    if (o.cluster_br > o.streams.bw)
+        throw config_error("placement: the cluster file's Br " + format_size(o.cluster_br) +
+                           " is larger than Bw " + format_size(o.streams.bw) +
+                           " (the file is written in Bw blocks of whole reads)");
+    if (o.mu == 0 || o.small_mu == 0) throw config_error("placement: cluster sizes must be at least 1");
+    const block_sizes cluster_blocks(o.cluster_br, block_sizes::whole_reads_bw(o.cluster_br, o.streams.bw));
+    std::vector<table41_row> rows;
+    const auto& columns = table41_configurations();
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const table41_configuration& c = columns[i];
+        if (before_column) before_column(i);
+        machine_options mo = o.machine;
+        mo.placement = c.policy;
+        machine m = machine::from_preset(c.preset, mo);
+        if (c.policy == "random_striping") m.set_placement(std::make_unique<random_striping>(o.seed + i));
+        auto source = open_source();
+        bfs_experiment_options eo;
+        eo.memory = o.memory;
+        eo.source = o.source;
+        eo.mm.seed = o.seed;
+        eo.mm.mu = c.small_mu ? o.small_mu : o.mu;
+        eo.mm.cluster_blocks = cluster_blocks;
+        table41_row r;
+        r.conf = c;
+        r.result = run_bfs_experiment(m, *source, o.streams, eo, vis);
+        rows.push_back(std::move(r));
+    }
+    for (const table41_row& r : rows)
+        if (r.result.bfs.level_sizes != rows[0].result.bfs.level_sizes)
+            throw error("placement: '" + r.conf.label + "' found different BFS levels than '" + rows[0].conf.label +
+                        "'");
+    return rows;
+}
+
+//! Ours beside the paper's: every column as a ratio to random striping (column 0).
+struct table41_comparison {
+    std::vector<double> paper_total, paper_io_wait;  //!< the paper's ratios
+    std::vector<double> total, io_wait;              //!< ours: modelled elapsed time and I/O wait
+    double largest_difference = 0;                   //!< max |ours - paper| over both rows
+    //! True when our columns sort in the paper's order in both rows.
+    bool same_order = false;
+
+    explicit table41_comparison(const std::vector<table41_row>& rows) {
+        if (rows.empty()) return;
+        const phase_stats& base = rows[0].bfs_phase();
+        for (const table41_row& r : rows) {
+            const phase_stats& p = r.bfs_phase();
+            paper_total.push_back(r.conf.paper_total_h / rows[0].conf.paper_total_h);
+            paper_io_wait.push_back(r.conf.paper_io_wait_h / rows[0].conf.paper_io_wait_h);
+            total.push_back(base.modelled.elapsed_s > 0 ? p.modelled.elapsed_s / base.modelled.elapsed_s : 0.0);
+            io_wait.push_back(base.modelled.io_wait_s > 0 ? p.modelled.io_wait_s / base.modelled.io_wait_s : 0.0);
+            largest_difference = std::max({largest_difference, std::abs(total.back() - paper_total.back()),
+                                           std::abs(io_wait.back() - paper_io_wait.back())});
+        }
+        same_order = order_of(total) == order_of(paper_total) && order_of(io_wait) == order_of(paper_io_wait);
+    }
+
+private:
+    static std::vector<std::size_t> order_of(const std::vector<double>& v) {
+        std::vector<std::size_t> idx(v.size());
+        for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+        std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+        return idx;
+    }
+};
+
+} // namespace flashxxl
