@@ -95,7 +95,8 @@ TEST(mm_bfs, clusters_are_loaded_once_and_the_pool_bound_holds) {
     auto g = build_csr(m, 512 * 1024, b, src);
     mm_bfs_options o;
     o.mu = 8;
-    bfs_result r = mm_bfs(m, *g, 512 * 1024, b, 0, o);
+    bfs_level_recorder rec(tg.n);
+    bfs_result r = mm_bfs(m, *g, 512 * 1024, b, 0, rec, o);
     EXPECT_EQ(r.reached, tg.n);
     // A connected graph: every cluster is loaded exactly once.
     EXPECT_EQ(r.clusters_loaded, r.clusters);
@@ -134,10 +135,12 @@ TEST(mm_bfs, isolated_source_and_bad_arguments) {
     EXPECT_EQ(r.reached, 1u);
     EXPECT_EQ(rec.level[4], 0u);
     EXPECT_EQ(rec.level[0], no_node);
-    EXPECT_THROW(mm_bfs(m, *g, 512 * 1024, b, 5), config_error);
-    EXPECT_THROW(mm_bfs(m, *g, 64 * 1024, b, 0), config_error);
+    // Every call in this file passes a bfs_level_recorder: one instantiation of mm_bfs keeps
+    // the unit under 1.5 GB of compiler memory.
+    EXPECT_THROW(mm_bfs(m, *g, 512 * 1024, b, 5, rec), config_error);
+    EXPECT_THROW(mm_bfs(m, *g, 64 * 1024, b, 0, rec), config_error);
     flashxxl::testing::expect_invalid_pair_rejected(
-        [&] { mm_bfs(m, *g, 512 * 1024, flashxxl::testing::invalid_pair(), 0); });
+        [&] { mm_bfs(m, *g, 512 * 1024, flashxxl::testing::invalid_pair(), 0, rec); });
 }
 
 //! MM_BFS at run-time block sizes (non-powers of two among them): the same oracle, the model's
@@ -157,8 +160,8 @@ TEST_P(mm_bfs_pairs, default_mu_and_budget_follow_the_sizes) {
     flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
     auto g = build_csr(m, csr_build_min_memory(b) + 32 * 1024, b, src);
     EXPECT_EQ(g->blocks(), b);
-    EXPECT_THROW(mm_bfs(m, *g, mm_bfs_min_memory(b) - 1, b, 0), config_error);
     bfs_level_recorder rec(tg.n);
+    EXPECT_THROW(mm_bfs(m, *g, mm_bfs_min_memory(b) - 1, b, 0, rec), config_error);
     bfs_result r = mm_bfs(m, *g, mm_bfs_min_memory(b), b, 0, rec);
     EXPECT_EQ(r.mu, default_mu(b.br, tg.n));
     EXPECT_EQ(r.clusters_loaded, r.clusters);

@@ -128,8 +128,11 @@ TEST(StatsScope, ReportsOnlyWhatHappenedInsideTheScope) {
         EXPECT_EQ(d[0].of(role::static_data).read_bytes, sizeof buf);
         EXPECT_EQ(d[1].total.bytes(), 0u) << "the write before the scope is not counted";
         EXPECT_GT(d[0].total.modelled_s, 0.0);
+        // Two synchronous requests on one device: the host waited exactly their service time.
+        EXPECT_NEAR(scope.modelled().elapsed_s, d[0].total.modelled_s, 1e-12);
+        EXPECT_NEAR(scope.modelled().io_wait_s, d[0].total.modelled_s, 1e-12);
     }
     std::string text = out.str();
-    EXPECT_NE(text.find("[phase two]"), std::string::npos) << text;
+    EXPECT_NE(text.find("[phase two] modelled "), std::string::npos) << text;
     EXPECT_NE(text.find("static_data"), std::string::npos) << text;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "flashxxl/device/device_stats.hpp"
+#include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/machine/machine.hpp"
 
 namespace flashxxl {
@@ -20,7 +21,7 @@ class stats_scope {
 public:
     stats_scope(machine& m, std::string label, std::ostream& out = std::cerr, bool print = true)
         : machine_(m), label_(std::move(label)), out_(out), print_(print), before_(m.stats()),
-          begin_(std::chrono::steady_clock::now()) {}
+          clock_before_(m.modelled()), begin_(std::chrono::steady_clock::now()) {}
 
     stats_scope(const stats_scope&) = delete;
     stats_scope& operator=(const stats_scope&) = delete;
@@ -39,6 +40,8 @@ public:
         for (std::size_t i = 0; i < now.size() && i < before_.size(); ++i) now[i] -= before_[i];
         return now;
     }
+    //! The machine's virtual clock since construction: modelled elapsed time and I/O wait.
+    modelled_time modelled() const { return machine_.modelled() - clock_before_; }
     //! Wall seconds since construction.
     double wall_seconds() const {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin_).count();
@@ -47,7 +50,9 @@ public:
     //! The table the destructor prints.
     void print(std::ostream& out) const {
         std::vector<device_stats> d = delta();
-        out << "[" << label_ << "] wall " << wall_seconds() << " s\n";
+        modelled_time t = modelled();
+        out << "[" << label_ << "] modelled " << t.elapsed_s << " s (I/O wait " << t.io_wait_s << " s), wall "
+            << wall_seconds() << " s\n";
         print_counters_header(out);
         for (std::size_t i = 0; i < d.size(); ++i) print_stats_table(out, machine_.dev(i).name(), d[i]);
     }
@@ -58,6 +63,7 @@ private:
     std::ostream& out_;
     bool print_;
     std::vector<device_stats> before_;
+    modelled_time clock_before_;
     std::chrono::steady_clock::time_point begin_;
 };
 
