@@ -6,7 +6,7 @@ source "$(dirname "$0")/check_lib.bash"
 small=(--br 4KiB --bw 16KiB --memory 4MiB --no-progress)
 check "grid run prints the table" 0 "900 nodes visited in 1 trees" "$bin" dfs grid:side=30 "${small[@]}" --out "$work/o.txt"
 check "table has RDV, WRV, modelled time" 0 "RDV .* WRV .* modelled_s" "$bin" dfs grid:side=30 "${small[@]}"
-check "table has per-phase wall time" 0 "phase dfs: wall [0-9.]+ s" "$bin" dfs grid:side=30 "${small[@]}"
+check "table has per-phase modelled and wall time" 0 "phase dfs: modelled elapsed [0-9.]+ s \(I/O wait [0-9.]+ s\); wall [0-9.]+ s" "$bin" dfs grid:side=30 "${small[@]}"
 # --out: every node discovered once and finished once, after its discovery; parents discovered earlier.
 python3 - "$work/o.txt" <<'PY' && echo "ok   --out: 900 nodes discovered and finished once, times valid" || { echo "FAIL --out check"; fail=1; }
 import sys
@@ -28,7 +28,7 @@ for line in open(sys.argv[1]):
 assert sorted(d) == list(range(900)) and sorted(f) == list(range(900)), (len(d), len(f))
 PY
 "$bin" dfs grid:side=30 "${small[@]}" --variant with-nodes --source 17 --json > "$work/d.json" &&
-    python3 -c "import json; d=json.load(open('$work/d.json')); assert d['command']=='dfs' and d['visited']==900 and d['variant']=='with-nodes' and [p['name'] for p in d['phases']]==['csr','dfs'] and 'total' in d['phases'][1]['devices'][0], d" &&
+    python3 -c "import json; d=json.load(open('$work/d.json')); assert d['command']=='dfs' and d['visited']==900 and d['variant']=='with-nodes' and [p['name'] for p in d['phases']]==['csr','dfs'] and 'total' in d['phases'][1]['devices'][0] and d['phases'][1]['modelled_elapsed_s'] > 0 and d['modelled_elapsed_s'] >= d['phases'][1]['modelled_elapsed_s'], d" &&
     echo "ok   json (with-nodes) parseable, 900 visited" || { echo "FAIL json"; fail=1; }
 "$bin" dfs grid:side=30 --br 4KiB --bw 16KiB --memory 4MiB > "$work/so.txt" 2> "$work/se.txt" &&
     grep -q "building CSR" "$work/se.txt" && ! grep -q "building CSR" "$work/so.txt" &&

@@ -13,8 +13,12 @@ check "sort on hybrid-2009's ssd" 0 "ssd +[0-9.]+ MiB +[0-9.]+ MiB" "$bin" sort 
 "$bin" sort $small --items 200000 --element-size 16 --json > "$work/s.json" && python3 -c "
 import json; d=json.load(open('$work/s.json'))
 assert d['verified'] and d['passes'] >= 2 and d['rdv_bytes'] >= 2 * d['input_bytes'], d
-assert d['devices'][0]['name'] == 'ssd' and d['devices'][0]['modelled_s'] > 0, d" \
-    && echo "ok   sort json: verified, passes >= 2, volumes" || { echo "FAIL sort json"; fail=1; }
+assert d['devices'][0]['name'] == 'ssd' and d['devices'][0]['modelled_s'] > 0, d
+# one device: the host cannot wait longer than the device was busy in the phase, and all of its
+# modelled time is I/O wait (CPU time is not modelled)
+assert 0 < d['modelled_elapsed_s'] <= d['devices'][0]['modelled_s'] + 1e-9, d
+assert abs(d['modelled_io_wait_s'] - d['modelled_elapsed_s']) < 1e-9, d" \
+    && echo "ok   sort json: verified, passes >= 2, volumes, modelled elapsed time" || { echo "FAIL sort json"; fail=1; }
 check "any valid block pair runs (4KiB, 8KiB was not compiled before)" 0 "Br = 4 KiB, Bw = 8 KiB" "$bin" sort $base --br 4KiB --bw 8KiB --items 10
 check "an invalid block pair names both and the rule" 2 "Br = 8KiB, Bw = 12KiB: Bw must be a multiple of Br" "$bin" sort $base --br 8KiB --bw 12KiB --items 10
 check "element size checked" 2 "expected 8, 16 or 40" "$bin" sort $small --items 10 --element-size 12
