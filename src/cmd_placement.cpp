@@ -21,6 +21,7 @@
 #include "flashxxl/units.hpp"
 #include "cli_graph_algorithms.hpp"
 #include "graph_command.hpp"
+#include "invocation.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -57,6 +58,7 @@ struct row {
     std::uint64_t mu = 0;
     bfs_experiment_result result;
     std::uint64_t levels = 0, reached = 0;
+    machine_spec spec;
 };
 
 //! Counts levels for the progress bar.
@@ -73,7 +75,7 @@ struct progress_visitor : cli_bfs_visitor {
 };
 
 void run(const placement_options& o) {
-    std::uint64_t memory = parse_size_option("--memory", o.memory);
+    std::uint64_t memory = parse_memory_option(o.memory);
     const block_sizes blocks(parse_size_option("--br", o.br), parse_size_option("--bw", o.bw));
     const std::uint64_t br = blocks.br, bw = blocks.bw;
     characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
@@ -102,7 +104,8 @@ void run(const placement_options& o) {
             mo.pace = o.pace;
             mo.scale = o.scale;
             mo.placement = c.policy;
-            machine m = machine::from_preset(c.preset, mo);
+            machine_spec spec = preset_machine_spec(c.preset, mo);
+            machine m(spec);
             auto source = open_graph_source(o.graph);
             progress_visitor vis;
             vis.bar = &bar;
@@ -118,6 +121,7 @@ void run(const placement_options& o) {
             eo.mm.mu = c.small_mu ? small_mu : mu;
             row r;
             r.conf = c;
+            r.spec = spec;
             r.result = run_bfs_experiment(m, *source, blocks, eo, static_cast<cli_bfs_visitor&>(vis));
             r.mu = r.result.bfs.mu;
             rows.push_back(std::move(r));
@@ -131,6 +135,7 @@ void run(const placement_options& o) {
     if (o.json) {
         nlohmann::json j = {{"command", "placement"}, {"graph", rows.empty() ? "" : rows[0].result.graph},
                             {"br", br}, {"bw", bw}, {"memory", memory}, {"pace", o.pace}, {"scale", o.scale}};
+        j.update(run_metadata());
         for (const row& r : rows) {
             const phase_stats& p = *r.result.bfs.phase("bfs");
             nlohmann::json c = {{"configuration", r.conf.label},
@@ -148,6 +153,7 @@ void run(const placement_options& o) {
                                         {"rdv", p.devices[d].total.read_bytes},
                                         {"wrv", p.devices[d].total.write_bytes},
                                         {"modelled_s", p.devices[d].total.modelled_s}});
+            c["machine_spec"] = machine_spec_json(r.spec);
             j["configurations"].push_back(c);
         }
         std::cout << j.dump(2) << "\n";
@@ -218,7 +224,7 @@ void register_placement_command(CLI::App& app) {
     cmd->add_flag("--pace", o->pace, "pace wall time to the device models, so that I/O wait is real");
     cmd->add_option("--scale", o->scale, "wall seconds per modelled second when pacing")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(finite_number(1e-6, 1e6));
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });
 }
