@@ -4,7 +4,7 @@
 # code without the README (or the other way round) fails here. Usage: readme_options.sh FLASHXXL
 set -u
 bin=$1
-readme="$(cd "$(dirname "$0")/../.." && pwd)/README.md"
+readme=${README:-"$(cd "$(dirname "$0")/../.." && pwd)/README.md"}  # README= to check another copy
 source "$(dirname "$0")/check_lib.bash"
 
 table=$(sed -n '/<!-- options:begin -->/,/<!-- options:end -->/p' "$readme")
@@ -17,8 +17,8 @@ for cmd in $commands; do
     documented=$(grep -oE -- '--[a-z][a-z0-9-]*' <<<"$row" | sort -u)
     shown=$("$bin" "$cmd" --help | grep -oE -- '^  (-[a-zA-Z],)?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' |
         grep -vx -- '--help' | sort -u)
-    missing=$(comm -13 <<<"$documented" <<<"$shown" | tr '\n' ' ')
-    extra=$(comm -23 <<<"$documented" <<<"$shown" | tr '\n' ' ')
+    missing=$(comm -13 <(echo "$documented") <(echo "$shown") | tr '\n' ' ')
+    extra=$(comm -23 <(echo "$documented") <(echo "$shown") | tr '\n' ' ')
     if [ -n "$missing$extra" ]; then
         echo "FAIL $cmd: --help shows, README lacks: [${missing}]; README lists, --help lacks: [${extra}]"
         fail=1
