@@ -39,6 +39,7 @@
 #include "flashxxl/machine/presets.hpp"
 #include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
+#include "invocation.hpp"
 #include "option_checks.hpp"
 
 namespace flashxxl::cli {
@@ -439,7 +440,9 @@ int run_characterize(const characterize_args& a) {
     if (!a.quiet) print_summary(std::cout, c, rec, snippet);
 
     if (outs.json) {
-        outs.json->stream() << ch::to_json_text(ch::to_json(c, rec, snippet));
+        nlohmann::json report = ch::to_json(c, rec, snippet);
+        report.update(run_metadata());  // version, command line, timestamp
+        outs.json->stream() << ch::to_json_text(report);
         outs.json->commit();
         if (!a.quiet) std::cout << "wrote " << outs.json_path << "\n";
     }

@@ -74,4 +74,11 @@ json_ok "bfs --json" "$bin" bfs grid:side=20 --json
 json_ok "dfs --json" "$bin" dfs grid:side=20 --json
 json_ok "pq --json" "$bin" pq "${small[@]}" --items 1000 --json
 json_ok "gen --json" "$bin" gen grid --side 10 --out grid.txt --json
+# characterize writes its JSON report to a file; it carries the same run metadata.
+if "$bin" characterize --model hama-ssd-2009 --plan quick --json c.json --quiet > /dev/null 2>&1 && python3 -c "
+import json
+d = json.load(open('c.json'))
+assert d['version'] and d['timestamp'].endswith('Z') and d['command_line'][1] == 'characterize', d.get('command_line')
+"; then echo "ok   characterize --json report carries version, command line, timestamp"
+else echo "FAIL characterize --json report metadata"; fail=1; fi
 exit $fail
