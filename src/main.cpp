@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "did_you_mean.hpp"
 #include "flashxxl/error.hpp"
 #include "invocation.hpp"
 #include "option_checks.hpp"
@@ -51,7 +52,10 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e) == 0 ? exit_success : exit_usage_error;
+        int code = app.exit(e);
+        if (code != 0)
+            for (const std::string& line : flashxxl::cli::did_you_mean(app, argc, argv)) std::cerr << line << "\n";
+        return code == 0 ? exit_success : exit_usage_error;
     } catch (const flashxxl::config_error& e) {  // options, configs, experiment files, model parameters
         std::cerr << "flashxxl: error: " << e.what() << "\n";
         return exit_usage_error;

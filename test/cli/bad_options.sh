@@ -49,6 +49,10 @@ check "--memory 0" 2 "--memory 0: expected a positive memory budget" "$bin" sort
 # Exit codes: 2 for usage errors CLI11 finds too (it used to return 100-109), documented in --help.
 check "unknown option is a usage error" 2 "--frobnicate" "$bin" sort --frobnicate
 check "missing subcommand is a usage error" 2 "subcommand" "$bin"
+check "a mistyped subcommand gets a suggestion" 2 "did you mean 'sort' for 'srot'\?" "$bin" srot --items 5
+check "a mistyped option gets a suggestion" 2 "did you mean --items for --itmes\?" "$bin" sort --itmes 5
+if "$bin" sort --zzzzzzzz 2>&1 | grep -q "did you mean"; then echo "FAIL a suggestion for a word far from every option"; fail=1
+else echo "ok   no suggestion for a word far from every option"; fi
 check "--help documents the exit status" 0 "Exit status: 0 success; 1 runtime error .*; 2 usage error" "$bin" --help
 check "--version" 0 "^flashxxl [0-9]+\.[0-9]+\.[0-9]+$" "$bin" --version
 
