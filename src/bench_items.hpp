@@ -65,6 +65,11 @@ inline machine_spec bench_machine_spec(const machine_choice& choice, const std::
     return spec;
 }
 
+//! The machine of a container benchmark (bench_machine_spec built).
+inline machine make_bench_machine(const machine_choice& choice, const std::string& device) {
+    return machine(bench_machine_spec(choice, device));
+}
+
 //! A 64-bit mixer for reproducible pseudo-random keys (splitmix64).
 inline std::uint64_t mix64(std::uint64_t x) {
     x += 0x9e3779b97f4a7c15ull;
