@@ -68,7 +68,9 @@ for k in ('version', 'command_line', 'timestamp'):
     assert k in d, k
 assert isinstance(d['command_line'], list) and d['command_line'][1:2] == [sys.argv[1]], d['command_line']
 assert d['timestamp'].endswith('Z'), d['timestamp']
-if sys.argv[1] != 'gen':
+if sys.argv[1] == 'placement':
+    assert all(c['machine_spec']['devices'] for c in d['configurations']), d['configurations']
+elif sys.argv[1] != 'gen':
     assert d['machine_spec']['devices'], d['machine_spec']
 " "$2"; then echo "ok   $what"; else echo "FAIL $what"; head -3 out.json err.txt; fail=1; fi
 }
@@ -78,6 +80,7 @@ json_ok "bfs --json" "$bin" bfs grid:side=20 --json
 json_ok "dfs --json" "$bin" dfs grid:side=20 --json
 json_ok "pq --json" "$bin" pq "${small[@]}" --items 1000 --json
 json_ok "gen --json" "$bin" gen grid --side 10 --out grid.txt --json
+json_ok "placement --json (a machine spec per configuration)" "$bin" placement grid:side=30 --json
 # characterize writes its JSON report to a file; it carries the same run metadata.
 if "$bin" characterize --model hama-ssd-2009 --plan quick --json c.json --quiet > /dev/null 2>&1 && python3 -c "
 import json
