@@ -46,10 +46,10 @@ void dispatch_element(int bytes, F&& f) {
     throw config_error("--element-size " + std::to_string(bytes) + " is not supported (expected 8, 16 or 40)");
 }
 
-//! The machine of a container benchmark; `device` (if not empty) puts every role on it
+//! The machine spec of a container benchmark; `device` (if not empty) puts every role on it
 //! (placement single), e.g. the SSD of hybrid-2009 for seeds/001 Table 1.
-inline machine make_bench_machine(const machine_choice& choice, const std::string& device) {
-    if (device.empty()) return make_machine(choice);
+inline machine_spec bench_machine_spec(const machine_choice& choice, const std::string& device) {
+    if (device.empty()) return effective_machine_spec(choice);
     if (!choice.placement.empty()) throw config_error("--device and --placement exclude each other");
     machine_spec spec = chosen_machine_spec(choice);
     std::string names;
@@ -62,7 +62,12 @@ inline machine make_bench_machine(const machine_choice& choice, const std::strin
     spec.placement.policy = "single";
     spec.placement.options = {{"device", device}};
     spec.placement.origin = "--device";
-    return machine(spec);
+    return spec;
+}
+
+//! The machine of a container benchmark (bench_machine_spec built).
+inline machine make_bench_machine(const machine_choice& choice, const std::string& device) {
+    return machine(bench_machine_spec(choice, device));
 }
 
 //! A 64-bit mixer for reproducible pseudo-random keys (splitmix64).

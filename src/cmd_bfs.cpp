@@ -18,6 +18,7 @@
 #include "flashxxl/units.hpp"
 #include "cli_graph_algorithms.hpp"
 #include "graph_command.hpp"
+#include "invocation.hpp"
 #include "machine_options.hpp"
 
 namespace flashxxl::cli {
@@ -45,9 +46,10 @@ struct cli_visitor : cli_bfs_visitor {
 };
 
 void run(const bfs_options& o) {
-    std::uint64_t memory = parse_size_option("--memory", o.memory);
+    std::uint64_t memory = parse_memory_option(o.memory);
     if (o.graph.empty()) throw config_error("bfs: give a graph: " + std::string(graph_spec_help()));
-    machine m = make_machine(o.choice);
+    const machine_spec spec = effective_machine_spec(o.choice);
+    machine m(spec);
     // Without --br / --bw: the sizes of the device holding the cluster index (role static_data),
     // whose random Br reads dominate MM_BFS (seeds/000 Section 4).
     block_sizes blocks = resolve_block_sizes(m, role::static_data, o.br, o.bw);
@@ -77,6 +79,7 @@ void run(const bfs_options& o) {
                             {"result", r.bfs}};
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
+        j.update(run_metadata(&spec));
         std::cout << j.dump(2) << "\n";
         return;
     }

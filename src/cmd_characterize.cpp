@@ -39,6 +39,8 @@
 #include "flashxxl/machine/presets.hpp"
 #include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
+#include "invocation.hpp"
+#include "option_checks.hpp"
 
 namespace flashxxl::cli {
 
@@ -438,7 +440,9 @@ int run_characterize(const characterize_args& a) {
     if (!a.quiet) print_summary(std::cout, c, rec, snippet);
 
     if (outs.json) {
-        outs.json->stream() << ch::to_json_text(ch::to_json(c, rec, snippet));
+        nlohmann::json report = ch::to_json(c, rec, snippet);
+        report.update(run_metadata());  // version, command line, timestamp
+        outs.json->stream() << ch::to_json_text(report);
         outs.json->commit();
         if (!a.quiet) std::cout << "wrote " << outs.json_path << "\n";
     }
@@ -483,10 +487,13 @@ void register_characterize_command(CLI::App& app) {
     cmd->add_option("--plan", a->plan, "built-in plan: ajwani, uflip, stride, quick (default quick)");
     cmd->add_option("--experiments", a->experiments, "experiment file (verb key=value lines)");
     cmd->add_option("--span", a->span_text, "bytes of the target to use (default: all; models: 8GiB flash, 112GiB hdd)");
-    cmd->add_option("--time", a->time_s, "time limit per repeat in seconds (modelled on a model; ajwani 30, quick 0.5)");
-    cmd->add_option("--count", a->count, "request-count limit per repeat");
-    cmd->add_option("--repeat", a->repeat, "repeats per pattern (ajwani 3, quick 1)");
-    cmd->add_option("--uflip-count", a->uflip_count, "uFLIP IOCount per run (default 1024)");
+    cmd->add_option("--time", a->time_s, "time limit per repeat in seconds (modelled on a model; ajwani 30, quick 0.5)")
+        ->check(finite_number(0, 1e7));
+    cmd->add_option("--count", a->count, "request-count limit per repeat")
+        ->check(whole_number(0, std::uint64_t(1) << 40));
+    cmd->add_option("--repeat", a->repeat, "repeats per pattern (ajwani 3, quick 1)")->check(whole_number(1, 1000));
+    cmd->add_option("--uflip-count", a->uflip_count, "uFLIP IOCount per run (default 1024)")
+        ->check(whole_number(1, std::uint64_t(1) << 30));
     cmd->add_flag("--random-state", a->random_state, "uflip: enforce a random state first (uFLIP Section 4.1)");
     cmd->add_flag("--no-bursts", a->no_bursts, "ajwani: leave out the burst / recovery experiments");
     cmd->add_flag("--no-misaligned", a->no_misaligned, "ajwani: leave out the misaligned random writes");

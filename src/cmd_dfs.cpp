@@ -20,6 +20,7 @@
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/units.hpp"
 #include "graph_command.hpp"
+#include "invocation.hpp"
 #include "machine_options.hpp"
 
 namespace flashxxl::cli {
@@ -61,11 +62,12 @@ struct dfs_run {
 };
 
 void run(const dfs_cli_options& o) {
-    std::uint64_t memory = parse_size_option("--memory", o.memory);
+    std::uint64_t memory = parse_memory_option(o.memory);
     if (o.graph.empty()) throw config_error("dfs: give a graph: " + std::string(graph_spec_help()));
     dfs_options dopts;
     dopts.marks = o.variant == "with-nodes" ? dfs_marks::with_nodes : parse_dfs_marks(o.variant);
-    machine m = make_machine(o.choice);
+    const machine_spec spec = effective_machine_spec(o.choice);
+    machine m(spec);
     // Without --br / --bw: the sizes of the device holding the graph (role static_data).
     block_sizes blocks = resolve_block_sizes(m, role::static_data, o.br, o.bw);
     auto source = open_graph_source(o.graph);
@@ -106,6 +108,7 @@ void run(const dfs_cli_options& o) {
                             {"phases", r.phases}};
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
+        j.update(run_metadata(&spec));
         std::cout << j.dump(2) << "\n";
         return;
     }

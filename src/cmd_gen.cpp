@@ -26,6 +26,7 @@
 #include "flashxxl/graph/text_edge_writer.hpp"
 #include "flashxxl/graph/tree_generator.hpp"
 #include "flashxxl/units.hpp"
+#include "invocation.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -254,6 +255,7 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
                             {"bytes", r.bytes},
                             {"seconds", seconds}};
         if (o.format == "binary") j["id_width"] = r.id_width;
+        j.update(run_metadata());
         std::cout << j.dump(2) << "\n";
     } else {
         std::cout << "gen " << o.kind << ": " << r.nodes << " nodes, " << r.edges << " edges (" << r.self_loops

@@ -13,6 +13,8 @@
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/tl/tl_stats_json.hpp"
 #include "flashxxl/units.hpp"
+#include "common_options.hpp"
+#include "invocation.hpp"
 #include "machine_options.hpp"
 
 #include <stxxl/bits/common/aligned_alloc.h>
@@ -69,8 +71,9 @@ std::vector<probe_result> probe_device(device& dev, std::uint64_t small_block, s
 
 void run_machine(const machine_choice& choice, bool json, bool probe, std::uint64_t small_block,
                  std::uint64_t large_block, std::uint64_t volume) {
-    machine m = make_machine(choice);
-    nlohmann::json j;
+    const machine_spec spec = effective_machine_spec(choice);
+    machine m(spec);
+    nlohmann::json j = run_metadata(&spec);
     j["machine"] = m.name();
     j["placement"] = {{"policy", m.placement().name()}, {"description", m.describe_placement()}};
     if (!json) {
@@ -175,7 +178,9 @@ void register_machine_command(CLI::App& app) {
     cmd->add_option("--large-block", *large_block, "probe block size 2 (IEC units)")->capture_default_str();
     cmd->add_option("--volume", *volume, "bytes per probe pattern (capped at 4096 requests)")->capture_default_str();
     cmd->callback([=] {
-        std::uint64_t small = parse_size(*small_block), large = parse_size(*large_block), vol = parse_size(*volume);
+        std::uint64_t small = parse_size_option("--small-block", *small_block),
+                      large = parse_size_option("--large-block", *large_block), vol = parse_size_option("--volume", *volume);
+        if (vol == 0) throw config_error("--volume " + *volume + ": expected a positive size (bytes per probe pattern)");
         if (small == 0 || small % 4096 || large == 0 || large % 4096)
             throw config_error("--small-block and --large-block must be positive multiples of 4 KiB");
         run_machine(*choice, *json, !*no_probe, small, large, vol);

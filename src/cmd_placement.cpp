@@ -23,6 +23,7 @@
 #include "flashxxl/units.hpp"
 #include "cli_graph_algorithms.hpp"
 #include "graph_command.hpp"
+#include "invocation.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -54,7 +55,7 @@ struct progress_visitor : cli_bfs_visitor {
 
 void run(const placement_options& o) {
     table41_options t;
-    t.memory = parse_size_option("--memory", o.memory);
+    t.memory = parse_memory_option(o.memory);
     t.streams = block_sizes(parse_size_option("--br", o.br), parse_size_option("--bw", o.bw));
     // The cluster file's reads: --cluster-br, else Br (one block size for everything).
     t.cluster_br = o.cluster_br.empty() ? t.streams.br : parse_size_option("--cluster-br", o.cluster_br);
@@ -94,9 +95,12 @@ void run(const placement_options& o) {
                             {"pace", o.pace}, {"scale", o.scale},
                             {"largest_ratio_difference", cmp.largest_difference},
                             {"paper_order", cmp.same_order}};
+        j.update(run_metadata());
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const table41_row& r = rows[i];
             const phase_stats& p = r.bfs_phase();
+            machine_options spec_options = t.machine;
+            spec_options.placement = r.conf.policy;
             nlohmann::json c = {{"configuration", r.conf.label},
                                 {"machine", r.conf.preset},
                                 {"placement", r.conf.policy},
@@ -118,6 +122,7 @@ void run(const placement_options& o) {
                                         {"rdv", p.devices[d].total.read_bytes},
                                         {"wrv", p.devices[d].total.write_bytes},
                                         {"modelled_s", p.devices[d].total.modelled_s}});
+            c["machine_spec"] = machine_spec_json(preset_machine_spec(r.conf.preset, spec_options));
             j["configurations"].push_back(c);
         }
         std::cout << j.dump(2) << "\n";
@@ -196,7 +201,7 @@ void register_placement_command(CLI::App& app) {
     cmd->add_flag("--pace", o->pace, "pace wall time to the device models, so that I/O wait is real");
     cmd->add_option("--scale", o->scale, "wall seconds per modelled second when pacing")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(finite_number(1e-6, 1e6));
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });
 }

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
 #include "flashxxl/error.hpp"
@@ -34,6 +36,25 @@ inline std::uint64_t parse_size_option(const std::string& option, const std::str
     } catch (const config_error& e) {
         throw config_error(option + ": " + e.what());
     }
+}
+
+//! The physical memory of this machine in bytes (sysconf), 0 when the system does not say.
+inline std::uint64_t physical_memory_bytes() {
+    long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0;
+}
+
+//! The value of --memory (the budget M); config_error naming the option when it is not a size,
+//! zero, or beyond this machine's physical memory: a budget that cannot be had is refused before
+//! anything is allocated, instead of ending in std::bad_alloc half-way.
+inline std::uint64_t parse_memory_option(const std::string& text) {
+    std::uint64_t memory = parse_size_option("--memory", text);
+    if (memory == 0) throw config_error("--memory " + text + ": expected a positive memory budget (e.g. 256MiB)");
+    std::uint64_t physical = physical_memory_bytes();
+    if (physical != 0 && memory > physical)
+        throw config_error("--memory " + text + " is more than this machine's physical memory (" +
+                           format_bytes(double(physical)) + "); give at most that");
+    return memory;
 }
 
 //! The block sizes of a command: --br / --bw where given, the rest from the device that role `r`

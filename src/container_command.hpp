@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -14,6 +15,7 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
+#include "invocation.hpp"
 #include "machine_options.hpp"
 
 namespace flashxxl::cli {
@@ -38,19 +40,45 @@ struct container_command_text {
     role data_role = role::scratch;  // whose device's block sizes apply without --br / --bw
 };
 
+//! config_error before any input is generated when n items of `item_bytes` cannot be held: the
+//! volume overflows 64 bits, exceeds the machine's device capacity, or (devices backed by
+//! memory only) exceeds this machine's physical memory, which would end in std::bad_alloc.
+inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, std::uint64_t item_bytes) {
+    if (n > std::numeric_limits<std::uint64_t>::max() / item_bytes)
+        throw config_error("--items " + std::to_string(n) + " of " + std::to_string(item_bytes) +
+                           " bytes overflow 64 bits of volume");
+    std::uint64_t volume = n * item_bytes, capacity = 0;
+    bool memory_only = true;
+    for (const device_spec& d : spec.devices) {
+        capacity += d.size;
+        memory_only = memory_only && d.io_impl == "memory";
+    }
+    std::string input = "the input of " + std::to_string(n) + " items (" + format_bytes(double(volume)) + ")";
+    if (volume > capacity)
+        throw config_error(input + " exceeds the capacity of machine '" + spec.name + "' (" +
+                           format_bytes(double(capacity)) + " on all devices)");
+    std::uint64_t physical = physical_memory_bytes();
+    if (memory_only && physical != 0 && volume > physical)
+        throw config_error(input + " exceeds this machine's physical memory (" + format_bytes(double(physical)) +
+                           "), which backs every device of machine '" + spec.name +
+                           "': use --backing-dir or a config with file devices, or fewer items");
+}
+
 //! Checks the options, builds the machine, runs Benchmark::run<T>(machine&, options, blocks, n,
 //! memory) for the chosen item type T and prints its container_run. Br and Bw are run-time
 //! values: any valid pair works; without --br / --bw those of the device of `data_role`.
 template <class Benchmark>
 void run_container_benchmark(const container_options& o, role data_role) {
-    std::uint64_t memory = parse_size_option("--memory", o.memory);
+    std::uint64_t memory = parse_memory_option(o.memory);
     if ((o.items == 0) == o.bytes.empty()) throw config_error("give exactly one of --items N and --bytes SIZE");
-    machine m = make_bench_machine(o.choice, o.device);
+    machine_spec spec = bench_machine_spec(o.choice, o.device);
+    machine m(spec);
     block_sizes blocks = resolve_block_sizes(m, data_role, o.br, o.bw);
     dispatch_element(o.element_size, [&](auto* tag) {
         using T = std::remove_pointer_t<decltype(tag)>;
         std::uint64_t n = o.items ? o.items : parse_size_option("--bytes", o.bytes) / sizeof(T);
-        print_run(Benchmark::template run<T>(m, o, blocks, n, memory), o.json);
+        require_room_for_input(spec, n, sizeof(T));
+        print_run(Benchmark::template run<T>(m, o, blocks, n, memory), o.json, run_metadata(&spec));
     });
 }
 

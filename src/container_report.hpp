@@ -86,10 +86,11 @@ inline void verify_output(container_run& r, const std::string& order, bool in_or
                     (checksum_ok ? "ok" : "differs") + ")");
 }
 
-//! Prints the run as seeds/001 Table 1's columns and a per-device table, or as JSON.
-inline void print_run(const container_run& r, bool json) {
+//! Prints the run as seeds/001 Table 1's columns and a per-device table, or as JSON (which
+//! starts with the keys of `metadata`: version, command line, timestamp, machine spec).
+inline void print_run(const container_run& r, bool json, const nlohmann::json& metadata = nlohmann::json::object()) {
     if (json) {
-        nlohmann::json j;
+        nlohmann::json j = metadata;
         j["command"] = r.command;
         j["mode"] = r.mode;
         j["br"] = r.br;

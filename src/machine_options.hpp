@@ -1,17 +1,24 @@
 // CLI options that choose a machine (--machine / --config / --backing-dir ...), shared by subcommands.
 #pragma once
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 #include <CLI/CLI.hpp>
 
 #include "flashxxl/machine/machine.hpp"
+#include "option_checks.hpp"
 
 namespace flashxxl::cli {
 
+//! The preset a command runs on when given no machine (and no STXXL config is found).
+constexpr const char* default_preset = "hybrid-2009";
+
 //! The machine a subcommand runs on.
 struct machine_choice {
-    std::string preset = "hybrid-2009";
+    std::string preset;  // empty: an STXXL config (default_stxxl_config), else default_preset
     std::string config_file;
     std::string backing_dir;
     std::string placement;
@@ -22,8 +29,9 @@ struct machine_choice {
 //! Adds --machine, --config, --backing-dir, --placement, --pace, --scale to a subcommand.
 inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
     auto* preset = cmd->add_option("--machine,-m", choice.preset,
-                                   "embedded machine preset: " + machine_preset_names())
-                       ->capture_default_str();
+                                   "embedded machine preset: " + machine_preset_names() +
+                                       " (default: the STXXL config in $STXXLCFG or ./.stxxl if there is one, else " +
+                                       default_preset + ")");
     auto* config = cmd->add_option("--config,-c", choice.config_file,
                                    "machine config file (disk=/flash= lines, see docs/machine-config.md)");
     preset->excludes(config);
@@ -36,35 +44,52 @@ inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
     cmd->add_flag("--pace", choice.pace, "pace wall time to the device models (preset machines)");
     cmd->add_option("--scale", choice.scale, "wall seconds per modelled second when pacing")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(finite_number(1e-6, 1e6));
 }
 
-//! The spec of the chosen machine, before any --placement override.
+//! The STXXL config file STXXL itself would read: $STXXLCFG, else `.stxxl` in the working
+//! directory if it exists; empty when neither.
+inline std::string default_stxxl_config() {
+    if (const char* env = std::getenv("STXXLCFG"); env && *env) return env;
+    std::error_code ec;
+    if (std::filesystem::exists(".stxxl", ec)) return ".stxxl";
+    return {};
+}
+
+//! The spec of the chosen machine, before any --placement override: --config, else --machine,
+//! else (when none of --machine, --backing-dir, --pace is given) the STXXL config of
+//! default_stxxl_config, else the default preset.
 inline machine_spec chosen_machine_spec(const machine_choice& choice) {
     machine_spec spec;
-    if (!choice.config_file.empty()) {
+    std::string config = choice.config_file;
+    if (config.empty() && choice.preset.empty() && choice.backing_dir.empty() && !choice.pace)
+        config = default_stxxl_config();
+    if (!config.empty()) {
         if (!choice.backing_dir.empty() || choice.pace)
             throw config_error("--backing-dir and --pace apply to presets; a config file says this per device");
-        spec = load_machine_config(choice.config_file);
+        spec = load_machine_config(config);
     } else {
         machine_options opts;
         opts.backing_dir = choice.backing_dir;
         opts.pace = choice.pace;
         opts.scale = choice.scale;
-        spec = preset_machine_spec(choice.preset, opts);
+        spec = preset_machine_spec(choice.preset.empty() ? default_preset : choice.preset, opts);
     }
     return spec;
 }
 
-//! Builds the chosen machine.
-inline machine make_machine(const machine_choice& choice) {
+//! The spec of the chosen machine with the --placement override: what make_machine builds.
+inline machine_spec effective_machine_spec(const machine_choice& choice) {
     machine_spec spec = chosen_machine_spec(choice);
     if (!choice.placement.empty()) {
         spec.placement.policy = choice.placement;
         spec.placement.options.clear();
         spec.placement.origin = "--placement";
     }
-    return machine(spec);
+    return spec;
 }
+
+//! Builds the chosen machine.
+inline machine make_machine(const machine_choice& choice) { return machine(effective_machine_spec(choice)); }
 
 } // namespace flashxxl::cli

@@ -1,20 +1,45 @@
-// Entry point of the flashxxl CLI: dispatches to the subcommands of src/cmd_*.cpp.
+// Entry point of the flashxxl CLI: dispatches to the subcommands of src/cmd_*.cpp; maps errors to exit codes.
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "did_you_mean.hpp"
 #include "flashxxl/error.hpp"
+#include "invocation.hpp"
+#include "option_checks.hpp"
+#include "stxxl_messages.hpp"
+
+namespace {
+
+// The exit codes, as --help and the README state them.
+constexpr int exit_success = 0;
+constexpr int exit_runtime_error = 1;
+constexpr int exit_usage_error = 2;
+
+constexpr const char* exit_status_help =
+    "Exit status: 0 success; 1 runtime error (an I/O failure of a device or file, out of space, a failed output "
+    "check, out of memory); 2 usage error (an invalid or missing option; an input named on the command line that "
+    "is missing or malformed: machine config, experiment file, model parameter, edge list; an output path that "
+    "must not be written).";
+
+} // namespace
 
 int main(int argc, char** argv) {
     // STXXL writes stxxl.log / stxxl.errlog into the working directory unless told otherwise.
     setenv("STXXLLOGFILE", "/dev/null", 0);
     setenv("STXXLERRLOGFILE", "/dev/null", 0);
+    // STXXL prints its messages on std::cout: move them to stderr so that stdout holds only our output.
+    flashxxl::cli::scoped_stxxl_message_filter stxxl_messages;
+    flashxxl::cli::record_invocation(argc, argv);
 
     CLI::App app{"flashxxl: external memory algorithms for flash, HDD and hybrid machines"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("flashxxl ") + flashxxl::cli::version());
+    app.footer(exit_status_help);
     flashxxl::cli::register_machine_command(app);
     flashxxl::cli::register_gen_command(app);
     flashxxl::cli::register_characterize_command(app);
@@ -23,16 +48,33 @@ int main(int argc, char** argv) {
     flashxxl::cli::register_bfs_command(app);
     flashxxl::cli::register_dfs_command(app);
     flashxxl::cli::register_placement_command(app);
+    flashxxl::cli::check_numeric_options(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        int code = app.exit(e);
+        if (code != 0)
+            for (const std::string& line : flashxxl::cli::did_you_mean(app, argc, argv)) std::cerr << line << "\n";
+        return code == 0 ? exit_success : exit_usage_error;
+    } catch (const flashxxl::config_error& e) {  // options, configs, experiment files, model parameters
+        std::cerr << "flashxxl: error: " << e.what() << "\n";
+        return exit_usage_error;
+    } catch (const flashxxl::input_error& e) {  // edge lists
+        std::cerr << "flashxxl: error: " << e.what() << "\n";
+        return exit_usage_error;
+    } catch (const flashxxl::refused_output& e) {  // an output path that must not be written
+        std::cerr << "flashxxl: error: " << e.what() << "\n";
+        return exit_usage_error;
     } catch (const flashxxl::error& e) {
         std::cerr << "flashxxl: error: " << e.what() << "\n";
-        return 2;
+        return exit_runtime_error;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "flashxxl: error: out of memory: an allocation failed beyond the checked budgets; lower "
+                     "--memory (or the problem size) or free memory on this machine\n";
+        return exit_runtime_error;
     } catch (const std::exception& e) {
-        std::cerr << "flashxxl: unexpected error: " << e.what() << "\n";
-        return 3;
+        std::cerr << "flashxxl: error: " << e.what() << "\n";
+        return exit_runtime_error;
     }
-    return 0;
+    return exit_success;
 }

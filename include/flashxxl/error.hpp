@@ -68,4 +68,11 @@ public:
     explicit io_failure(const std::string& what) : error(what) {}
 };
 
+//! An output path flashxxl will not write (a device, FIFO, link, or a file it did not write):
+//! the user must choose another path, so the CLI reports it as a usage error.
+class refused_output : public io_failure {
+public:
+    explicit refused_output(const std::string& what) : io_failure(what) {}
+};
+
 } // namespace flashxxl

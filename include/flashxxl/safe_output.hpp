@@ -66,10 +66,10 @@ inline void check_output_path(const std::string& path, const std::string& option
         throw io_failure(where + ": cannot stat it: " + std::strerror(errno));
     }
     if (!S_ISREG(st.st_mode))
-        throw io_failure(where + " is " + detail::file_kind(st.st_mode) +
+        throw refused_output(where + " is " + detail::file_kind(st.st_mode) +
                          "; outputs are written only to regular files (expected a new path or a file flashxxl wrote)");
     if (force || detail::carries_signature(path, signatures)) return;
-    throw io_failure(where + " exists and was not written by flashxxl (no flashxxl signature in its first " +
+    throw refused_output(where + " exists and was not written by flashxxl (no flashxxl signature in its first " +
                      std::to_string(output_signature_window) + " bytes); choose another path, remove it, or pass "
                      "--force to replace it");
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -57,7 +58,56 @@ inline std::uint64_t parse_size(const std::string& text) {
     return value * factor;
 }
 
-//! Parses a floating-point number; throws config_error naming the text.
+//! Parses the SIZE field of a `disk=` / `flash=` line with STXXL 1.4.1's meaning, so that an
+//! existing `.stxxl` file loads unchanged: IEC units (KiB, Ki, MiB, Mi, GiB, Gi, TiB, Ti; case
+//! as in STXXL) are powers of two; SI units (k/K, M, G, T, P, each optionally followed by B) are
+//! powers of ten, so `1G` is 10^9 bytes; a number with a B alone is bytes; a plain number is
+//! MiB (STXXL's default unit). Sets `decimal` when an SI unit was used. Throws config_error
+//! naming the text.
+inline std::uint64_t parse_stxxl_size(const std::string& text, bool* decimal = nullptr) {
+    std::size_t i = 0;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    std::size_t digits_begin = i;
+    std::uint64_t value = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+        std::uint64_t digit = static_cast<std::uint64_t>(text[i] - '0');
+        if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+            throw config_error("size '" + text + "' overflows 64 bits");
+        value = value * 10 + digit;
+        ++i;
+    }
+    if (i == digits_begin)
+        throw config_error("size '" + text + "' is not a number (expected e.g. 16GiB, 1G = 10^9 bytes, 4096B)");
+    while (i < text.size() && text[i] == ' ') ++i;
+    std::string unit;
+    for (; i < text.size(); ++i)
+        if (!std::isspace(static_cast<unsigned char>(text[i])))
+            unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+    if (!unit.empty() && unit.back() == 'b') unit.pop_back();
+    std::uint64_t base = 1000, power = 0;
+    bool bytes = text.find_last_of("bB") != std::string::npos && unit.empty();
+    if (unit.empty()) power = bytes ? 0 : 2, base = bytes ? 1000 : 1024;  // plain number: MiB
+    else {
+        const std::string powers = "kmgtp";
+        auto p = powers.find(unit[0]);
+        if (p == std::string::npos || unit.size() > 2 || (unit.size() == 2 && unit[1] != 'i'))
+            throw config_error("size '" + text + "' has unknown unit '" + unit +
+                               "' (expected an STXXL size: KiB, MiB, GiB, TiB, or k, M, G, T = powers of ten, "
+                               "or B)");
+        power = p + 1;
+        base = unit.size() == 2 ? 1024 : 1000;
+    }
+    if (decimal) *decimal = base == 1000 && power > 0;
+    std::uint64_t size = value;
+    for (std::uint64_t k = 0; k < power; ++k) {
+        if (size > std::numeric_limits<std::uint64_t>::max() / base)
+            throw config_error("size '" + text + "' overflows 64 bits");
+        size *= base;
+    }
+    return size;
+}
+
+//! Parses a finite floating-point number; throws config_error naming the text (inf, nan included).
 inline double parse_number(const std::string& text) {
     std::size_t used = 0;
     double v = 0;
@@ -68,6 +118,7 @@ inline double parse_number(const std::string& text) {
     }
     while (used < text.size() && std::isspace(static_cast<unsigned char>(text[used]))) ++used;
     if (used != text.size()) throw config_error("'" + text + "' is not a number (trailing characters)");
+    if (!std::isfinite(v)) throw config_error("'" + text + "' is not a finite number (inf and nan are not accepted)");
     return v;
 }
 

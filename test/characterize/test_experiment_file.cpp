@@ -86,3 +86,36 @@ TEST(characterize_experiment_file, errors_name_the_line_and_the_key) {
     EXPECT_NE(e.find("field 'patterns'"), std::string::npos) << e;
     EXPECT_EQ(error_of("run op=read block=4KiB count=1\n"), "");
 }
+
+TEST(characterize_experiment_file, no_experiment_is_an_error_naming_the_file) {
+    EXPECT_NE(error_of("").find("exp.txt: no experiments: the file is empty"), std::string::npos) << error_of("");
+    std::string comments = error_of("# a plan\n\n   # nothing else\n");
+    EXPECT_NE(comments.find("exp.txt: no experiments: its 3 lines are all blank or comments"), std::string::npos)
+        << comments;
+}
+
+TEST(characterize_experiment_file, granularity_zero_names_line_and_field) {
+    std::string e = error_of("fill block=1MiB\nrun op=read order=rand block=4KiB granularity=0 count=10\n");
+    EXPECT_NE(e.find("exp.txt:2: field 'granularity': must be positive"), std::string::npos) << e;
+    std::string sweep = error_of("sweep patterns=SR,RW@0 count=5\n");
+    EXPECT_NE(sweep.find("exp.txt:1: field 'patterns'"), std::string::npos) << sweep;
+}
+
+TEST(characterize_experiment_file, nul_byte_names_line_and_column) {
+    const char text[] = "fill block=1MiB\nrun op=read\0 count=1\n";
+    try {
+        ch::parse_experiments(std::string(text, sizeof text - 1), "nul.exp");
+        FAIL() << "a NUL byte was accepted";
+    } catch (const flashxxl::config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("nul.exp:2: NUL byte at column 12"), std::string::npos) << e.what();
+    }
+}
+
+TEST(characterize_experiment_file, a_directory_is_named_as_such) {
+    try {
+        ch::load_experiments("/tmp");
+        FAIL() << "a directory was accepted";
+    } catch (const flashxxl::config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("'/tmp' is a directory"), std::string::npos) << e.what();
+    }
+}

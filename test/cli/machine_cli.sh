@@ -9,7 +9,7 @@ check "json is parseable" 0 '"placement"' "$bin" machine --json --no-probe
 "$bin" machine --json --machine modern --volume 1MiB > "$work/m.json" && python3 -c "import json,sys; d=json.load(open('$work/m.json')); assert len(d['devices'])==2 and len(d['probe'])==16, d" \
     && echo "ok   json probe has 2 devices x 8 patterns" || { echo "FAIL json probe"; fail=1; }
 check "unknown preset lists presets" 2 "hybrid-2009, two-hdd-2009, modern" "$bin" machine --machine hybrid-2010
-printf 'flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\ndisk=memory,16M,memory name=hdd\n' > "$work/bad.cfg"
+printf 'flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\ndisk=memory,16Q,memory name=hdd\n' > "$work/bad.cfg"
 check "bad size names file, line and field" 2 "bad.cfg:2: field 'size'" "$bin" machine --config "$work/bad.cfg"
 printf 'flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 chonk=1\n' > "$work/bad2.cfg"
 check "unknown model parameter" 2 "bad2.cfg:1.*chonk" "$bin" machine --config "$work/bad2.cfg"

@@ -10,6 +10,7 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/binary_edge_reader.hpp"
 #include "flashxxl/graph/binary_edge_writer.hpp"
+#include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/graph/text_edge_reader.hpp"
 #include "flashxxl/graph/text_edge_writer.hpp"
 #include "support/temp_dir.hpp"
@@ -204,3 +205,34 @@ TEST(edge_lists, text_to_binary_to_text_round_trip_is_exact) {
 }
 
 } // namespace
+
+// A binary file with a damaged magic is recognised by its content (NUL or control bytes) and
+// reported at byte offset 0, not handed to the text parser ("expected a node id ...").
+TEST(graph_source, binary_with_bad_magic_says_byte_offset_0_bad_magic) {
+    flashxxl::testing::temp_dir dir;
+    const std::string damaged = dir / "damaged.bin", png = dir / "image.png", text = dir / "g.txt";
+    {
+        std::ofstream f(damaged, std::ios::binary);
+        const char head[] = "FXEDGES2\x01\0\0\0\x04\0\0\0";
+        f.write(head, sizeof head - 1);
+        f.write(std::string(16, '\0').data(), 16);
+        std::ofstream g(png, std::ios::binary);
+        const char magic[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        g.write(magic, sizeof magic - 1);
+        std::ofstream t(text);
+        t << "# caf\xc3\xa9: UTF-8 in a comment is still text\n0 1\n";
+    }
+    for (const std::string& path : {damaged, png}) {
+        try {
+            flashxxl::open_graph_source(path);
+            ADD_FAILURE() << path << " was accepted";
+        } catch (const flashxxl::input_error& e) {
+            EXPECT_NE(std::string(e.what()).find(path + ": byte offset 0: bad magic"), std::string::npos) << e.what();
+        }
+    }
+    auto source = flashxxl::open_graph_source(text);
+    edge e;
+    ASSERT_TRUE(source->next(e));
+    EXPECT_EQ(e.v, 1u);
+    EXPECT_EQ(source->position(), text + ":2");
+}

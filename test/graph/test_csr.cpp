@@ -1,6 +1,8 @@
 // Tests of the CSR graph built by external sorting: symmetric, sorted, no loops or repeats, counts.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <set>
 #include <utility>
 #include <vector>
@@ -8,13 +10,37 @@
 #include <gtest/gtest.h>
 
 #include "flashxxl/graph/csr_builder.hpp"
+#include "flashxxl/graph/text_edge_reader.hpp"
 #include "graph/test_bfs_support.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
 using namespace flashxxl;
 using flashxxl::testing::test_graph;
 const block_sizes small_blocks(4096, 16384);
+
+// An id that 32-bit BFS records cannot hold names the file and the line it is on.
+TEST(csr, id_beyond_32_bits_names_file_and_line) {
+    machine m = flashxxl::testing::plain_machine();
+    flashxxl::testing::temp_dir dir;
+    const std::string path = dir / "big.txt";
+    {
+        std::FILE* f = std::fopen(path.c_str(), "w");
+        ASSERT_NE(f, nullptr);
+        std::fputs("# comment\n0 1\n1 4294967295\n", f);
+        std::fclose(f);
+    }
+    text_edge_reader reader(path);
+    try {
+        build_csr(m, 160 * 1024, small_blocks, reader);
+        FAIL() << "id 2^32 - 1 was accepted";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find(path + ":3: edge 2 (1, 4294967295) has an id >= 2^32 - 1"),
+                  std::string::npos)
+            << e.what();
+    }
+}
 
 TEST(csr, matches_the_symmetrized_edge_set_and_counts_what_it_dropped) {
     machine m = flashxxl::testing::plain_machine();

@@ -78,9 +78,18 @@ TEST(MachineConfig, EveryMalformedLineNamesLineAndField) {
     const bad_config cases[] = {
         {"flash=memory,1GiB\n", "PATH,SIZE,IO_IMPL", 1},
         {"flash=memory,1GiB,memory,extra\n", "PATH,SIZE,IO_IMPL", 1},
-        {"# ok\nflash=memory,16M,memory\n", "field 'size'", 2},
+        {"# ok\nflash=memory,16Q,memory\n", "field 'size'", 2},
         {"flash=memory,0,memory\n", "field 'size'", 1},
-        {"flash=memory,5000,memory\n", "4 KiB", 1},
+        {"flash=memory,5000B,memory\n", "4 KiB", 1},
+        {"flash=memory,100B,memory\n", "4 KiB", 1},
+        {"flash=memory,1k,memory\n", "below 4 KiB", 1},
+        {"name=a\nflash=memory,1GiB,memory\nname=b\n", "a second name= line", 3},
+        {"flash=memory,1GiB,memory model=hama-ssd-2009 pace=on scale=nan\n", "field 'scale'", 1},
+        {"disk=/tmp/x.img,1G,syscall raw_device\n", "field 'raw_device'", 1},
+        {"disk=memory,1G,memory unlink\n", "field 'unlink'", 1},
+        {"disk=/tmp/x.img,1G,syscall queue=many\n", "field 'queue'", 1},
+        {"disk=/tmp/x.img,1G,syscall autogrow=maybe\n", "field 'autogrow'", 1},
+        {"disk=/tmp/x.img,0,syscall\n", "fixed capacity", 1},
         {"flash=memory,1GiB,floppy\n", "field 'io_impl'", 1},
         {"flash=/tmp/x,1GiB,memory\n", "field 'path'", 1},
         {"flash=memory,1GiB,syscall\n", "field 'path'", 1},
@@ -112,6 +121,81 @@ TEST(MachineConfig, EveryMalformedLineNamesLineAndField) {
             EXPECT_NE(msg.find("cfg:" + std::to_string(c.line) + ":"), std::string::npos) << msg;
             EXPECT_NE(msg.find(c.must_mention), std::string::npos) << "'" << c.must_mention << "' not in: " << msg;
             EXPECT_EQ(e.line(), static_cast<std::size_t>(c.line)) << msg;
+        }
+    }
+}
+
+TEST(ParseStxxlSize, StxxlMeaningOfUnits) {
+    EXPECT_EQ(parse_stxxl_size("1G"), 1000000000u);
+    EXPECT_EQ(parse_stxxl_size("1GB"), 1000000000u);
+    EXPECT_EQ(parse_stxxl_size("512M"), 512000000u);
+    EXPECT_EQ(parse_stxxl_size("4k"), 4000u);
+    EXPECT_EQ(parse_stxxl_size("2T"), 2000000000000u);
+    EXPECT_EQ(parse_stxxl_size("1GiB"), GiB);
+    EXPECT_EQ(parse_stxxl_size("16Mi"), 16 * MiB);
+    EXPECT_EQ(parse_stxxl_size("4KiB"), 4 * KiB);
+    EXPECT_EQ(parse_stxxl_size("100"), 100 * MiB);  // STXXL's default unit
+    EXPECT_EQ(parse_stxxl_size("4096B"), 4096u);
+    bool decimal = false;
+    parse_stxxl_size("1G", &decimal);
+    EXPECT_TRUE(decimal);
+    parse_stxxl_size("1GiB", &decimal);
+    EXPECT_FALSE(decimal);
+    for (const char* bad : {"", "G", "1Q", "1GiX", "-5", "99999999999999999999", "20000000P"})
+        EXPECT_THROW(parse_stxxl_size(bad), config_error) << bad;
+}
+
+TEST(ParseNumber, RejectsInfAndNan) {
+    EXPECT_EQ(parse_number("2.5"), 2.5);
+    for (const char* bad : {"inf", "-inf", "nan", "NaN", "infinity", "1e999"}) {
+        try {
+            parse_number(bad);
+            ADD_FAILURE() << "accepted " << bad;
+        } catch (const config_error& e) {
+            EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(MachineConfig, StxxlLinesLoadWithStxxlMeaning) {
+    // An STXXL 1.4.1 line: 1G is 10^9 bytes (whole 4 KiB blocks of it), unlink is a flag.
+    machine_spec s = parse_machine_config("disk=/tmp/stxxl.img,1G,syscall unlink\n"
+                                          "disk=/tmp/b.img,100,syscall direct nodirect autogrow queue=2 devid=1\n"
+                                          "disk=/tmp/c.img,2GiB,syscall direct=yes delete_on_exit\n",
+                                          "stxxl.cfg");
+    ASSERT_EQ(s.devices.size(), 3u);
+    EXPECT_EQ(s.devices[0].size, 999997440u);
+    EXPECT_EQ(s.devices[0].size % 4096, 0u);
+    EXPECT_FALSE(s.devices[0].keep);
+    EXPECT_EQ(s.devices[1].size, 100 * MiB);
+    EXPECT_EQ(s.devices[1].direct, "off");  // the last of direct, nodirect wins, as in STXXL
+    EXPECT_EQ(s.devices[2].size, 2 * GiB);
+    EXPECT_EQ(s.devices[2].direct, "on");
+    EXPECT_TRUE(s.devices[0].params.empty());  // STXXL options are not taken as model parameters
+    EXPECT_TRUE(s.devices[1].params.empty());
+}
+
+TEST(MachineConfig, NulByteNamesLineAndColumn) {
+    const char text[] = "# first\nflash=memory,1GiB,memory name=s\0sd\n";
+    try {
+        parse_machine_config(std::string(text, sizeof text - 1), "nul.cfg");
+        FAIL() << "a NUL byte was accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("nul.cfg:2: NUL byte at column 32"), std::string::npos) << e.what();
+    }
+}
+
+TEST(MachineConfig, InfOrNanModelParameterNamesLineAndParameter) {
+    for (const char* v : {"inf", "nan", "-inf"}) {
+        try {
+            machine::from_config_text(std::string("flash=memory,16MiB,memory model=hama-ssd-2009 c_r_ms=") + v + "\n",
+                                      "p.cfg");
+            ADD_FAILURE() << "accepted c_r_ms=" << v;
+        } catch (const config_error& e) {
+            std::string msg = e.what();
+            EXPECT_NE(msg.find("p.cfg:1"), std::string::npos) << msg;
+            EXPECT_NE(msg.find("c_r_ms"), std::string::npos) << msg;
+            EXPECT_NE(msg.find("not a finite number"), std::string::npos) << msg;
         }
     }
 }

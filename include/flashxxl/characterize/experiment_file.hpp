@@ -3,11 +3,13 @@
 
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "flashxxl/characterize/experiment.hpp"
@@ -171,7 +173,11 @@ inline void parse_pattern(line_keys& k, io_pattern& p, const std::string& prefix
     if (order == "ordered") p.incr = k.integer(prefix + "incr", 1);
     if (p.order == address_order::partitioned) p.partitions = k.count(prefix + "partitions", 2);
     p.block = k.size(prefix + "block", 4 * KiB);
-    if (p.order == address_order::random) p.granularity = k.size(prefix + "granularity", 0);
+    if (p.order == address_order::random) {
+        p.granularity = k.size(prefix + "granularity", 0);
+        if (k.has(prefix + "granularity") && p.granularity == 0)
+            k.fail(prefix + "granularity", "must be positive (leave it out for offsets aligned to the block)");
+    }
     p.shift = k.size(prefix + "shift", 0);
     p.parallel = k.count(prefix + "parallel", 1);
     if (p.order == address_order::ordered) p.random_start = k.flag(prefix + "random_start", false);
@@ -312,7 +318,8 @@ inline experiment_step parse_experiment_line(const std::string& text, const std:
     return s;
 }
 
-//! Parses a whole experiment text; `#` starts a comment, blank lines are skipped.
+//! Parses a whole experiment text; `#` starts a comment, blank lines are skipped. A text with
+//! no experiment (empty, only comments) or with a NUL byte throws config_error naming it.
 inline std::vector<experiment_step> parse_experiments(const std::string& text, const std::string& origin) {
     std::vector<experiment_step> steps;
     std::istringstream in(text);
@@ -326,13 +333,24 @@ inline std::vector<experiment_step> parse_experiments(const std::string& text, c
         for (char c : line)
             if (!std::isspace(static_cast<unsigned char>(c))) blank = false;
         if (blank) continue;
+        if (auto nul = line.find('\0'); nul != std::string::npos)
+            throw config_error(origin, number, "", "NUL byte at column " + std::to_string(nul + 1) +
+                                                       " (expected a text file of `verb key=value` lines)");
         steps.push_back(parse_experiment_line(line, origin, number));
     }
+    if (steps.empty())
+        throw config_error(origin + ": no experiments: " +
+                           (number == 0 ? std::string("the file is empty")
+                                        : "its " + std::to_string(number) + " lines are all blank or comments") +
+                           " (expected lines such as `sweep patterns=SR,RW count=100`)");
     return steps;
 }
 
 //! Reads and parses an experiment file; throws config_error when it cannot be read.
 inline std::vector<experiment_step> load_experiments(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw config_error("experiment file '" + path + "' is a directory (expected a file of `verb key=value` lines)");
     std::ifstream in(path);
     if (!in) throw config_error("cannot read experiment file '" + path + "'");
     std::stringstream ss;

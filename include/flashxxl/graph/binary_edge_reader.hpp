@@ -100,6 +100,11 @@ public:
     const binary_edge_format::header& file_header() const { return header_; }
     //! The file's path.
     const std::string& path() const { return path_; }
+    //! Where the edge last yielded starts: "PATH: byte offset N (edge K)", for messages.
+    std::string position() const {
+        std::uint64_t last = index_ ? index_ - 1 : 0;
+        return path_ + ": byte offset " + std::to_string(offset_of(last)) + " (edge " + std::to_string(last) + ")";
+    }
 
 private:
     std::uint64_t offset_of(std::uint64_t edge_index) const {

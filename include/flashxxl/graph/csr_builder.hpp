@@ -11,6 +11,7 @@
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/graph/edge.hpp"
+#include "flashxxl/graph/edge_source.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
@@ -49,8 +50,9 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
     while (source.next(e)) {
         ++st.input_edges;
         if (e.u >= no_bfs_node || e.v >= no_bfs_node)
-            throw input_error("build_csr: edge " + std::to_string(st.input_edges) + " (" + std::to_string(e.u) +
-                              ", " + std::to_string(e.v) + ") has an id >= 2^32 - 1, which 32-bit BFS records cannot hold");
+            throw input_error((edge_position(source).empty() ? "build_csr" : edge_position(source)) + ": edge " +
+                              std::to_string(st.input_edges) + " (" + std::to_string(e.u) + ", " + std::to_string(e.v) +
+                              ") has an id >= 2^32 - 1 = 4294967295, which 32-bit BFS records cannot hold");
         max_id = std::max(max_id, std::max(e.u, e.v));
         if (e.u == e.v) {
             ++st.self_loops;

@@ -23,6 +23,24 @@ struct edge_list_summary {
     node_id max_id = no_node;     //!< largest id seen, no_node when there were no edges
 };
 
+namespace detail {
+template <class Source>
+auto edge_position(const Source& s, int) -> decltype(std::string(s.position())) {
+    return s.position();
+}
+template <class Source>
+std::string edge_position(const Source&, long) {
+    return {};
+}
+} // namespace detail
+
+//! Where the edge `source` yielded last comes from ("g.txt:7", "g.bin: byte offset 40 (edge 1)"),
+//! when the source says (a `position()` member); empty for generators.
+template <class Source>
+std::string edge_position(const Source& source) {
+    return detail::edge_position(source, 0);
+}
+
 //! Pulls every remaining edge of `source` into `sink(const edge&)`; returns the summary.
 template <class Source, class Sink>
 edge_list_summary copy_edges(Source& source, Sink&& sink) {

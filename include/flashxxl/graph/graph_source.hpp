@@ -32,6 +32,8 @@ public:
     virtual node_id node_count() const = 0;
     //! "grid side=100", "file g.txt (text)", ...
     virtual std::string describe() const = 0;
+    //! Where the edge yielded last comes from, "g.txt:7" (edge_position); empty for generators.
+    virtual std::string position() const = 0;
 };
 
 namespace detail {
@@ -42,6 +44,7 @@ public:
     bool next(edge& e) override { return s_.next(e); }
     node_id node_count() const override { return s_.node_count(); }
     std::string describe() const override { return d_; }
+    std::string position() const override { return edge_position(s_); }
 
 private:
     Source s_;
@@ -103,7 +106,8 @@ inline const char* graph_spec_help() {
 //! Opens `spec`: "grid:side=1000", "tree:nodes=1048576,levels=128" (levels default: sqrt(B) for
 //! block=128KiB of item_bytes=12, seeds/000 Figure 4.1), "random:nodes=N,degree=8,seed=1",
 //! "rmat:scale=20,edge_factor=16,seed=1", or a file path (binary if it starts with the magic
-//! of binary_edge_format, text otherwise). Errors name the spec and the key.
+//! of binary_edge_format or holds NUL or control bytes in its first 4 KiB, then a wrong magic is
+//! "byte offset 0: bad magic"; text otherwise). Errors name the spec and the key.
 inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spec) {
     auto colon = spec.find(':');
     std::string kind = colon == std::string::npos ? "" : spec.substr(0, colon);
@@ -154,10 +158,18 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
     if (!f)
         throw input_error("cannot open graph file '" + spec + "': " + std::strerror(errno) + " (expected a file or " +
                           graph_spec_help() + ")");
-    char head[sizeof binary_edge_format::magic] = {};
+    // Binary by content: the magic, or bytes no text edge list has (NUL, control characters):
+    // a binary file with a damaged magic is reported as such, not parsed as text.
+    char head[4096] = {};
     std::size_t got = std::fread(head, 1, sizeof head, f);
     std::fclose(f);
-    if (got == sizeof head && std::memcmp(head, binary_edge_format::magic, sizeof head) == 0)
+    bool binary = got >= sizeof binary_edge_format::magic &&
+                  std::memcmp(head, binary_edge_format::magic, sizeof binary_edge_format::magic) == 0;
+    for (std::size_t i = 0; i < got && !binary; ++i) {
+        unsigned char c = static_cast<unsigned char>(head[i]);
+        binary = c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f');
+    }
+    if (binary)
         return std::make_unique<detail::edge_source_holder<binary_edge_reader>>(binary_edge_reader(spec),
                                                                               "file " + spec + " (binary)");
     return std::make_unique<detail::edge_source_holder<text_edge_reader>>(text_edge_reader(spec), "file " + spec + " (text)");

@@ -60,6 +60,8 @@ public:
     std::uint64_t line_number() const { return line_no_; }
     //! The file's path.
     const std::string& path() const { return path_; }
+    //! Where the edge last yielded stands: "PATH:LINE", for messages.
+    std::string position() const { return path_ + ":" + std::to_string(line_no_); }
 
 private:
     // Finds the next line in the buffer, refilling it as needed; false at end of file.

@@ -29,6 +29,7 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/extent_allocator.hpp"
+#include "flashxxl/machine/io_failure_message.hpp"
 #include "flashxxl/machine/machine_spec.hpp"
 #include "flashxxl/machine/queue_id_pool.hpp"
 #include "flashxxl/tl/translation_layer.hpp"
@@ -127,10 +128,17 @@ public:
         return submit(io_op::write, buffer, offset, length, r, on_complete);
     }
     //! Waits for a request of this device; the blocked time goes to stats wait_s of role `r`.
-    //! Rethrows an I/O error of the request.
+    //! An I/O error of the request (STXXL's io_error: ENOSPC, EIO, EROFS ...) is rethrown as
+    //! io_failure naming this device, its backing file, the request and what to do.
     void wait(const stxxl::request_ptr& req, role r) {
         auto begin = std::chrono::steady_clock::now();
-        req->wait(false);
+        try {
+            req->wait(false);
+        } catch (const stxxl::io_error& e) {
+            failed_request f{spec_.name, spec_.origin, spec_.path, req->get_type() == stxxl::request::WRITE,
+                             std::uint64_t(req->get_offset()), std::uint64_t(req->get_size()), to_string(r)};
+            throw io_failure(io_failure_message(f, e.what()));
+        }
         double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         emulated_->add_wait(r, waited);
         if (clock_)

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "flashxxl/error.hpp"
@@ -14,6 +16,48 @@
 #include "flashxxl/units.hpp"
 
 namespace flashxxl {
+
+namespace detail {
+
+//! The value-less options of STXXL 1.4.1's disk lines.
+inline bool is_stxxl_flag(const std::string& word) {
+    return word == "unlink" || word == "unlink_on_open" || word == "delete" || word == "delete_on_exit" ||
+           word == "autogrow" || word == "noautogrow" || word == "direct" || word == "nodirect" ||
+           word == "raw_device";
+}
+
+//! Applies an option of STXXL 1.4.1's disk lines to `d`; false when `key` is not one. The
+//! meaning is STXXL's where flashxxl has it: unlink / unlink_on_open / delete / delete_on_exit
+//! (the file does not outlive the run: keep=off, flashxxl's default for a file it creates),
+//! direct / nodirect / direct=on|off|try|yes|no (O_DIRECT). Accepted without effect, because a
+//! flashxxl device has a fixed size and its own queue: autogrow, noautogrow, autogrow=...,
+//! queue=N, queue_length=N, devid=N, device_id=N. raw_device is refused. Throws config_error
+//! (without a line; the caller adds it) for a bad value.
+inline bool apply_stxxl_option(device_spec& d, const std::string& key, const std::string& value) {
+    if (key == "unlink" || key == "unlink_on_open" || key == "delete" || key == "delete_on_exit") {
+        if (d.io_impl == "memory") throw config_error("applies to file devices (syscall, linuxaio), not to memory");
+        d.keep = false;
+        return true;
+    }
+    if (key == "direct" && value.empty()) return d.direct = "on", true;
+    if (key == "nodirect") return d.direct = "off", true;
+    if (key == "direct" && (value == "yes" || value == "no")) return d.direct = value == "yes" ? "on" : "off", true;
+    if (key == "autogrow" || key == "noautogrow") {
+        if (key == "autogrow" && !value.empty() && value != "on" && value != "off" && value != "yes" && value != "no")
+            throw config_error("expected autogrow, noautogrow or autogrow=on|off|yes|no, got '" + value + "'");
+        return true;
+    }
+    if (key == "queue" || key == "queue_length" || key == "devid" || key == "device_id") {
+        if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
+            throw config_error("expected a whole number, got '" + value + "'");
+        return true;
+    }
+    if (key == "raw_device")
+        throw config_error("raw devices are not machine devices (use `flashxxl characterize --device` to measure one)");
+    return false;
+}
+
+} // namespace detail
 
 //! Parses a machine config. The format extends STXXL's `.stxxl` file:
 //!
@@ -29,12 +73,15 @@ namespace flashxxl {
 //! block sizes, exactly the snippet `flashxxl characterize` prints: `br=128KiB bw=16MiB`),
 //! tl (on|off), tl_page, tl_segment, tl_spare, tl_cleaning; every other
 //! key is a parameter of the model and is checked by the model (unknown keys are errors).
-//! SIZE takes IEC units (16MiB, 32GiB) or plain bytes; decimal units (16M, 16GB) are rejected,
-//! because STXXL reads them as powers of ten. IO_IMPL is memory (sparse, allocated on first
+//! SIZE has STXXL's meaning (parse_stxxl_size): IEC units (16MiB, 32GiB) are powers of two,
+//! SI units (16M, 1G, 1GB) powers of ten (1G = 10^9 bytes, rounded down to whole 4 KiB), a
+//! plain number is MiB and 4096B is bytes. STXXL's own options (unlink, direct, autogrow, queue=,
+//! ...; detail::apply_stxxl_option) are understood, so an existing `.stxxl` line such as
+//! `disk=/var/tmp/stxxl,1G,syscall unlink` loads unchanged. IO_IMPL is memory (sparse, allocated on first
 //! write; PATH must be `memory`), syscall or linuxaio (PATH is a file this machine creates).
 //! `placement=POLICY key=value...` picks random_striping [seed=N], flash_aware, single
 //! device=NAME, or per_role static_data=a,b hot=c ...
-//! Errors throw config_error naming ORIGIN:LINE and the field.
+//! Errors throw config_error naming ORIGIN:LINE and the field: also a NUL byte, a second name=.
 inline machine_spec parse_machine_config(const std::string& text, const std::string& origin = "<config>") {
     machine_spec spec;
     spec.origin = origin;
@@ -53,6 +100,9 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
     };
     while (std::getline(in, line)) {
         ++line_no;
+        if (auto nul = line.find('\0'); nul != std::string::npos)
+            throw fail("", "NUL byte at column " + std::to_string(nul + 1) +
+                               " (expected a text file of disk=, flash=, placement= and name= lines)");
         if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
         std::istringstream words(line);
         std::vector<std::string> tokens;
@@ -64,8 +114,13 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
             throw fail("", "expected KEY=VALUE (disk=, flash=, placement= or name=), got '" + head + "'");
         std::string key = head.substr(0, eq), value = head.substr(eq + 1);
         std::vector<std::pair<std::string, std::string>> options;
+        bool device_line = key == "disk" || key == "flash";
         for (std::size_t i = 1; i < tokens.size(); ++i) {
             auto e = tokens[i].find('=');
+            if (device_line && e == std::string::npos && detail::is_stxxl_flag(tokens[i])) {
+                options.emplace_back(tokens[i], "");  // an STXXL flag without a value
+                continue;
+            }
             if (e == std::string::npos || e == 0)
                 throw fail(tokens[i], "expected key=value, got '" + tokens[i] + "'");
             options.emplace_back(tokens[i].substr(0, e), tokens[i].substr(e + 1));
@@ -73,6 +128,7 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
         if (key == "name") {
             if (!options.empty()) throw fail("name", "takes no options");
             if (value.empty()) throw fail("name", "empty machine name");
+            if (!spec.name.empty()) throw fail("name", "a second name= line (the machine is already named '" + spec.name + "')");
             spec.name = value;
         } else if (key == "placement") {
             if (have_placement) throw fail("placement", "a second placement line");
@@ -103,12 +159,17 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
                                     std::to_string(fields.size()) + " in '" + value + "'");
             d.path = fields[0];
             if (d.path.empty()) throw fail("path", "empty path");
+            bool decimal = false;
             try {
-                d.size = parse_size(fields[1]);
+                d.size = parse_stxxl_size(fields[1], &decimal);
             } catch (const config_error& e) {
                 throw fail("size", e.what());
             }
-            if (d.size == 0) throw fail("size", "device size must be positive");
+            if (d.size == 0)
+                throw fail("size", "device size must be positive (STXXL's size 0, a growing file, is not supported: "
+                                   "flashxxl devices have a fixed capacity)");
+            if (decimal) d.size -= d.size % 4096;  // STXXL's 1G = 10^9 bytes: whole 4 KiB blocks of it
+            if (d.size == 0) throw fail("size", "device size is below 4 KiB");
             if (d.size % 4096 != 0) throw fail("size", "device size must be a multiple of 4 KiB");
             d.io_impl = fields[2];
             if (d.io_impl != "memory" && d.io_impl != "syscall" && d.io_impl != "linuxaio")
@@ -123,7 +184,9 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
             for (auto& [k, v] : options) {
                 if (!seen.insert(k).second) throw fail(k, "given twice");
                 try {
-                    if (k == "name") {
+                    if (detail::apply_stxxl_option(d, k, v)) {
+                        // an STXXL option, with STXXL's meaning (see detail::apply_stxxl_option)
+                    } else if (k == "name") {
                         if (v.empty()) throw fail(k, "empty device name");
                         d.name = v;
                     } else if (k == "model") {
@@ -195,6 +258,9 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
 
 //! Reads and parses a config file; errors name the file.
 inline machine_spec load_machine_config(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw config_error("machine config '" + path + "' is a directory (expected a file of disk= / flash= lines)");
     std::ifstream in(path);
     if (!in) throw config_error("cannot open machine config '" + path + "'");
     std::ostringstream text;

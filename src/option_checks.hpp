@@ -1,0 +1,82 @@
+// Validators that keep numeric options honest: no wrap-around of negative or overflowing integers, no NaN.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace flashxxl::cli {
+
+//! "from MIN to MAX" for messages; the uint64 maximum is spelled 2^64 - 1.
+inline std::string describe_range(std::uint64_t min, std::uint64_t max) {
+    return "from " + std::to_string(min) + " to " +
+           (max == std::numeric_limits<std::uint64_t>::max() ? std::string("2^64 - 1") : std::to_string(max));
+}
+
+//! A whole number written in decimal digits only (no sign, no 0x), between min and max. CLI11
+//! converts "-5" for an unsigned option with strtoull, which wraps it to 2^64 - 5, and saturates
+//! an overflow silently; this check refuses both before the conversion. The message names the
+//! option (CLI11 prefixes it) and the accepted range.
+inline CLI::Validator whole_number(std::uint64_t min = 0, std::uint64_t max = std::numeric_limits<std::uint64_t>::max(),
+                                   const std::string& description = "") {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            std::string expected = "expected a whole number " + describe_range(min, max);
+            if (text.empty()) return "empty value; " + expected;
+            std::uint64_t v = 0;
+            for (char c : text) {
+                if (c < '0' || c > '9') return "'" + text + "' is not accepted; " + expected;
+                std::uint64_t digit = std::uint64_t(c - '0');
+                if (v > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+                    return "'" + text + "' overflows 64 bits; " + expected;
+                v = v * 10 + digit;
+            }
+            if (v < min || v > max) return "'" + text + "' is out of range; " + expected;
+            return {};
+        },
+        description);
+}
+
+//! A finite decimal number (no nan, no inf) between min and max.
+inline CLI::Validator finite_number(double min = -std::numeric_limits<double>::max(),
+                                    double max = std::numeric_limits<double>::max(), const std::string& description = "") {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            auto range = [&] {
+                if (min == -std::numeric_limits<double>::max() && max == std::numeric_limits<double>::max())
+                    return std::string("expected a finite number");
+                std::string lo = min == -std::numeric_limits<double>::max() ? "" : CLI::detail::to_string(min);
+                std::string hi = max == std::numeric_limits<double>::max() ? "" : CLI::detail::to_string(max);
+                if (lo.empty()) return "expected a finite number at most " + hi;
+                if (hi.empty()) return "expected a finite number of at least " + lo;
+                return "expected a finite number from " + lo + " to " + hi;
+            };
+            char* end = nullptr;
+            double v = std::strtod(text.c_str(), &end);
+            if (text.empty() || end != text.c_str() + text.size()) return "'" + text + "' is not a number; " + range();
+            if (!std::isfinite(v)) return "'" + text + "' is not accepted; " + range();
+            if (v < min || v > max) return "'" + text + "' is out of range; " + range();
+            return {};
+        },
+        description);
+}
+
+//! Adds whole_number() to every unsigned option and finite_number() to every floating-point
+//! option of `app` and its subcommands (CLI11's type names UINT and FLOAT), so that no command
+//! can forget it. Options with tighter ranges add their own check besides.
+inline void check_numeric_options(CLI::App& app) {
+    for (CLI::Option* opt : app.get_options()) {
+        std::string type = opt->get_type_name();
+        type = type.substr(0, type.find(':'));
+        if (type == "UINT") opt->check(whole_number());
+        if (type == "FLOAT") opt->check(finite_number());
+    }
+    for (CLI::App* sub : app.get_subcommands(std::function<bool(CLI::App*)>())) check_numeric_options(*sub);
+}
+
+} // namespace flashxxl::cli

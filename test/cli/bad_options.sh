@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Bad options get a clear usage error (exit 2) naming the option and the accepted range, never a
+# default or a wrap-around; --version, the exit-status help; --json output is JSON only, with run metadata.
+set -u
+bin=$1
+source "$(dirname "$0")/check_lib.bash"
+unset STXXLCFG
+cd "$work"
+printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > tiny.cfg
+small=(--config tiny.cfg --no-progress --br 4KiB --bw 512KiB --memory 4MiB)
+model=(characterize --model hama-ssd-2009 --dry-run)
+
+# Negative and overflowing integers: CLI11 alone wraps -5 to 2^64 - 5.
+check "sort --items -5" 2 "--items: '-5' is not accepted; expected a whole number from 0 to 2\^64 - 1" \
+    "$bin" sort "${small[@]}" --items -5
+check "sort --items beyond 64 bits" 2 "--items: '99999999999999999999' overflows 64 bits" \
+    "$bin" sort "${small[@]}" --items 99999999999999999999
+check "sort --items 0x10 (no hex)" 2 "--items: '0x10' is not accepted" "$bin" sort "${small[@]}" --items 0x10
+check "bfs --source -1" 2 "--source: '-1' is not accepted; expected a whole number" \
+    "$bin" bfs grid:side=10 --source -1 --no-progress
+check "dfs --source -1" 2 "--source: '-1' is not accepted" "$bin" dfs grid:side=10 --source -1 --no-progress
+check "gen --nodes -3" 2 "--nodes: '-3' is not accepted" "$bin" gen random --nodes -3 --degree 2 --out g.txt
+check "characterize --count -5" 2 "--count: '-5' is not accepted; expected a whole number from 0 to" \
+    "$bin" "${model[@]}" --count -5
+check "characterize --repeat -1" 2 "--repeat: '-1' is not accepted; expected a whole number from 1 to 1000" \
+    "$bin" "${model[@]}" --repeat -1
+check "characterize --repeat 0" 2 "--repeat: '0' is out of range; expected a whole number from 1 to 1000" \
+    "$bin" "${model[@]}" --repeat 0
+check "characterize --time nan" 2 "--time: 'nan' is not accepted; expected a finite number from 0 to" \
+    "$bin" "${model[@]}" --time nan
+check "characterize --time -3" 2 "--time: '-3' is out of range" "$bin" "${model[@]}" --time -3
+check "--scale inf" 2 "--scale: 'inf' is not accepted; expected a finite number from 1e-06 to" \
+    "$bin" machine --no-probe --pace --scale inf
+check "gen --degree nan" 2 "--degree: 'nan' is not accepted" "$bin" gen random --nodes 10 --degree nan --out g.txt
+check "machine --volume 0" 2 "--volume 0: expected a positive size" "$bin" machine --volume 0
+check "machine --volume not a size" 2 "--volume: size 'lots' is not a number" "$bin" machine --volume lots
+
+# A memory budget beyond this machine is refused before anything is allocated.
+check "sort --memory beyond physical memory" 2 "--memory 1000TiB is more than this machine's physical memory" \
+    "$bin" sort --config tiny.cfg --no-progress --memory 1000TiB --items 10
+check "bfs --memory beyond physical memory" 2 "--memory 1000TiB is more than this machine's physical memory" \
+    "$bin" bfs grid:side=10 --memory 1000TiB --no-progress
+check "sort input beyond the devices' capacity" 2 "the input of 100000000 items \(762.94 MiB\) exceeds the capacity of machine 'tiny' \(256 MiB" \
+    "$bin" sort "${small[@]}" --items 100000000
+check "sort input volume beyond 64 bits" 2 "--items 999999999999999999 of 40 bytes overflow 64 bits" \
+    "$bin" sort "${small[@]}" --items 999999999999999999 --element-size 40
+check "--memory 0" 2 "--memory 0: expected a positive memory budget" "$bin" sort --config tiny.cfg --memory 0 --items 10
+
+# Exit codes: 2 for usage errors CLI11 finds too (it used to return 100-109), documented in --help.
+check "unknown option is a usage error" 2 "--frobnicate" "$bin" sort --frobnicate
+check "missing subcommand is a usage error" 2 "subcommand" "$bin"
+check "a mistyped subcommand gets a suggestion" 2 "did you mean 'sort' for 'srot'\?" "$bin" srot --items 5
+check "a mistyped option gets a suggestion" 2 "did you mean --items for --itmes\?" "$bin" sort --itmes 5
+if "$bin" sort --zzzzzzzz 2>&1 | grep -q "did you mean"; then echo "FAIL a suggestion for a word far from every option"; fail=1
+else echo "ok   no suggestion for a word far from every option"; fi
+check "--help documents the exit status" 0 "Exit status: 0 success; 1 runtime error .*; 2 usage error" "$bin" --help
+check "--version" 0 "^flashxxl [0-9]+\.[0-9]+\.[0-9]+$" "$bin" --version
+
+# --json: stdout is one JSON document with version, command line, timestamp and machine spec,
+# also on a file-backed device (STXXL prints its messages to stdout; they now go to stderr).
+printf 'disk=%s/scratch.img,64MiB,syscall name=scratch direct=try\n' "$work" > file.cfg
+json_ok() {  # description, command...
+    local what=$1; shift
+    if "$@" > out.json 2> err.txt && python3 -c "
+import json, sys
+d = json.load(open('out.json'))
+for k in ('version', 'command_line', 'timestamp'):
+    assert k in d, k
+assert isinstance(d['command_line'], list) and d['command_line'][1:2] == [sys.argv[1]], d['command_line']
+assert d['timestamp'].endswith('Z'), d['timestamp']
+if sys.argv[1] == 'placement':
+    assert all(c['machine_spec']['devices'] for c in d['configurations']), d['configurations']
+elif sys.argv[1] != 'gen':
+    assert d['machine_spec']['devices'], d['machine_spec']
+" "$2"; then echo "ok   $what"; else echo "FAIL $what"; head -3 out.json err.txt; fail=1; fi
+}
+json_ok "sort --json on a file device is pure JSON" "$bin" sort --config file.cfg --items 100000 --memory 8MiB --br 128KiB --bw 1MiB --json
+json_ok "machine --json on a file device" "$bin" machine --config file.cfg --json --volume 1MiB
+json_ok "bfs --json" "$bin" bfs grid:side=20 --json
+json_ok "dfs --json" "$bin" dfs grid:side=20 --json
+json_ok "pq --json" "$bin" pq "${small[@]}" --items 1000 --json
+json_ok "gen --json" "$bin" gen grid --side 10 --out grid.txt --json
+json_ok "placement --json (a machine spec per configuration)" "$bin" placement grid:side=30 --json
+# characterize writes its JSON report to a file; it carries the same run metadata.
+if "$bin" characterize --model hama-ssd-2009 --plan quick --json c.json --quiet > /dev/null 2>&1 && python3 -c "
+import json
+d = json.load(open('c.json'))
+assert d['version'] and d['timestamp'].endswith('Z') and d['command_line'][1] == 'characterize', d.get('command_line')
+"; then echo "ok   characterize --json report carries version, command line, timestamp"
+else echo "FAIL characterize --json report metadata"; fail=1; fi
+exit $fail
