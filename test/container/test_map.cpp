@@ -204,8 +204,8 @@ TEST_P(map_pairs, matches_std_map_small_entries) {
     const std::uint64_t n = std::max<std::uint64_t>(3000, 5 * b.bw / 16);
     randomized<std::uint64_t, std::uint64_t, std::less<std::uint64_t>>(m, b, n, 1);
 }
-INSTANTIATE_TEST_SUITE_P(map, map_pairs, ::testing::ValuesIn(pairs()), [](const auto& info) {
-    return "br" + std::to_string(info.param.br / KiB) + "k_bw" + std::to_string(info.param.bw / KiB) + "k";
+INSTANTIATE_TEST_SUITE_P(map, map_pairs, ::testing::ValuesIn(pairs()), [](const auto& p) {
+    return "br" + std::to_string(p.param.br / KiB) + "k_bw" + std::to_string(p.param.bw / KiB) + "k";
 });
 
 // Large values (200 bytes): narrow leaves, a tree of three or more levels.
