@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     flashxxl::cli::register_bfs_command(app);
     flashxxl::cli::register_dfs_command(app);
     flashxxl::cli::register_placement_command(app);
+    flashxxl::cli::register_btree_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

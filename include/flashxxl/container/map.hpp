@@ -5,7 +5,6 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <exception>
 #include <functional>
 #include <iterator>
 #include <new>
@@ -263,8 +262,7 @@ public:
             std::uint64_t child = child_of(id, k);
             const bool child_leaf = h == 2;
             if (info(child).count <= min_fill(child_leaf)) {
-                refill_child(id, child, child_leaf, k);
-                if (id != root_) {  // the root had two children, which merged: one level less
+                if (refill_child(id, child, child_leaf, k)) {  // the root's two children merged: one level less
                     id = root_;
                     h = height_;
                     continue;
@@ -421,27 +419,13 @@ private:
 
     // ---- device I/O -------------------------------------------------------------------------
 
-    //! Reads sub-blocks [first, first + n) of node `id` into dst (n Br reads, in parallel).
+    //! Reads sub-blocks [first, first + n) of node `id` into dst: one request of n Br blocks
+    //! (a whole node's entries are contiguous; one request spares the device n - 1 latencies).
     void read_blocks(std::uint64_t id, std::uint64_t first, std::uint64_t n, char* dst) {
         const extent& e = nodes_[id].get();
         const std::uint64_t br = blocks_.br;
-        std::vector<stxxl::request_ptr> reqs;
-        reqs.reserve(n);
-        std::exception_ptr error;
-        try {
-            for (std::uint64_t i = 0; i < n; ++i)
-                reqs.push_back(e.dev->aread(dst + i * br, e.offset + (first + i) * br, br, role_));
-        } catch (...) {
-            error = std::current_exception();
-        }
-        for (auto& r : reqs) {
-            try {
-                e.dev->wait(r, role_);
-            } catch (...) {
-                if (!error) error = std::current_exception();
-            }
-        }
-        if (error) std::rethrow_exception(error);
+        stxxl::request_ptr r = e.dev->aread(dst, e.offset + first * br, n * br, role_);
+        e.dev->wait(r, role_);
     }
     //! One Bw write of staging_ to node `id`.
     void write_staging(std::uint64_t id) {
@@ -720,8 +704,8 @@ private:
 
     //! Gives child `child` of `parent` (at its minimum fill) one more entry than the minimum:
     //! borrows from a sibling with more, else merges with a sibling. When the root is left
-    //! with one child, that child becomes the root.
-    void refill_child(std::uint64_t parent, std::uint64_t child, bool leaf, const Key& k) {
+    //! with one child, that child becomes the root (returns true then).
+    bool refill_child(std::uint64_t parent, std::uint64_t child, bool leaf, const Key& k) {
         frame& p = load(parent);
         pin pp(p);
         inner_entry* pe = inners(p);
@@ -745,7 +729,9 @@ private:
             root_ = pe[0].child;
             --height_;
             free_node(p.id);
+            return true;
         }
+        return false;
     }
     //! Entry 0 of right sibling s (entry i + 1 of p) moves to the end of c.
     void borrow_from_right(frame& p, std::uint64_t i, frame& c, frame& s) {
@@ -826,14 +812,15 @@ private:
         for (std::uint64_t j = 0; j < leaves_needed; ++j) {
             const std::uint64_t cnt = share(n, leaves_needed, j);
             for (std::uint64_t i = 0; i < cnt; ++i, ++it, ++done) {
-                const Key& key = it->first;
+                const auto& item = *it;  // a reference, or a value an input generator made
+                const Key& key = item.first;
                 if (previous && !cmp_(*previous, key))
                     throw invalid_request("flashxxl::map::bulk_load: input item " + std::to_string(done) +
                                           " is not greater than the one before (the input must be sorted by key, "
                                           "without duplicates)");
                 previous.emplace(key);
                 std::memcpy(static_cast<void*>(&buf[i].key), static_cast<const void*>(&key), sizeof(Key));
-                const T& value = it->second;
+                const T& value = item.second;
                 std::memcpy(static_cast<void*>(&buf[i].value), static_cast<const void*>(&value), sizeof(T));
             }
             const std::uint64_t next = j + 1 < leaves_needed ? allocate_node() : no_node;
