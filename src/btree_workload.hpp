@@ -22,8 +22,9 @@
 namespace flashxxl::cli {
 
 //! What the workload does: `items` keys 0, 4, 8, ... bulk loaded (value mix64(key)), `finds`
-//! random finds (a quarter of them hits), `inserts` random new keys (then flush), `scans`
-//! range scans of `scan_length` items from random keys.
+//! random finds (a quarter of them hits), `inserts` random new keys (then flush), `inserts`
+//! more new keys as one sorted batch (then flush), `scans` range scans of `scan_length` items
+//! from random keys. Every phase starts with cold caches (drop_cache).
 struct btree_workload {
     std::uint64_t items = 1000000;
     std::uint64_t finds = 10000;
@@ -96,10 +97,13 @@ private:
     std::uint64_t i_;
 };
 
-inline io_counters total(const std::vector<device_stats>& s) {
-    io_counters c;
-    for (const auto& d : s) c += d.total;
-    return c;
+//! The keys of the batched inserts: `inserts` new random keys, sorted (a batch of updates
+//! applied in key order, so that the updates of one leaf meet while it is cached).
+inline std::vector<key_t> batch_keys(const btree_workload& w) {
+    std::vector<key_t> keys(w.inserts);
+    for (std::uint64_t i = 0; i < w.inserts; ++i) keys[i] = 4 * (mix64(w.seed * 0x3c6e + i) % w.items) + 1 + (i + 1) % 3;
+    std::sort(keys.begin(), keys.end());
+    return keys;
 }
 
 } // namespace detail_btree
@@ -144,6 +148,7 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
             if ((it != t.end()) != hit || (hit && it->second != mix64(k))) fail("find(" + std::to_string(k) + ") is wrong");
         }
     });
+    t.drop_cache();
     measure("random inserts", w.inserts, [&] {
         for (std::uint64_t i = 0; i < w.inserts; ++i) {
             key_t k = 4 * (mix64(w.seed * 0x51ed + i) % w.items) + 1 + i % 3;
@@ -151,6 +156,12 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
         }
         t.flush();  // the writes the inserts owe
     });
+    t.drop_cache();
+    measure("batched inserts", w.inserts, [&] {
+        for (key_t k : batch_keys(w)) t.insert({k, mix64(k)});
+        t.flush();
+    });
+    t.drop_cache();
     measure("range scans", w.scans * w.scan_length, [&] {
         for (std::uint64_t i = 0; i < w.scans; ++i) {
             key_t from = mix64(w.seed * 0x7f4a + i) % (4 * w.items);

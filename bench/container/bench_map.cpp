@@ -95,6 +95,9 @@ btree_run run_stxxl(std::uint64_t memory, const btree_workload& w, const std::st
             t->insert(std::make_pair(k, flashxxl::cli::mix64(k)));
         }
     });
+    measure("batched inserts", w.inserts, [&] {
+        for (key_t k : flashxxl::cli::detail_btree::batch_keys(w)) t->insert(std::make_pair(k, flashxxl::cli::mix64(k)));
+    });
     measure("range scans", w.scans * w.scan_length, [&] {
         for (std::uint64_t i = 0; i < w.scans; ++i) {
             key_t from = flashxxl::cli::mix64(w.seed * 0x7f4a + i) % (4 * w.items);
@@ -132,11 +135,11 @@ void print_wall_table(const std::vector<btree_run>& runs) {
 
 int main(int argc, char** argv) {
     std::string dir = "bench-work", json_path, part = "both";
-    std::uint64_t memory = 96 * MiB;
+    std::uint64_t memory = 160 * MiB;
     btree_workload w;
-    w.items = 4000000;
-    w.finds = 2000;
-    w.inserts = 500;
+    w.items = 20000000;
+    w.finds = 500;
+    w.inserts = 200;
     w.scans = 20;
     w.scan_length = 20000;
     const char* usage =
@@ -145,7 +148,7 @@ int main(int argc, char** argv) {
         "(a) model: flashxxl::map on hybrid-2009's emulated SSD with Br 128KiB / Bw 16MiB (two-level) and with\n"
         "    one block size Br or Bw for its nodes (stxxl::map's layout): modelled seconds, items transferred.\n"
         "(b) real: flashxxl::map two-level vs stxxl::map (nodes of 128KiB and of 16MiB) on syscall files in DIR\n"
-        "    (default ./bench-work, created) with the same memory M (default 96MiB): wall seconds.\n";
+        "    (default ./bench-work, created) with the same memory M (default 160MiB): wall seconds.\n";
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
