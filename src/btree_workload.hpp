@@ -22,13 +22,14 @@
 namespace flashxxl::cli {
 
 //! What the workload does: `items` keys 0, 4, 8, ... bulk loaded (value mix64(key)), `finds`
-//! random finds (a quarter of them hits), `inserts` random new keys (then flush), `inserts`
+//! random finds (a quarter of them hits), `inserts` random new keys (then flush), `batch`
 //! more new keys as one sorted batch (then flush), `scans` range scans of `scan_length` items
 //! from random keys. Every phase starts with cold caches (drop_cache).
 struct btree_workload {
     std::uint64_t items = 1000000;
     std::uint64_t finds = 10000;
     std::uint64_t inserts = 10000;
+    std::uint64_t batch = 100000;
     std::uint64_t scans = 100;
     std::uint64_t scan_length = 10000;
     std::uint64_t seed = 1;
@@ -97,11 +98,11 @@ private:
     std::uint64_t i_;
 };
 
-//! The keys of the batched inserts: `inserts` new random keys, sorted (a batch of updates
+//! The keys of the batched inserts: `batch` new random keys, sorted (a batch of updates
 //! applied in key order, so that the updates of one leaf meet while it is cached).
 inline std::vector<key_t> batch_keys(const btree_workload& w) {
-    std::vector<key_t> keys(w.inserts);
-    for (std::uint64_t i = 0; i < w.inserts; ++i) keys[i] = 4 * (mix64(w.seed * 0x3c6e + i) % w.items) + 1 + (i + 1) % 3;
+    std::vector<key_t> keys(w.batch);
+    for (std::uint64_t i = 0; i < w.batch; ++i) keys[i] = 4 * (mix64(w.seed * 0x3c6e + i) % w.items) + 1 + (i + 1) % 3;
     std::sort(keys.begin(), keys.end());
     return keys;
 }
@@ -157,7 +158,7 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
         t.flush();  // the writes the inserts owe
     });
     t.drop_cache();
-    measure("batched inserts", w.inserts, [&] {
+    measure("batched inserts", w.batch, [&] {
         for (key_t k : batch_keys(w)) t.insert({k, mix64(k)});
         t.flush();
     });

@@ -60,7 +60,8 @@ void run_btree(const btree_options& o) {
     }
     print_btree_table(runs, "btree: " + std::to_string(o.work.items) + " items of 16 B, " +
                                 std::to_string(o.work.finds) + " finds, " + std::to_string(o.work.inserts) +
-                                " inserts, " + std::to_string(o.work.scans) + " scans of " +
+                                " inserts, a batch of " + std::to_string(o.work.batch) + ", " +
+                                std::to_string(o.work.scans) + " scans of " +
                                 std::to_string(o.work.scan_length));
     std::cout << "  results verified: finds and scans correct\n";
 }
@@ -79,6 +80,7 @@ void register_btree_command(CLI::App& app) {
     cmd->add_option("--items", o->work.items, "items bulk loaded (16 B each)")->capture_default_str();
     cmd->add_option("--finds", o->work.finds, "random finds")->capture_default_str();
     cmd->add_option("--inserts", o->work.inserts, "random inserts of new keys")->capture_default_str();
+    cmd->add_option("--batch", o->work.batch, "new keys inserted as one sorted batch")->capture_default_str();
     cmd->add_option("--scans", o->work.scans, "range scans")->capture_default_str();
     cmd->add_option("--scan-length", o->work.scan_length, "items per range scan")->capture_default_str();
     cmd->add_option("--seed", o->work.seed, "seed of the random keys")->capture_default_str();

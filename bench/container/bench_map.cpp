@@ -1,7 +1,7 @@
 // Driver: flashxxl::map (the two-level B-tree) vs one-block-size layouts and stxxl::map: bulk load, random finds, random inserts, range scans.
 //
 // Usage: bench_map [--dir DIR] [--items N] [--memory SIZE] [--finds N] [--inserts N] [--scans N]
-//                  [--scan-length N] [--part model|real|both] [--json FILE]
+//                  [--batch N] [--scan-length N] [--part model|real|both] [--json FILE]
 // (a) model: hybrid-2009's emulated SSD (Hama 2009, memory-backed), flashxxl::map with Br =
 //     128 KiB, Bw = 16 MiB (two-level), and with one block size for nodes, Br or Bw, the layout
 //     of stxxl::map: modelled seconds and items transferred per operation.
@@ -95,7 +95,7 @@ btree_run run_stxxl(std::uint64_t memory, const btree_workload& w, const std::st
             t->insert(std::make_pair(k, flashxxl::cli::mix64(k)));
         }
     });
-    measure("batched inserts", w.inserts, [&] {
+    measure("batched inserts", w.batch, [&] {
         for (key_t k : flashxxl::cli::detail_btree::batch_keys(w)) t->insert(std::make_pair(k, flashxxl::cli::mix64(k)));
     });
     measure("range scans", w.scans * w.scan_length, [&] {
@@ -140,10 +140,11 @@ int main(int argc, char** argv) {
     w.items = 20000000;
     w.finds = 500;
     w.inserts = 200;
+    w.batch = 20000;
     w.scans = 20;
     w.scan_length = 20000;
     const char* usage =
-        "usage: bench_map [--dir DIR] [--items N] [--memory SIZE] [--finds N] [--inserts N] [--scans N]\n"
+        "usage: bench_map [--dir DIR] [--items N] [--memory SIZE] [--finds N] [--inserts N] [--batch N] [--scans N]\n"
         "                 [--scan-length N] [--part model|real|both] [--json FILE]\n"
         "(a) model: flashxxl::map on hybrid-2009's emulated SSD with Br 128KiB / Bw 16MiB (two-level) and with\n"
         "    one block size Br or Bw for its nodes (stxxl::map's layout): modelled seconds, items transferred.\n"
@@ -166,6 +167,7 @@ int main(int argc, char** argv) {
             else if (a == "--memory") memory = parse_size(v);
             else if (a == "--finds") w.finds = std::stoull(v);
             else if (a == "--inserts") w.inserts = std::stoull(v);
+            else if (a == "--batch") w.batch = std::stoull(v);
             else if (a == "--scans") w.scans = std::stoull(v);
             else if (a == "--scan-length") w.scan_length = std::stoull(v);
             else if (a == "--json") json_path = v;

@@ -271,6 +271,18 @@ TEST(map, find_transfers_br_log_br_n_items) {
     // The two-level layout at work: far less than one Bw node per primary level.
     EXPECT_LE(items_per_find * item, double(m.height()) * double(b.bw) / 4);
     EXPECT_GE(d.total.read_ops, finds) << "the cache (min_memory) cannot hold the tree";
+    // A range scan reads the entry sub-blocks it passes, in Br blocks, not whole leaves.
+    m.drop_cache();
+    before = flashxxl_test::total_stats(mach);
+    const std::uint64_t length = 20000;
+    std::uint64_t seen = 0, expect = 3 * 1000;
+    for (auto it = m.lower_bound(3 * 1000); it != m.end() && seen < length; ++it, ++seen, expect += 3)
+        ASSERT_EQ(it->first, expect);
+    ASSERT_EQ(seen, length);
+    d = flashxxl_test::total_stats(mach) - before;
+    EXPECT_EQ(d.total.read_bytes, d.total.read_ops * b.br);
+    const std::uint64_t entry_blocks = length / (b.br / 16) + 1;
+    EXPECT_LE(d.total.read_ops, entry_blocks + 4 * m.height() + 4) << "a scan reads about length / E Br blocks";
 }
 
 // A bulk load writes every node once, in whole Bw writes: each item about once.

@@ -97,7 +97,7 @@ public:
         }
         reference operator*() const { return *item_; }
         pointer operator->() const { return &*item_; }
-        //! Moves to the next item (reads the leaf whole when it is not cached).
+        //! Moves to the next item (reads the next entry sub-block when it is not cached).
         iterator& operator++() {
             map_->advance(*this);
             return *this;
@@ -622,24 +622,38 @@ private:
         }
         return next == no_node ? end() : first_of_leaf(next);
     }
+    //! Moves `it` to the next item: in the frame when its leaf is cached, else through the
+    //! sub-block cache (a scan of k items reads about k / E entry sub-blocks, not whole leaves).
     void advance(iterator& it) {
-        frame& f = load(it.leaf_);
-        if (it.pos_ + 1 < f.count) {
-            ++it.pos_;
-            const leaf_entry& e = leaves(f)[it.pos_];
-            it.item_.emplace(e.key, e.value);
-            return;
+        std::uint64_t next;
+        if (frame* f = cached(it.leaf_)) {
+            if (it.pos_ + 1 < f->count) {
+                ++it.pos_;
+                const leaf_entry& e = leaves(*f)[it.pos_];
+                it.item_.emplace(e.key, e.value);
+                return;
+            }
+            next = f->next;
+        } else {
+            const detail::btree_node_header h = leaf_layout::header(fetch(it.leaf_, 0));
+            if (it.pos_ + 1 < h.count) {
+                ++it.pos_;
+                const leaf_entry* e;
+                if (h.top == 0) {
+                    e = std::launder(reinterpret_cast<const leaf_entry*>(fetch(it.leaf_, 0) + detail::btree_root_offset)) +
+                        it.pos_;
+                } else {
+                    const std::uint64_t per = leaf_layout_.entries_per_block();
+                    e = std::launder(reinterpret_cast<const leaf_entry*>(fetch(it.leaf_, h.first_block[0] + it.pos_ / per))) +
+                        it.pos_ % per;
+                }
+                it.item_.emplace(e->key, e->value);
+                return;
+            }
+            next = h.next;
         }
-        const std::uint64_t next = f.next;
-        if (next == no_node) {
-            it = end();
-            return;
-        }
-        frame& g = load(next);
-        const leaf_entry& e = leaves(g)[0];
-        it.leaf_ = next;
-        it.pos_ = 0;
-        it.item_.emplace(e.key, e.value);
+        if (next == no_node) it = end();
+        else it = first_of_leaf(next);
     }
 
     // ---- updates ----------------------------------------------------------------------------
