@@ -53,8 +53,9 @@ namespace flashxxl {
 //! Keys and values must be trivially copyable; neither needs a default constructor. Cmp is
 //! a strict weak order on Key; no sentinel keys are needed. Iterators hold a copy of their
 //! item and are invalidated by any insert, erase, bulk_load or clear (unlike std::map).
-//! Out of space: an insert that needs a new node throws out_of_space before changing anything,
-//! and the map stays usable. Not thread-safe.
+//! Out of space: an insert that needs a new node throws out_of_space without inserting (splits
+//! further up its path may have happened; the tree stays valid), and the map stays usable.
+//! Not thread-safe.
 template <class Key, class T, class Cmp = std::less<Key>>
 class map {
     struct leaf_entry {
@@ -219,8 +220,8 @@ public:
     size_type count(const Key& k) { return find(k) != end() ? 1 : 0; }
 
     //! Inserts `v` unless its key is present; returns the item with that key and whether `v`
-    //! was inserted (std::map::insert). out_of_space (nothing changed) when a split needs a
-    //! node and the device is full.
+    //! was inserted (std::map::insert). out_of_space (no item inserted; the tree stays
+    //! valid) when a split needs a node and the device is full.
     std::pair<iterator, bool> insert(const value_type& v) {
         iterator it = find(v.first);
         if (it != end()) return {it, false};
