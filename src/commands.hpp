@@ -29,4 +29,7 @@ void register_dfs_command(CLI::App& app);
 //! `flashxxl placement`: seeds/000 Table 4.1, MM_BFS under several machines and policies (src/cmd_placement.cpp).
 void register_placement_command(CLI::App& app);
 
+//! `flashxxl btree`: the two-level B-tree flashxxl::map, bulk load / finds / inserts / scans (src/cmd_btree.cpp).
+void register_btree_command(CLI::App& app);
+
 } // namespace flashxxl::cli

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# End-to-end checks of `flashxxl btree`: the phases table, the three layouts, JSON, bad options.
+set -u
+bin=$1
+source "$(dirname "$0")/check_lib.bash"
+printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/tiny.cfg"
+base="--config $work/tiny.cfg --no-progress --br 4KiB --bw 64KiB --items 100000 --finds 300 --inserts 300 --batch 3000 --scans 5 --scan-length 2000"
+small="$base --memory 1MiB"
+check "btree prints every phase" 0 "random finds +two-level +[0-9.]+" "$bin" btree $small
+check "btree verifies its results" 0 "results verified" "$bin" btree $small
+check "btree --layout all runs three layouts side by side" 0 "range scans +one block Bw" "$bin" btree $small --layout all
+"$bin" btree $small --layout all --json > "$work/b.json" && python3 -c "
+import json; d=json.load(open('$work/b.json'))
+runs = {r['layout']: r for r in d['runs']}
+assert set(runs) == {'two-level', 'one block Br', 'one block Bw'}, runs.keys()
+two, big = runs['two-level'], runs['one block Bw']
+ph = lambda r, n: [p for p in r['phases'] if p['name'] == n][0]
+assert two['br'] == 4096 and two['bw'] == 65536 and two['verified'], two
+# Finds read Br blocks inside Bw nodes: far fewer items than with whole Bw nodes.
+assert ph(two, 'random finds')['read_bytes'] * 4 < ph(big, 'random finds')['read_bytes'], (two, big)
+# The bulk load writes in Bw blocks only, each item about once.
+bl = ph(two, 'bulk load')
+assert bl['write_bytes'] == bl['write_ops'] * 65536 and bl['write_bytes'] < 1.2 * 16 * d['items'], bl
+assert ph(two, 'random finds')['modelled_s'] > 0, two" \
+    && echo "ok   btree json: layouts, Br reads for finds, Bw writes for the bulk load" || { echo "FAIL btree json"; fail=1; }
+check "bad layout is named" 2 "--layout 'b-tree' \(expected two-level, br, bw or all\)" "$bin" btree $small --layout b-tree
+check "memory too small names the minimum" 2 "flashxxl::map: memory budget .*need at least" "$bin" btree $base --memory 128KiB
+exit $fail
