@@ -16,8 +16,6 @@
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
 
-#include <tbb/task_arena.h>
-
 using namespace flashxxl;
 using flashxxl_test::item;
 using flashxxl_test::shape;
@@ -30,10 +28,11 @@ const block_sizes small{br, bw};
 constexpr std::uint64_t mem = 128 * 1024;
 
 //! Sorts n items and checks order, memory and I/O; with `hint` tells the sorter n first
-//! (expect()) and stores in *switched whether it chose double-buffered run formation.
+//! (expect()) and stores in *switched whether it chose double-buffered run formation; sorts
+//! and merges on `threads` threads (0: the machine's).
 template <class T, class Cmp>
 void check_sorter(shape sh, std::size_t n, Cmp cmp, std::uint64_t memory = mem, bool* switched = nullptr,
-                  const block_sizes& b = small) {
+                  const block_sizes& b = small, std::size_t threads = 0) {
     bool hint = switched != nullptr;
     const block_layout<T> layout(b.br);
     machine m = flashxxl_test::tiny_machine();
@@ -50,6 +49,8 @@ void check_sorter(shape sh, std::size_t n, Cmp cmp, std::uint64_t memory = mem, 
     bool double_buffered = false;
     {
         sorter<T, Cmp> s(m, memory, b, cmp);
+        s.set_threads(threads);
+        EXPECT_EQ(s.threads(), threads == 0 ? default_threads() : threads);
         EXPECT_EQ(s.blocks(), b);
         if (hint) double_buffered = s.expect(n);
         for (const T& x : input) s.push(x);
@@ -299,16 +300,13 @@ TEST(sort_vector, small_4) { check_vector_sort<item<4>>(shape::random, 100); }
 TEST(sort_vector, empty) { check_vector_sort<item<8>>(shape::random, 0); }
 
 // Run formation sorts the first half of the run buffer on the sorter's threads as soon as it is filled, the rest when full, and
-// merges the chunks while writing: exercise that with big runs, 2 and 8 workers (an arena of 8
-// even on 2 cores).
+// merges the chunks while writing: exercise that with big runs, the machine's threads and 8
+// (even on 2 cores).
 TEST(sorter, parallel_run_formation_chunks) {
     check_sorter<item<8>, std::less<item<8>>>(shape::random, 1000003, std::less<item<8>>(),
                                                             4 * 1024 * 1024);
-    tbb::task_arena arena(8);
-    arena.execute([] {
-        check_sorter<item<16>, std::less<item<16>>>(shape::few_distinct, 700001,
-                                                                  std::less<item<16>>(), 8 * 1024 * 1024);
-    });
+    check_sorter<item<16>, std::less<item<16>>>(shape::few_distinct, 700001, std::less<item<16>>(),
+                                                8 * 1024 * 1024, nullptr, small, 8);
 }
 
 // A comparator that throws while chunks are being sorted in TBB tasks: the exception reaches
