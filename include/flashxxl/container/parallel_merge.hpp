@@ -98,12 +98,17 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
         return out + n;
     }
     const auto length = std::ptrdiff_t(n);
+    // Leading empty sequences are left out: libstdc++ binds a reference to the first one's end,
+    // which must not be a null pointer (an empty std::vector's data()).
+    seq* first = seqs.data();
+    while (first->first == first->second) ++first;
+    seq* last = seqs.data() + seqs.size();
     if (threads > 1 && n >= parallel_merge_min_items) {
         using guarded = detail::guarded_before<Before>;
         typename guarded::state failure;
         guarded cmp(&before, &failure);
         T* end = __gnu_parallel::parallel_multiway_merge</*stable=*/true, /*sentinels=*/false>(
-            seqs.data(), seqs.data() + seqs.size(), out,
+            first, last, out,
             __gnu_parallel::multiway_merge_exact_splitting</*stable=*/true, seq*, guarded, std::ptrdiff_t>, length,
             cmp, __gnu_parallel::_ThreadIndex(std::min<std::size_t>(threads, 1u << 15)));
         if (failure.error) std::rethrow_exception(failure.error);
@@ -111,7 +116,7 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
     }
     // The sentinel argument is unused without sentinels; any item serves.
     return __gnu_parallel::__sequential_multiway_merge</*stable=*/true, /*sentinels=*/false>(
-        seqs.data(), seqs.data() + seqs.size(), out, *some_item, length, before);
+        first, last, out, *some_item, length, before);
 }
 
 } // namespace flashxxl
