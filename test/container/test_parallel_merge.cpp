@@ -54,8 +54,9 @@ std::vector<T> merge_pieces(std::vector<std::vector<T>>& runs, std::size_t threa
     }
     std::vector<T> out(total, T(0));
     T* at = out.data();
+    merge_team team(threads);
     while (at != out.data() + total) {
-        T* end = merge_sorted(seqs, at, piece, std::less<T>(), threads);
+        T* end = merge_sorted(seqs, at, piece, std::less<T>(), threads > 1 ? &team : nullptr);
         EXPECT_EQ(std::uint64_t(end - at), std::min<std::uint64_t>(piece, std::uint64_t(out.data() + total - at)));
         if (end == at) break;
         at = end;
@@ -104,7 +105,7 @@ TYPED_TEST(parallel_merge_typed, equals_the_sequential_stable_merge) {
     }
 }
 
-// A comparator that throws inside the OpenMP team: the exception reaches the caller.
+// A comparator that throws on the merge team's threads: the exception reaches the caller.
 TEST(parallel_merge, comparator_exception_reaches_the_caller) {
     auto runs = make_runs<item<8>>(shape::random, {20000, 20000, 20000}, 7);
     std::vector<std::pair<item<8>*, item<8>*>> seqs;
@@ -115,7 +116,15 @@ TEST(parallel_merge, comparator_exception_reaches_the_caller) {
         if (__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) > 5000) throw std::runtime_error("comparator gave up");
         return a < b;
     };
-    EXPECT_THROW(merge_sorted(seqs, out.data(), 60000, fragile, 4), std::runtime_error);
+    merge_team team(4);
+    EXPECT_THROW(merge_sorted(seqs, out.data(), 60000, fragile, &team), std::runtime_error);
+    // The team stays usable after a job threw.
+    calls = -(1 << 30);
+    auto again = make_runs<item<8>>(shape::random, {20000, 20000}, 8);
+    std::vector<std::pair<item<8>*, item<8>*>> seqs2;
+    for (auto& r : again) seqs2.emplace_back(r.data(), r.data() + r.size());
+    EXPECT_EQ(merge_sorted(seqs2, out.data(), 40000, std::less<item<8>>(), &team), out.data() + 40000);
+    EXPECT_TRUE(std::is_sorted(out.begin(), out.begin() + 40000));
 }
 
 namespace {

@@ -1,13 +1,15 @@
-// Stable multiway merge of sorted in-memory sequences on several threads (libstdc++ parallel mode, OpenMP).
+// Stable multiway merge of sorted in-memory sequences on several threads (libstdc++'s parallel-mode selection and loser tree).
 #pragma once
 
 #include <algorithm>
-#include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include <parallel/equally_split.h>
 #include <parallel/multiway_merge.h>
 #include <parallel/merge.h>  // after multiway_merge.h, which declares what it needs
+#include <parallel/multiseq_selection.h>
 
 namespace flashxxl {
 
@@ -32,91 +35,168 @@ inline std::size_t resolve_threads(std::size_t requested) { return requested == 
 //! (starting one is a few microseconds, merging 8192 items about 100).
 constexpr std::uint64_t parallel_merge_min_items = 8192;
 
-namespace detail {
-
-//! Wraps a comparator for use inside an OpenMP region, where an exception would end the
-//! process: the first exception is kept (rethrown by rethrow()) and the comparison answers
-//! false from then on, which leaves the merge finite (its output is then garbage).
-template <class Before>
-class guarded_before {
+//! Threads that run the pieces of a parallel merge: `size() - 1` threads of its own plus the
+//! caller of run(). Idle threads sleep on a condition variable. (An OpenMP team spin-waits
+//! between parallel regions; a streaming merge runs one short region per step, and on a
+//! loaded 2-core machine the spinning worker took the core from the thread that consumes the
+//! output: with 2 threads the sorter's merge phase took 11.4 s under OMP_WAIT_POLICY=active
+//! and 1.4 s under passive, against 1.0-3.0 s on one thread.) The threads start at the first
+//! run() and end with the team; nothing is process-wide.
+class merge_team {
 public:
-    struct state {
-        std::atomic<bool> failed{false};
-        std::mutex mutex;
-        std::exception_ptr error;
-    };
-    guarded_before(const Before* before, state* s) : before_(before), state_(s) {}
-    template <class T>
-    bool operator()(const T& a, const T& b) const {
-        if (state_->failed.load(std::memory_order_relaxed)) return false;
-        try {
-            return (*before_)(a, b);
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(state_->mutex);
-            if (!state_->error) state_->error = std::current_exception();
-            state_->failed.store(true);
-            return false;
+    explicit merge_team(std::size_t size) : size_(std::max<std::size_t>(size, 1)) {}
+    merge_team(const merge_team&) = delete;
+    merge_team& operator=(const merge_team&) = delete;
+    ~merge_team() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
         }
+        work_.notify_all();
+        for (std::thread& t : threads_) t.join();
+    }
+
+    //! Threads of the team, the caller included.
+    std::size_t size() const { return size_; }
+
+    //! Calls job(i) for i in [0, n) (n <= size()), job(0) on the calling thread, and returns
+    //! when all are done; rethrows the first exception a job threw.
+    template <class Job>
+    void run(std::size_t n, const Job& job) {
+        n = std::min(n, size_);
+        if (n <= 1) {
+            job(0);
+            return;
+        }
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            while (threads_.size() + 1 < size_) {
+                std::size_t id = threads_.size() + 1;
+                threads_.emplace_back([this, id] { serve(id); });
+            }
+            job_ = [&job](std::size_t i) { job(i); };
+            jobs_ = n;
+            pending_ = n - 1;
+            error_ = nullptr;
+            ++round_;
+        }
+        work_.notify_all();
+        std::exception_ptr mine;
+        try {
+            job(0);
+        } catch (...) {
+            mine = std::current_exception();
+        }
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_.wait(lock, [&] { return pending_ == 0; });
+        job_ = nullptr;
+        if (mine) std::rethrow_exception(mine);
+        if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
     }
 
 private:
-    const Before* before_;
-    state* state_;
-};
+    void serve(std::size_t id) {
+        std::uint64_t seen = 0;
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            work_.wait(lock, [&] { return stop_ || round_ != seen; });
+            if (stop_) return;
+            seen = round_;
+            if (id >= jobs_) continue;
+            lock.unlock();
+            try {
+                job_(id);
+            } catch (...) {
+                std::lock_guard<std::mutex> error_lock(error_mutex_);
+                if (!error_) error_ = std::current_exception();
+            }
+            lock.lock();
+            if (--pending_ == 0) done_.notify_all();
+        }
+    }
 
-} // namespace detail
+    std::size_t size_;
+    std::vector<std::thread> threads_;
+    std::mutex mutex_, error_mutex_;
+    std::condition_variable work_, done_;
+    std::function<void(std::size_t)> job_;
+    std::size_t jobs_ = 0, pending_ = 0;
+    std::uint64_t round_ = 0;
+    bool stop_ = false;
+    std::exception_ptr error_;
+};
 
 //! Merges the `n` smallest items of the sorted sequences `seqs` ([first, second) each) into
 //! `out` and advances each sequence's first past what it gave; returns the end of the output
 //! (out + min(n, items in seqs)). Stable: ties leave in the order of their sequences, so the
-//! output is exactly what the sequential stable merge writes, whatever `threads` is.
+//! output is exactly what the sequential stable merge writes, whatever the team's size.
 //!
-//! With threads > 1 and at least parallel_merge_min_items to write, the output is cut into
-//! `threads` pieces of equal size by exact multisequence selection and the pieces are merged
-//! on an OpenMP team (libstdc++'s parallel mode: __gnu_parallel::parallel_multiway_merge with
-//! exact splitting; its per-piece merge is the same loser tree as the sequential one). Called
-//! directly rather than through __gnu_parallel::stable_multiway_merge so that the thread count
-//! given here decides, not the process-wide __gnu_parallel::_Settings thresholds.
-//! A comparator exception is rethrown here (the output and positions are then undefined).
+//! With a team of more than one thread and at least parallel_merge_min_items to write, the
+//! output is cut into pieces of equal size by exact multisequence selection and the pieces are
+//! merged at once, one per thread. Both parts are libstdc++'s parallel mode
+//! (__gnu_parallel::multiseq_partition, the selection its exact-splitting multiway merge uses,
+//! and __gnu_parallel::__sequential_multiway_merge, its stable loser tree); only the threads
+//! are merge_team's instead of an OpenMP team (see merge_team for why).
 //! The sequences are pairs of mutable pointers because libstdc++'s loser tree wants them; the
 //! items are only read.
 template <class T, class Before>
 T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, const Before& before,
-                std::size_t threads) {
+                merge_team* team = nullptr) {
     using seq = std::pair<T*, T*>;
     std::uint64_t total = 0;
-    const T* some_item = nullptr;
-    for (const seq& s : seqs) {
+    std::vector<seq*> live;  // the non-empty sequences, in order
+    live.reserve(seqs.size());
+    for (seq& s : seqs) {
         total += std::uint64_t(s.second - s.first);
-        if (s.first != s.second) some_item = s.first;
+        if (s.first != s.second) live.push_back(&s);
     }
     n = std::min(n, total);
     if (n == 0) return out;
-    if (seqs.size() == 1) {
-        std::memcpy(static_cast<void*>(out), seqs[0].first, n * sizeof(T));
-        seqs[0].first += n;
+    if (live.size() == 1) {
+        std::memcpy(static_cast<void*>(out), live[0]->first, n * sizeof(T));
+        live[0]->first += n;
         return out + n;
     }
-    const auto length = std::ptrdiff_t(n);
-    // Leading empty sequences are left out: libstdc++ binds a reference to the first one's end,
-    // which must not be a null pointer (an empty std::vector's data()).
-    seq* first = seqs.data();
-    while (first->first == first->second) ++first;
-    seq* last = seqs.data() + seqs.size();
-    if (threads > 1 && n >= parallel_merge_min_items) {
-        using guarded = detail::guarded_before<Before>;
-        typename guarded::state failure;
-        guarded cmp(&before, &failure);
-        T* end = __gnu_parallel::parallel_multiway_merge</*stable=*/true, /*sentinels=*/false>(
-            first, last, out,
-            __gnu_parallel::multiway_merge_exact_splitting</*stable=*/true, seq*, guarded, std::ptrdiff_t>, length,
-            cmp, __gnu_parallel::_ThreadIndex(std::min<std::size_t>(threads, 1u << 15)));
-        if (failure.error) std::rethrow_exception(failure.error);
+    std::vector<seq> ne(live.size());
+    for (std::size_t s = 0; s < live.size(); ++s) ne[s] = *live[s];
+    const std::size_t pieces =
+        team == nullptr || n < parallel_merge_min_items ? 1 : std::size_t(std::min<std::uint64_t>(team->size(), n / 4096));
+    if (pieces <= 1) {
+        T* end = __gnu_parallel::__sequential_multiway_merge</*stable=*/true, /*sentinels=*/false>(
+            ne.data(), ne.data() + ne.size(), out, *ne[0].first, std::ptrdiff_t(n), before);
+        for (std::size_t s = 0; s < live.size(); ++s) live[s]->first = ne[s].first;
         return end;
     }
-    // The sentinel argument is unused without sentinels; any item serves.
-    return __gnu_parallel::__sequential_multiway_merge</*stable=*/true, /*sentinels=*/false>(
-        first, last, out, *some_item, length, before);
+    // cut[t][s]: where piece t starts in sequence s (cut[pieces] = where the merge stops).
+    std::vector<std::vector<T*>> cut(pieces + 1, std::vector<T*>(ne.size()));
+    for (std::size_t s = 0; s < ne.size(); ++s) cut[0][s] = ne[s].first;
+    for (std::size_t t = 1; t <= pieces; ++t) {
+        std::uint64_t rank = n * t / pieces;
+        if (rank == total) {
+            for (std::size_t s = 0; s < ne.size(); ++s) cut[t][s] = ne[s].second;
+        } else {
+            __gnu_parallel::multiseq_partition(ne.begin(), ne.end(), std::ptrdiff_t(rank), cut[t].begin(), before);
+        }
+    }
+    team->run(pieces, [&](std::size_t t) {
+        std::vector<seq> part(ne.size());
+        std::uint64_t at = 0, len = 0;
+        const T* any = nullptr;
+        for (std::size_t s = 0; s < ne.size(); ++s) {
+            part[s] = seq(cut[t][s], cut[t + 1][s]);
+            at += std::uint64_t(cut[t][s] - ne[s].first);
+            len += std::uint64_t(cut[t + 1][s] - cut[t][s]);
+            if (part[s].first != part[s].second) any = part[s].first;
+        }
+        if (len == 0) return;
+        // Leading empty pieces are left out: libstdc++ binds a reference to the first one's end.
+        std::size_t first = 0;
+        while (part[first].first == part[first].second) ++first;
+        __gnu_parallel::__sequential_multiway_merge</*stable=*/true, /*sentinels=*/false>(
+            part.data() + first, part.data() + part.size(), out + at, *any, std::ptrdiff_t(len), before);
+    });
+    for (std::size_t s = 0; s < live.size(); ++s) live[s]->first = cut[pieces][s];
+    return out + n;
 }
 
 } // namespace flashxxl

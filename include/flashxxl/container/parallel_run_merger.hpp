@@ -14,7 +14,7 @@ namespace flashxxl {
 
 //! Merges k sorted sources that hand out their items as contiguous in-memory ranges (Br blocks
 //! of runs read through a forecast_prefetcher, or sorted chunks of a run buffer), writing the
-//! output in steps with merge_sorted, that is on `threads` threads.
+//! output in steps with merge_sorted on a merge_team of `threads` threads.
 //!
 //! A step merges only what is safe with the data in memory. Each source shows its current
 //! range and the ranges it has read ahead and completed (`for_each_ready`). If a source has
@@ -43,7 +43,7 @@ template <class T, class Before, class Source>
 class parallel_run_merger {
 public:
     parallel_run_merger(Source source, Before before, std::size_t threads)
-        : source_(std::move(source)), before_(std::move(before)), threads_(std::max<std::size_t>(threads, 1)) {}
+        : source_(std::move(source)), before_(std::move(before)), team_(threads) {}
 
     //! (Re)starts the merge over sources [0, k): asks each for its first range.
     void start(std::size_t k) {
@@ -64,7 +64,7 @@ public:
     //! True when every source is exhausted.
     bool empty() const { return live_.empty(); }
     //! Threads a step merges on.
-    std::size_t threads() const { return threads_; }
+    std::size_t threads() const { return team_.size(); }
     //! Steps merged so far (each bounded by what was in memory).
     std::uint64_t steps() const { return steps_; }
 
@@ -111,7 +111,7 @@ private:
         }
         begins_.resize(seqs_.size());
         for (std::size_t s = 0; s < seqs_.size(); ++s) begins_[s] = seqs_[s].first;
-        merge_sorted(seqs_, out, len, before_, threads_);
+        merge_sorted(seqs_, out, len, before_, team_.size() > 1 ? &team_ : nullptr);
         ++steps_;
         advance_sources();
         return len;
@@ -167,7 +167,7 @@ private:
     }
     Source source_;
     Before before_;
-    std::size_t threads_;
+    merge_team team_;
     std::vector<const T*> cur_, end_;  // each source's current range
     std::vector<std::size_t> live_;    // sources not exhausted, in index order
     std::vector<range> seqs_;          // the step's ranges
