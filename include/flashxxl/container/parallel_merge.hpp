@@ -144,48 +144,65 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
                 merge_team* team = nullptr) {
     using seq = std::pair<T*, T*>;
     std::uint64_t total = 0;
-    std::vector<seq*> live;  // the non-empty sequences, in order
+    // Bookkeeping is a few words per sequence (a merge step may see thousands: every Br block
+    // in memory), kept small because it counts against the containers' reserve.
+    std::vector<std::uint32_t> live;  // the non-empty sequences, in order
     live.reserve(seqs.size());
-    for (seq& s : seqs) {
-        total += std::uint64_t(s.second - s.first);
-        if (s.first != s.second) live.push_back(&s);
+    for (std::size_t s = 0; s < seqs.size(); ++s) {
+        total += std::uint64_t(seqs[s].second - seqs[s].first);
+        if (seqs[s].first != seqs[s].second) live.push_back(std::uint32_t(s));
     }
     n = std::min(n, total);
     if (n == 0) return out;
     if (live.size() == 1) {
-        std::memcpy(static_cast<void*>(out), live[0]->first, n * sizeof(T));
-        live[0]->first += n;
+        std::memcpy(static_cast<void*>(out), seqs[live[0]].first, n * sizeof(T));
+        seqs[live[0]].first += n;
         return out + n;
     }
     std::vector<seq> ne(live.size());
-    for (std::size_t s = 0; s < live.size(); ++s) ne[s] = *live[s];
+    for (std::size_t s = 0; s < live.size(); ++s) ne[s] = seqs[live[s]];
     const std::size_t pieces =
         team == nullptr || n < parallel_merge_min_items ? 1 : std::size_t(std::min<std::uint64_t>(team->size(), n / 4096));
     if (pieces <= 1) {
         T* end = __gnu_parallel::__sequential_multiway_merge</*stable=*/true, /*sentinels=*/false>(
             ne.data(), ne.data() + ne.size(), out, *ne[0].first, std::ptrdiff_t(n), before);
-        for (std::size_t s = 0; s < live.size(); ++s) live[s]->first = ne[s].first;
+        for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first;
         return end;
     }
-    // cut[t][s]: where piece t starts in sequence s (cut[pieces] = where the merge stops).
-    std::vector<std::vector<T*>> cut(pieces + 1, std::vector<T*>(ne.size()));
-    for (std::size_t s = 0; s < ne.size(); ++s) cut[0][s] = ne[s].first;
-    for (std::size_t t = 1; t <= pieces; ++t) {
-        std::uint64_t rank = n * t / pieces;
-        if (rank == total) {
-            for (std::size_t s = 0; s < ne.size(); ++s) cut[t][s] = ne[s].second;
-        } else {
-            __gnu_parallel::multiseq_partition(ne.begin(), ne.end(), std::ptrdiff_t(rank), cut[t].begin(), before);
+    // Where piece t starts in sequence s: ne[s].first + cut[t * k + s] (t = pieces: where the
+    // merge stops). Offsets within one sequence (a Br block or a sorted chunk) fit 32 bits
+    // when the sequences do; longer ones take the 64-bit path.
+    const std::size_t k = ne.size();
+    std::uint64_t longest = 0;
+    for (const seq& q : ne) longest = std::max<std::uint64_t>(longest, std::uint64_t(q.second - q.first));
+    if (longest >= (std::uint64_t(1) << 32)) {
+        // Not reached by the containers (a chunk holds at most M / sizeof(T) items); kept simple.
+        T* end = __gnu_parallel::__sequential_multiway_merge</*stable=*/true, /*sentinels=*/false>(
+            ne.data(), ne.data() + ne.size(), out, *ne[0].first, std::ptrdiff_t(n), before);
+        for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first;
+        return end;
+    }
+    std::vector<std::uint32_t> cut((pieces + 1) * k, 0);
+    {
+        std::vector<T*> split(k);
+        for (std::size_t t = 1; t <= pieces; ++t) {
+            std::uint64_t rank = n * t / pieces;
+            if (rank == total) {
+                for (std::size_t s = 0; s < k; ++s) split[s] = ne[s].second;
+            } else {
+                __gnu_parallel::multiseq_partition(ne.begin(), ne.end(), std::ptrdiff_t(rank), split.begin(), before);
+            }
+            for (std::size_t s = 0; s < k; ++s) cut[t * k + s] = std::uint32_t(split[s] - ne[s].first);
         }
     }
     team->run(pieces, [&](std::size_t t) {
-        std::vector<seq> part(ne.size());
+        std::vector<seq> part(k);
         std::uint64_t at = 0, len = 0;
         const T* any = nullptr;
-        for (std::size_t s = 0; s < ne.size(); ++s) {
-            part[s] = seq(cut[t][s], cut[t + 1][s]);
-            at += std::uint64_t(cut[t][s] - ne[s].first);
-            len += std::uint64_t(cut[t + 1][s] - cut[t][s]);
+        for (std::size_t s = 0; s < k; ++s) {
+            part[s] = seq(ne[s].first + cut[t * k + s], ne[s].first + cut[(t + 1) * k + s]);
+            at += cut[t * k + s];
+            len += std::uint64_t(part[s].second - part[s].first);
             if (part[s].first != part[s].second) any = part[s].first;
         }
         if (len == 0) return;
@@ -195,7 +212,7 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
         __gnu_parallel::__sequential_multiway_merge</*stable=*/true, /*sentinels=*/false>(
             part.data() + first, part.data() + part.size(), out + at, *any, std::ptrdiff_t(len), before);
     });
-    for (std::size_t s = 0; s < live.size(); ++s) live[s]->first = cut[pieces][s];
+    for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first + cut[pieces * k + s];
     return out + n;
 }
 

@@ -131,9 +131,9 @@ private:
             for (std::size_t s = a; s < reached; ++s) {
                 if (seqs_[s].first != seqs_[s].second)
                     throw std::logic_error("flashxxl::parallel_run_merger: a range was left before it was used up");
-                events_.push_back(event{j, s, true});
+                events_.push_back(event{std::uint32_t(j), std::uint32_t(s), true});
             }
-            if (seqs_[reached].first == seqs_[reached].second) events_.push_back(event{j, reached, false});
+            if (seqs_[reached].first == seqs_[reached].second) events_.push_back(event{std::uint32_t(j), std::uint32_t(reached), false});
             std::size_t i = live_[j];
             cur_[i] = seqs_[reached].first;
             end_[i] = seqs_[reached].second;
@@ -176,8 +176,8 @@ private:
     //! A range of the step that was used up: seqs_[seq], of live_[live]; `to_shown` when the
     //! source's next range is the following one the step saw.
     struct event {
-        std::size_t live, seq;
-        bool to_shown;
+        std::uint32_t live, seq : 31;
+        bool to_shown : 1;
     };
     std::vector<event> events_;
     std::uint64_t steps_ = 0;
