@@ -29,6 +29,7 @@ struct pq_benchmark {
         auto before = snapshot(m);
         auto t0 = std::chrono::steady_clock::now();
         priority_queue<T, key_greater> pq(m, memory, b);
+        pq.set_threads(o.threads);
         auto pop_one = [&] {
             std::uint64_t k = pq.top().key;
             if (popped > 0 && k < last) ordered = false;

@@ -55,7 +55,7 @@ struct sort_benchmark {
             bar.update(0.3, "sorting");
             auto before = snapshot(m);
             auto t0 = std::chrono::steady_clock::now();
-            sort_report rep = flashxxl::sort(v, key_less(), memory);
+            sort_report rep = flashxxl::sort(v, key_less(), memory, role::scratch, o.threads);
             r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             record_difference(r, m, before);
             r.passes = rep.passes;
@@ -66,6 +66,7 @@ struct sort_benchmark {
             auto before = snapshot(m);
             auto t0 = std::chrono::steady_clock::now();
             sorter<T, key_less> s(m, memory, b);
+            s.set_threads(o.threads);
             generate([&](const T& x) { s.push(x); }, 0.5, "run formation");
             bar.update(0.5, "merging");
             s.sort();

@@ -1,6 +1,7 @@
 // Options and registration of `flashxxl sort` / `flashxxl pq`, and the run that instantiates a benchmark for the chosen item size (Br, Bw at run time).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -28,6 +29,7 @@ struct container_options {
     std::uint64_t items = 0;
     int element_size = 8;
     std::uint64_t seed = 1;
+    std::size_t threads = 0;  // 0: the machine's (OpenMP's default team)
     std::string mode;  // the command's default until --mode is given
     bool json = false, no_progress = false;
 };
@@ -96,6 +98,8 @@ void add_container_command(CLI::App& app, const std::string& name, const contain
     cmd->add_option("--element-size", o->element_size, "item size in bytes: 8, 16 or 40")->capture_default_str();
     cmd->add_option("--seed", o->seed, "seed of the random keys")->capture_default_str();
     cmd->add_option("--mode", o->mode, text.mode_help)->capture_default_str();
+    cmd->add_option("--threads", o->threads, "threads that sort and merge (default 0: the machine's, as OpenMP counts them)")
+        ->capture_default_str();
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o, r = text.data_role] { run_container_benchmark<Benchmark>(*o, r); });
 }

@@ -3,7 +3,9 @@
 // Usage: bench_container_vs_stxxl [--dir DIR] [--bytes SIZE] [--memory SIZE] [--json FILE]
 //                                 [--only sorter|sort|pq|pq-interleaved|scan] [--side flashxxl|stxxl|both]
 //                                 [--io-threads N] [--blocks split|same|both] [--br SIZE --bw SIZE]
-// Both libraries get a syscall file (O_DIRECT where possible) in DIR and the same memory M.
+//                                 [--threads T | --sweep T1,T2,...|auto]
+// Both libraries get a syscall file (O_DIRECT where possible) in DIR and the same memory M, and
+// the same thread count (OpenMP's team size for STXXL's parallel mode, set_threads for flashxxl).
 // STXXL reads a generated config file DIR/flashxxl-bench.stxxl (STXXLCFG), so it never creates
 // /var/tmp/stxxl. Prints one table row per benchmark (wall times, ratio, volumes) and JSON.
 #include <chrono>
@@ -14,11 +16,14 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <type_traits>
 #include <vector>
+
+#include <omp.h>
 
 #include <nlohmann/json.hpp>
 #include <stxxl/io>
@@ -64,6 +69,16 @@ struct stxxl_greater {
 bool run_flashxxl = true, run_stxxl = true;
 // --io-threads: STXXL queues serving flashxxl's file (its queue depth); STXXL always has one.
 unsigned fx_io_threads = 1;
+// --threads / --sweep: the thread count of the current run (flashxxl's set_threads; STXXL's
+// parallel mode gets the same through omp_set_num_threads).
+std::size_t fx_threads = 1;
+
+//! Sequential bandwidth of the benchmark disk through flashxxl's syscall file (bytes/s),
+//! measured once by writing and scanning `bytes` with a vector: the I/O floor of a run is its
+//! bytes read / read_bw + bytes written / write_bw.
+struct bandwidth {
+    double read = 0, write = 0;
+};
 
 std::uint64_t mix64(std::uint64_t x) {
     x += 0x9e3779b97f4a7c15ull;
@@ -106,7 +121,12 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 struct result {
     std::string name;
     std::string blocks;  // flashxxl's Br/Bw
+    std::size_t threads = 0;
+    std::uint64_t items = 0;
     double fx_s = 0, st_s = 0;
+    //! flashxxl's merge phase: the sorter's sort() and streaming out (intermediate and final
+    //! merges); sort(vector)'s whole run (formation and merges cannot be told apart there).
+    double fx_merge_s = 0;
     std::uint64_t fx_read = 0, fx_written = 0, st_read = 0, st_written = 0;
     bool ok = true;
 };
@@ -132,6 +152,26 @@ machine fx_machine(const std::string& dir, std::uint64_t capacity) {
                                      "bench");
 }
 
+bandwidth measure_bandwidth(const std::string& dir, std::uint64_t n) {
+    machine m = fx_machine(dir, 2 * n * sizeof(item) + GiB);
+    using V = vector<item>;
+    V v(m, V::min_memory(same_blocks), same_blocks);
+    auto t0 = std::chrono::steady_clock::now();
+    fill_with_keys(v, n);
+    v.flush();
+    double w = seconds_since(t0);
+    item sum = 0;
+    t0 = std::chrono::steady_clock::now();
+    for (typename V::stream_reader in(v, 0, n, 16); !in.empty();) {
+        std::uint64_t k = in.run();
+        sum += (&*in)[k - 1];
+        in.skip(k);
+    }
+    double r = seconds_since(t0);
+    volumes vol = fx_volume(m);
+    return {r > 0 ? double(vol.read) / r : 0, w > 0 ? double(vol.written) / w : 0.0 * double(sum)};
+}
+
 result bench_sorter(const std::string& dir, std::uint64_t n, std::uint64_t memory, const block_sizes& fx_blocks) {
     result r{"sorter push/sort/pop", blocks_label(fx_blocks)};
     if (run_flashxxl) {
@@ -139,7 +179,9 @@ result bench_sorter(const std::string& dir, std::uint64_t n, std::uint64_t memor
         auto t0 = std::chrono::steady_clock::now();
         sorter<item> s(m, memory, fx_blocks);
         s.expect(n);  // the input size is known: double-buffered run formation if it costs no pass
+        s.set_threads(fx_threads);
         for (std::uint64_t i = 0; i < n; ++i) s.push(mix64(i));
+        auto t_merge = std::chrono::steady_clock::now();
         s.sort();
         item prev = 0, sum = 0;
         for (; !s.empty(); ++s) {
@@ -148,6 +190,7 @@ result bench_sorter(const std::string& dir, std::uint64_t n, std::uint64_t memor
             sum += *s;
         }
         r.fx_s = seconds_since(t0);
+        r.fx_merge_s = seconds_since(t_merge);
         volumes v = fx_volume(m);
         r.fx_read = v.read;
         r.fx_written = v.written;
@@ -180,8 +223,9 @@ result bench_sort(const std::string& dir, std::uint64_t n, std::uint64_t memory,
         fill_with_keys(v, n);
         volumes v0 = fx_volume(m);
         auto t0 = std::chrono::steady_clock::now();
-        flashxxl::sort(v, std::less<item>(), memory);
+        flashxxl::sort(v, std::less<item>(), memory, role::scratch, fx_threads);
         r.fx_s = seconds_since(t0);
+        r.fx_merge_s = r.fx_s;
         volumes v1 = fx_volume(m);
         r.fx_read = v1.read - v0.read;
         r.fx_written = v1.written - v0.written;
@@ -303,17 +347,22 @@ result bench_pq(const std::string& dir, std::uint64_t n, std::uint64_t memory, b
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string dir = "bench-work", json_path, only, block_choice = "both";
+    std::string dir = "bench-work", json_path, only, block_choice = "both", sweep;
+    std::size_t threads_option = 0;
     std::uint64_t bytes = 512 * MiB, memory = 64 * MiB, custom_br = 0, custom_bw = 0;
     const char* usage =
         "usage: bench_container_vs_stxxl [--dir DIR] [--bytes SIZE] [--memory SIZE] [--json FILE]\n"
         "         [--only sorter|sort|pq|pq-interleaved|scan] [--side flashxxl|stxxl|both] [--io-threads N]\n"
-        "         [--blocks split|same|both] [--br SIZE --bw SIZE]\n"
+        "         [--blocks split|same|both] [--br SIZE --bw SIZE] [--threads T | --sweep T1,T2,...|auto]\n"
         "Runs flashxxl's containers and STXXL's on syscall files in DIR (default ./bench-work, created)\n"
         "with the same memory M (default 64MiB) on SIZE bytes of uint64 (default 512MiB). --io-threads\n"
         "gives flashxxl's file N I/O threads (queue depth N; default 1, as STXXL has). --blocks: flashxxl\n"
         "with Br 256KiB / Bw 2MiB (split), with Br = Bw = 2MiB like STXXL (same), or both (default).\n"
-        "--br and --bw (both, e.g. --br 192KiB --bw 3MiB) run flashxxl with that pair instead of --blocks.\n";
+        "--br and --bw (both, e.g. --br 192KiB --bw 3MiB) run flashxxl with that pair instead of --blocks.\n"
+        "--threads T: both libraries sort and merge on T threads (default: the machine's, OpenMP's count).\n"
+        "--sweep: every benchmark at each thread count listed (auto: 1, 2, 4, ... up to the machine's),\n"
+        "with merge throughput, speedup and parallel efficiency against the first count, and the I/O floor\n"
+        "(bytes moved / sequential bandwidth of DIR, measured first).\n";
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
@@ -332,6 +381,8 @@ int main(int argc, char** argv) {
         else if (a == "--only") only = v;
         else if (a == "--blocks" && (v == "split" || v == "same" || v == "both")) block_choice = v;
         else if (a == "--io-threads") fx_io_threads = unsigned(std::stoul(v));
+        else if (a == "--threads" && v.find_first_not_of("0123456789") == std::string::npos) threads_option = std::stoul(v);
+        else if (a == "--sweep") sweep = v;
         else if (a == "--br") custom_br = parse_size(v);
         else if (a == "--bw") custom_bw = parse_size(v);
         else if (a == "--side" && (v == "flashxxl" || v == "stxxl" || v == "both")) {
@@ -371,35 +422,89 @@ int main(int argc, char** argv) {
     setenv("STXXLCFG", cfg.c_str(), 1);
     setenv("STXXLLOGFILE", "/dev/null", 0);
     setenv("STXXLERRLOGFILE", "/dev/null", 0);
+    std::vector<std::size_t> thread_counts;
+    const std::size_t machine_threads = default_threads();
+    if (sweep == "auto") {
+        for (std::size_t t = 1; t < machine_threads; t *= 2) thread_counts.push_back(t);
+        thread_counts.push_back(machine_threads);
+    } else if (!sweep.empty()) {
+        std::stringstream list(sweep);
+        for (std::string t; std::getline(list, t, ',');) {
+            if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || std::stoul(t) == 0) {
+                std::cerr << "--sweep " << sweep << ": expected thread counts like 1,2,4 or auto\n";
+                return 2;
+            }
+            thread_counts.push_back(std::stoul(t));
+        }
+    } else {
+        thread_counts.push_back(resolve_threads(threads_option));
+    }
     std::uint64_t n = bytes / sizeof(item);
+    bandwidth bw{};
+    if (run_flashxxl) bw = measure_bandwidth(dir, n);
     std::vector<result> results;
     auto want = [&](const std::string& k) { return only.empty() || only == k; };
     for (const block_sizes& b : pairs) {
-        if (want("sorter")) results.push_back(bench_sorter(dir, n, memory, b));
-        if (want("sort")) results.push_back(bench_sort(dir, n, memory, b));
-        if (want("pq")) results.push_back(bench_pq(dir, n / 2, memory, false, b));
-        if (want("pq-interleaved")) results.push_back(bench_pq(dir, n / 2, memory, true, b));
-        if (want("scan")) results.push_back(bench_vector_scan(dir, n, b));
+        for (std::size_t t : thread_counts) {
+            fx_threads = t;
+            omp_set_num_threads(int(t));  // STXXL's parallel mode
+            std::size_t first = results.size();
+            if (want("sorter")) results.push_back(bench_sorter(dir, n, memory, b));
+            if (want("sort")) results.push_back(bench_sort(dir, n, memory, b));
+            if (want("pq")) results.push_back(bench_pq(dir, n / 2, memory, false, b));
+            if (want("pq-interleaved")) results.push_back(bench_pq(dir, n / 2, memory, true, b));
+            if (want("scan")) results.push_back(bench_vector_scan(dir, n, b));
+            for (std::size_t i = first; i < results.size(); ++i) {
+                results[i].threads = t;
+                results[i].items = results[i].name.rfind("priority", 0) == 0 ? n / 2 : n;
+            }
+        }
     }
+    //! The same benchmark and blocks at the first thread count: the base of speedup and efficiency.
+    auto base_of = [&](const result& r) -> const result& {
+        for (const result& o : results)
+            if (o.name == r.name && o.blocks == r.blocks) return o;
+        return r;
+    };
+    auto floor_s = [&](const result& r) {
+        return (bw.read > 0 ? double(r.fx_read) / bw.read : 0) + (bw.write > 0 ? double(r.fx_written) / bw.write : 0);
+    };
 
     std::printf("flashxxl (Br/Bw as listed, %u I/O thread(s)) vs STXXL 1.4.1 (B 2 MiB, 1 I/O thread): %s of "
-                "uint64, M = %s, files in %s\n",
-                fx_io_threads, format_bytes(double(bytes)).c_str(), format_bytes(double(memory)).c_str(), dir.c_str());
-    std::printf("%-30s %-15s %10s %10s %7s %12s %12s %12s %12s %4s\n", "benchmark", "fx Br/Bw", "flashxxl_s", "stxxl_s", "ratio", "fx_RDV",
-                "fx_WRV", "stxxl_RDV", "stxxl_WRV", "ok");
+                "uint64, M = %s, files in %s; %zu hardware threads (OpenMP)\n",
+                fx_io_threads, format_bytes(double(bytes)).c_str(), format_bytes(double(memory)).c_str(), dir.c_str(),
+                machine_threads);
+    std::printf("sequential bandwidth of %s through flashxxl's file: read %s/s, write %s/s (the I/O floor's divisor)\n",
+                dir.c_str(), format_bytes(bw.read).c_str(), format_bytes(bw.write).c_str());
+    std::printf("%-30s %-15s %3s %10s %10s %7s %9s %9s %7s %5s %8s %7s %12s %12s %12s %12s %4s\n", "benchmark", "fx Br/Bw",
+                "thr", "flashxxl_s", "stxxl_s", "ratio", "fx_merge", "Mitems/s", "speedup", "eff", "floor_s", "fx/flr",
+                "fx_RDV", "fx_WRV", "stxxl_RDV", "stxxl_WRV", "ok");
     nlohmann::json j = nlohmann::json::array();
     for (const result& r : results) {
-        std::printf("%-30s %-15s %10.3f %10.3f %7.3f %12s %12s %12s %12s %4s\n", r.name.c_str(), r.blocks.c_str(),
-                    r.fx_s, r.st_s,
-                    r.st_s > 0 ? r.fx_s / r.st_s : 0.0, format_bytes(double(r.fx_read)).c_str(),
-                    format_bytes(double(r.fx_written)).c_str(), format_bytes(double(r.st_read)).c_str(),
-                    format_bytes(double(r.st_written)).c_str(), r.ok ? "yes" : "NO");
-        j.push_back({{"benchmark", r.name}, {"flashxxl_blocks", r.blocks}, {"flashxxl_s", r.fx_s}, {"stxxl_s", r.st_s},
-                     {"ratio", r.st_s > 0 ? r.fx_s / r.st_s : 0.0}, {"flashxxl_read_bytes", r.fx_read},
+        const result& base = base_of(r);
+        double throughput = r.fx_merge_s > 0 ? double(r.items) / r.fx_merge_s : 0;
+        double speedup = r.fx_merge_s > 0 ? base.fx_merge_s / r.fx_merge_s : 0;
+        double efficiency = speedup * double(base.threads) / double(r.threads);
+        double floor = floor_s(r);
+        std::printf("%-30s %-15s %3zu %10.3f %10.3f %7.3f %9.3f %9.2f %7.2f %5.2f %8.3f %7.2f %12s %12s %12s %12s %4s\n",
+                    r.name.c_str(), r.blocks.c_str(), r.threads, r.fx_s, r.st_s, r.st_s > 0 ? r.fx_s / r.st_s : 0.0,
+                    r.fx_merge_s, throughput / 1e6, speedup, efficiency, floor, floor > 0 ? r.fx_s / floor : 0.0,
+                    format_bytes(double(r.fx_read)).c_str(), format_bytes(double(r.fx_written)).c_str(),
+                    format_bytes(double(r.st_read)).c_str(), format_bytes(double(r.st_written)).c_str(),
+                    r.ok ? "yes" : "NO");
+        j.push_back({{"benchmark", r.name}, {"flashxxl_blocks", r.blocks}, {"threads", r.threads},
+                     {"flashxxl_s", r.fx_s}, {"stxxl_s", r.st_s}, {"ratio", r.st_s > 0 ? r.fx_s / r.st_s : 0.0},
+                     {"flashxxl_merge_s", r.fx_merge_s}, {"merge_items_per_s", throughput},
+                     {"merge_speedup", speedup}, {"parallel_efficiency", efficiency}, {"io_floor_s", floor},
+                     {"flashxxl_over_floor", floor > 0 ? r.fx_s / floor : 0.0}, {"flashxxl_read_bytes", r.fx_read},
                      {"flashxxl_write_bytes", r.fx_written}, {"stxxl_read_bytes", r.st_read},
                      {"stxxl_write_bytes", r.st_written}, {"ok", r.ok}, {"bytes", bytes}, {"memory", memory},
-                     {"flashxxl_io_threads", fx_io_threads}});
+                     {"flashxxl_io_threads", fx_io_threads}, {"hardware_threads", machine_threads},
+                     {"read_bandwidth", bw.read}, {"write_bandwidth", bw.write}});
     }
+    std::printf("fx_merge: the sorter's sort() + streaming out (sort(vector): its whole run); Mitems/s = items / "
+                "fx_merge; speedup and eff(iciency) against the first thread count; floor_s = fx bytes read / read "
+                "bandwidth + written / write bandwidth.\n");
     if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
     ::unlink(cfg.c_str());
     bool ok = true;

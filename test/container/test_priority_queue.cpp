@@ -26,7 +26,7 @@ constexpr std::uint64_t mem = 160 * 1024;
 //! order against std::priority_queue and that every pushed tag comes out exactly once.
 template <class T, class Cmp>
 void check_pq(std::uint32_t key_range, std::size_t n, int pop_percent_during, std::uint32_t seed, Cmp cmp,
-              std::uint64_t memory = mem, const block_sizes& sizes = small) {
+              std::uint64_t memory = mem, const block_sizes& sizes = small, std::size_t threads = 0) {
     machine m = flashxxl_test::tiny_machine();
     std::mt19937 rng(seed);
     auto key_cmp = [&](const T& a, const T& b) { return cmp(a, b); };
@@ -40,7 +40,9 @@ void check_pq(std::uint32_t key_range, std::size_t n, int pop_percent_during, st
     {
         flashxxl_test::alloc_tracker::start();
         priority_queue<T, Cmp> pq(m, memory, sizes, cmp);
+        pq.set_threads(threads);
         flashxxl_test::alloc_tracker::stop();
+        EXPECT_EQ(pq.threads(), threads == 0 ? default_threads() : threads);
         EXPECT_EQ(pq.blocks(), sizes);
         auto check_pop = [&]() {
             ASSERT_FALSE(pq.empty());
@@ -291,6 +293,41 @@ TEST_P(pq_pairs, arrays_are_merged_when_slots_run_out) {
     EXPECT_EQ(c.read_ops, c.write_bytes / p.blocks.br);
     EXPECT_GE(c.write_bytes, (c.write_ops - std::min(c.write_ops, pq.arrays_written())) * p.blocks.bw);
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+}
+
+// Spills of internal runs and merges of external arrays run on 1..8 threads: the same oracles
+// (order, every item once, memory, I/O shapes), and with uint64 keys exactly the same pops and
+// the same I/O as on one thread.
+TEST(priority_queue, spills_and_merges_on_1_to_8_threads) {
+    for (std::size_t threads : {1, 2, 3, 8}) {
+        check_pq<tagged<8>>(1000, 200000, 20, 9, key_less(), mem, small, threads);
+        check_pq<tagged<40>>(7, 40000, 0, 10, key_less(), mem, small, threads);
+    }
+    auto run = [](std::size_t threads, io_counters* io) {
+        machine m = flashxxl_test::tiny_machine();
+        std::vector<std::uint64_t> out;
+        {
+            priority_queue<std::uint64_t> pq(m, mem, small);
+            pq.set_threads(threads);
+            std::mt19937_64 rng(11);
+            std::uint64_t n = std::uint64_t(pq.memory_capacity()) * (pq.max_arrays() + 3);
+            for (std::uint64_t i = 0; i < n; ++i) pq.push(rng() >> 40);  // many equal keys
+            EXPECT_GT(pq.merges(), 0u);
+            for (; !pq.empty(); pq.pop()) out.push_back(pq.top());
+            EXPECT_LE(pq.account().peak(), mem);
+        }
+        *io = flashxxl_test::total_stats(m).of(role::hot);
+        EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+        return out;
+    };
+    io_counters io1, io;
+    const std::vector<std::uint64_t> one = run(1, &io1);
+    for (std::size_t threads : {2, 5, 8}) {
+        EXPECT_EQ(run(threads, &io), one) << threads << " threads";
+        EXPECT_EQ(io.read_ops, io1.read_ops);
+        EXPECT_EQ(io.write_ops, io1.write_ops);
+        EXPECT_EQ(io.write_bytes, io1.write_bytes);
+    }
 }
 
 TEST(priority_queue, invalid_block_sizes_are_a_config_error_naming_both) {

@@ -11,6 +11,8 @@
 #include <vector>
 
 
+#include "flashxxl/container/parallel_merge.hpp"
+#include "flashxxl/container/parallel_run_merger.hpp"
 #include "flashxxl/container/range_merger.hpp"
 #include "flashxxl/container/sort_range.hpp"
 #include "flashxxl/error.hpp"
@@ -130,6 +132,12 @@ public:
     std::size_t max_arrays() const { return max_arrays_; }
     //! Arrays merged at once when the reader slots run out.
     std::size_t merge_fan_in() const { return merge_fan_in_; }
+    //! Threads that merge internal runs into an external array and external arrays into one
+    //! (parallel_run_merger): default_threads() unless set. The selection behind top() / pop()
+    //! stays on the caller's thread.
+    std::size_t threads() const { return threads_; }
+    //! Sets the thread count (0: default_threads()); at any time.
+    void set_threads(std::size_t n) { threads_ = resolve_threads(n); }
     //! External arrays now.
     std::size_t arrays() const { return arrays_.size(); }
     //! External merges done so far (each reads and writes the merged items once).
@@ -206,22 +214,31 @@ private:
             return cur != end;
         }
     };
-    //! External arrays only (for merging them).
-    struct array_ranges {
+    //! External arrays only (for merging them; parallel_run_merger's protocol). A reader
+    //! shows only its current block, and may have more: each step is bounded by those blocks.
+    struct array_source {
         std::vector<array>* arrays;
-        bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
+        bool next_range(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
             return (*arrays)[i].reader->next_range(cur, end, consumed);
         }
+        template <class F>
+        bool for_each_ready(std::size_t, F&&) const {
+            return true;
+        }
     };
-    //! Internal runs only (for writing them out).
-    struct run_ranges {
+    //! Internal runs only (for writing them out; parallel_run_merger's protocol): all in memory.
+    struct run_source {
         std::vector<internal_run>* runs;
-        bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
+        bool next_range(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
             internal_run& r = (*runs)[i];
             if (consumed) r.cur = r.end;
             cur = r.cur;
             end = r.end;
             return cur != end;
+        }
+        template <class F>
+        bool for_each_ready(std::size_t, F&&) const {
+            return false;
         }
     };
 
@@ -284,7 +301,7 @@ private:
         if (arrays_.size() + 1 > max_arrays_) merge_smallest();
         std::vector<segment> segs;
         {
-            range_merger<T, pop_order, run_ranges> m(pop_order_, run_ranges{&runs_});
+            parallel_run_merger<T, pop_order, run_source> m(run_source{&runs_}, pop_order_, threads_);
             m.start(runs_.size());
             block_writer<T> w(*machine_, role_, blocks_, counter_, &account_, 2);
             drain_into(m, w);
@@ -322,7 +339,7 @@ private:
         std::vector<array> in;
         for (std::size_t i = first; i < last; ++i) in.push_back(std::move(arrays_[i]));
         arrays_.erase(arrays_.begin() + std::ptrdiff_t(first), arrays_.begin() + std::ptrdiff_t(last));
-        range_merger<T, pop_order, array_ranges> m(pop_order_, array_ranges{&in});
+        parallel_run_merger<T, pop_order, array_source> m(array_source{&in}, pop_order_, threads_);
         m.start(in.size());
         std::vector<segment> segs;
         {
@@ -354,6 +371,7 @@ private:
     std::uint64_t size_ = 0;
     std::uint64_t counter_ = 0;
     std::uint64_t merges_ = 0;
+    std::size_t threads_ = default_threads();  // see threads()
     std::uint64_t arrays_written_ = 0;
 };
 

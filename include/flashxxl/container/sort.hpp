@@ -1,6 +1,7 @@
 // flashxxl::sort(vector&, cmp, M): sorts an external vector in place with the Br/Bw merge sorter.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 
@@ -38,10 +39,12 @@ std::uint64_t sort_stream_memory() {
 //! Sorts `v` by `cmp` using at most `memory` bytes of buffers (besides the vector's own cache,
 //! which is written back and emptied first): the input is read once to form runs (role
 //! `scratch` by default), the runs are merged as by sorter, and the result is written back into
-//! the vector with Bw writes. The sorter uses the vector's block sizes (v.blocks()). Throws
-//! config_error if the budget is too small.
+//! the vector with Bw writes. The sorter uses the vector's block sizes (v.blocks()) and
+//! `threads` threads (0: default_threads(), see sorter::set_threads). Throws config_error if
+//! the budget is too small.
 template <class T, class Blocks, class Cmp>
-sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch) {
+sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch,
+                 std::size_t threads = 0) {
     using sorter_type = sorter<T, Cmp>;  // one sorter type per element and comparator, whatever Blocks
     const block_sizes b = v.blocks();
     const std::uint64_t streams = sort_stream_memory<T, Blocks>(b);
@@ -53,6 +56,7 @@ sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scrat
     sort_report report;
     report.items = v.size();
     sorter_type s(v.get_machine(), memory - streams, b, std::move(cmp), scratch, &account);
+    s.set_threads(threads);
     s.expect(v.size());  // double-buffered run formation when it costs no extra pass
     {
         typename vector<T, Blocks>::stream_reader in(v, 0, v.size(), 1, &account);

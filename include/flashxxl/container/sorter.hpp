@@ -11,10 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/parallel_sort.h>
-#include <tbb/task_arena.h>
-
 #include "flashxxl/container/chunk_sort_pool.hpp"
+#include "flashxxl/container/parallel_merge.hpp"
+#include "flashxxl/container/parallel_run_merger.hpp"
 #include "flashxxl/container/range_merger.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
@@ -35,13 +34,20 @@ namespace flashxxl {
 //! Use like stxxl::sorter: push() every item, sort(), then read the items in order with
 //! `*s`, `++s` and `empty()`. Run formation fills a buffer of run_capacity() items (about
 //! M - 2 Bw bytes); its first half is sorted by the sorter's own threads (chunk_sort_pool,
-//! as many as TBB's concurrency) as soon as it is filled, while the caller pushes on, the
+//! threads() of them) as soon as it is filled, while the caller pushes on, the
 //! rest by all of them when the buffer is full, and a full buffer is merged from its sorted chunks straight into the
 //! Bw write buffers (block_writer), which record the last item of every Br block. sort() merges
 //! fan_in() runs at a time until final_fan_in() runs remain, which are merged while the caller
 //! streams the output. A merge reads its runs through one pool of Br buffers
 //! (forecast_prefetcher): one per run, plus about an eighth of the pool that prefetches the
-//! blocks the merge needs next by those recorded keys, so the fan-in is about 7/8 of M / Br. passes() counts how often the data was read
+//! blocks the merge needs next by those recorded keys, so the fan-in is about 7/8 of M / Br.
+//!
+//! Every merge (chunks into a run, runs into a run, the final merge into the output) runs on
+//! threads() threads (parallel_run_merger over merge_sorted: the output is cut into equal
+//! pieces by multisequence selection), bounded in each step by the blocks already in memory.
+//! threads() is the machine's (OpenMP's default team, default_threads()) unless set_threads()
+//! says otherwise. The final merge writes through an output stage of 2 Br, so operator* /
+//! operator++ cost no per-item merge step. passes() counts how often the data was read
 //! from the devices (0 when everything fit in memory): the sorter reads and writes
 //! N x passes() items in total (up to block rounding).
 //!
@@ -112,7 +118,7 @@ public:
                                ": two Bw write buffers and a merge pool of 4 Br)");
         run_capacity_ = (usable - 2 * bw) / sizeof(T);
         merge_buffers_ = std::size_t((usable - 2 * bw) / br);
-        final_buffers_ = std::size_t(usable / br);
+        final_buffers_ = std::size_t(usable / br) - stage_blocks;  // the output stage is 2 Br
         fan_in_ = fan_in_for(merge_buffers_);
         final_fan_in_ = fan_in_for(final_buffers_);
     }
@@ -127,6 +133,16 @@ public:
 
     //! The block sizes this sorter reads and writes with.
     const block_sizes& blocks() const { return blocks_; }
+
+    //! Threads that sort chunks (besides the caller) and merge: default_threads() unless set.
+    std::size_t threads() const { return threads_; }
+    //! Sets the thread count (0: default_threads()), before the first push or after clear().
+    void set_threads(std::size_t n) {
+        if (state_ != state::input || size_ != 0)
+            throw invalid_request("flashxxl::sorter::set_threads after the first push; call clear() first");
+        threads_ = resolve_threads(n);
+        sorting_ = std::make_unique<chunk_sort_pool<T, Cmp>>(&cmp_, threads_);
+    }
 
     //! Items per sorted run (the run buffer holds this many; half when double-buffered).
     std::uint64_t run_capacity() const { return capacity(); }
@@ -191,12 +207,12 @@ public:
     void sort() {
         if (state_ != state::input) throw invalid_request("flashxxl::sorter::sort called twice; call clear() first");
         if (runs_.empty() && !finishing_.valid()) {
-            T* b = buf().template as<T>();
             seal_rest();
-            sorting_.wait(cur_);
-            if (chunks_.size() > 1) tbb::parallel_sort(b, b + count_, cmp_);
-            chunks_.clear();
-            pos_ = 0;
+            sorting_->wait(cur_);
+            // The sorted chunks are merged as they are streamed out, through the stage.
+            chunk_merger_ = std::make_unique<chunk_merger>(chunk_source<T>{&chunks_}, before{&cmp_}, threads_);
+            chunk_merger_->start(chunks_.size());
+            stage_ = aligned_buffer(stage_blocks * blocks_.br, account_);
             state_ = state::memory_output;
             return;
         }
@@ -207,6 +223,7 @@ public:
         buffers_[1].reset();
         while (runs_.size() > final_fan_in_) merge_level();
         start_final_merge();
+        stage_ = aligned_buffer(stage_blocks * blocks_.br, account_);
         state_ = state::merge_output;
     }
 
@@ -215,33 +232,32 @@ public:
     bool empty() const { return size_ == 0; }
     //! The smallest item not yet streamed out (after sort(), not empty()).
     const T& operator*() const {
-        if (state_ == state::memory_output) return buf().template as<T>()[pos_];
-        return merger_->top();
+        if (state_ == state::input || size_ == 0)
+            throw invalid_request("flashxxl::sorter: operator* before sort() or when empty()");
+        if (stage_pos_ == stage_end_) fill_stage();
+        return stage_.template as<T>()[stage_pos_];
     }
     const T* operator->() const { return &**this; }
     //! Moves to the next item.
     sorter& operator++() {
+        if (state_ == state::input || size_ == 0)
+            throw invalid_request("flashxxl::sorter: operator++ before sort() or when empty()");
+        if (stage_pos_ == stage_end_) fill_stage();
+        ++stage_pos_;
         --size_;
-        if (state_ == state::memory_output) {
-            ++pos_;
-        } else {
-            merger_->pop();
-        }
         return *this;
     }
     //! Streams up to n items into `out` (raw storage; after sort()); returns how many. The
-    //! fast way to drain the sorter.
+    //! fast way to drain the sorter: past the stage, the merge writes straight into `out`.
     std::uint64_t pop_into(T* out, std::uint64_t n) {
         if (state_ == state::input) throw invalid_request("flashxxl::sorter::pop_into before sort()");
         n = std::min(n, size_);
-        if (state_ == state::memory_output) {
-            std::memcpy(static_cast<void*>(out), buf().template as<T>() + pos_, n * sizeof(T));
-            pos_ += n;
-        } else {
-            n = merger_->pop_into(out, n);
-        }
-        size_ -= n;
-        return n;
+        std::uint64_t got = std::min<std::uint64_t>(n, stage_end_ - stage_pos_);
+        if (got > 0) std::memcpy(static_cast<void*>(out), stage_.template as<T>() + stage_pos_, got * sizeof(T));
+        stage_pos_ += got;
+        got += merge_out(out + got, n - got);
+        size_ -= got;
+        return got;
     }
 
     //! Drops all items and extents; back to the input phase.
@@ -249,15 +265,18 @@ public:
         join_finishing_noexcept();  // a background run formation still uses a buffer
         wait_sorting_noexcept();    // chunk sorts still use the run buffer
         writer_.reset();
+        chunk_merger_.reset();
         chunks_.clear();
         chunk_begin_ = 0;
         merger_.reset();
         prefetcher_.reset();
+        stage_.reset();
+        stage_pos_ = stage_end_ = 0;
         runs_.clear();  // the runs' segments give their extents back
         buffers_[0].reset();
         buffers_[1].reset();
         cur_ = 0;
-        count_ = size_ = pos_ = passes_ = runs_formed_ = runs_written_ = forecast_misses_ = 0;
+        count_ = size_ = passes_ = runs_formed_ = runs_written_ = forecast_misses_ = 0;
         state_ = state::input;
     }
 
@@ -271,24 +290,34 @@ private:
         bool operator()(const T& a, const T& b) const { return (*cmp)(a, b); }
     };
     using prefetcher_type = forecast_prefetcher<T, before>;
-    //! Merge inputs read from the devices: each run hands out its current Br block.
-    struct run_ranges {
+    //! Merge inputs read from the devices: each run hands out its Br blocks, and shows those
+    //! read ahead.
+    struct run_source {
         prefetcher_type* pool;
-        bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
+        bool next_range(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
             return pool->next_range(i, cur, end, consumed);
         }
-    };
-    //! Sorted chunks of the run buffer (run formation): one range each.
-    struct chunk_ranges {
-        const std::vector<std::pair<const T*, const T*>>* chunks;
-        bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
-            if (consumed) return false;
-            cur = (*chunks)[i].first;
-            end = (*chunks)[i].second;
-            return true;
+        template <class F>
+        bool for_each_ready(std::size_t i, F&& f) const {
+            return pool->for_each_ready(i, f);
         }
     };
-    using run_merger = range_merger<T, before, run_ranges>;
+    using run_merger = parallel_run_merger<T, before, run_source>;
+    using chunk_merger = parallel_run_merger<T, before, chunk_source<T>>;
+    //! Br blocks of the output stage (operator* / operator++ read from it).
+    static constexpr std::uint64_t stage_blocks = 2;
+
+    //! Merges up to n output items into `out` (after sort()); returns how many.
+    std::uint64_t merge_out(T* out, std::uint64_t n) const {
+        if (n == 0) return 0;
+        if (state_ == state::memory_output) return chunk_merger_->pop_into(out, n);
+        return merger_->pop_into(out, n);
+    }
+    //! Refills the output stage from the merge.
+    void fill_stage() const {
+        stage_pos_ = 0;
+        stage_end_ = merge_out(stage_.template as<T>(), stage_blocks * blocks_.br / sizeof(T));
+    }
 
 
     //! Buffer bytes the budget must cover beyond the reserve: two Bw write buffers, a merge
@@ -312,7 +341,7 @@ private:
         T* first = buf().template as<T>() + chunk_begin_;
         T* last = buf().template as<T>() + count_;
         chunks_.emplace_back(first, last);
-        sorting_.submit(first, last, cur_);
+        sorting_->submit(first, last, cur_);
         chunk_begin_ = count_;
     }
     //! Seals the rest of the buffer at the end of a run, cut into one piece per sorting thread
@@ -320,7 +349,7 @@ private:
     void seal_rest() {
         std::uint64_t rest = count_ - chunk_begin_;
         if (rest == 0) return;
-        std::uint64_t pieces = std::max<std::uint64_t>(1, std::min<std::uint64_t>(sorting_.threads(), rest / 4096));
+        std::uint64_t pieces = std::max<std::uint64_t>(1, std::min<std::uint64_t>(sorting_->threads(), rest / 4096));
         std::uint64_t end = count_;
         for (std::uint64_t i = 1; i <= pieces; ++i) {
             count_ = chunk_begin_ + (end - chunk_begin_) / (pieces - i + 1);
@@ -332,7 +361,7 @@ private:
     void wait_sorting_noexcept() noexcept {
         for (int batch = 0; batch < 2; ++batch) {
             try {
-                sorting_.wait(batch);
+                sorting_->wait(batch);
             } catch (...) {
             }
         }
@@ -344,11 +373,11 @@ private:
     run write_run(int batch, std::uint64_t n, const std::vector<std::pair<const T*, const T*>>& chunks,
                   block_writer<T>& w) {
         w.record_block_keys();
-        sorting_.wait(batch);
+        sorting_->wait(batch);
         if (chunks.size() == 1) {
             w.push(buffers_[batch].template as<T>(), n);
         } else {
-            range_merger<T, before, chunk_ranges> merger(before{&cmp_}, chunk_ranges{&chunks});
+            chunk_merger merger(chunk_source<T>{&chunks}, before{&cmp_}, threads_);
             merger.start(chunks.size());
             drain_into(merger, w);
         }
@@ -413,7 +442,7 @@ private:
             prefetcher_type pool(*machine_, role_, blocks_, before{&cmp_}, merge_buffers_, account_);
             hand_over(in.begin() + std::ptrdiff_t(next), take, pool);
             next += take;
-            run_merger merger(before{&cmp_}, run_ranges{&pool});
+            run_merger merger(run_source{&pool}, before{&cmp_}, threads_);
             merger.start(take);
             block_writer<T> w(*machine_, role_, blocks_, block_counter_, account_, 2);
             w.record_block_keys();
@@ -439,7 +468,7 @@ private:
         std::size_t k = runs_.size();
         hand_over(runs_.begin(), k, *prefetcher_);
         runs_.clear();
-        merger_ = std::make_unique<run_merger>(before{&cmp_}, run_ranges{prefetcher_.get()});
+        merger_ = std::make_unique<run_merger>(run_source{prefetcher_.get()}, before{&cmp_}, threads_);
         merger_->start(k);
         ++passes_;
     }
@@ -466,19 +495,22 @@ private:
     aligned_buffer buffers_[2];      // run buffers: [cur_] fills; the other may be in the background
     std::unique_ptr<block_writer<T>> writer_;  // the background run formation's writer
     std::future<run> finishing_;     // background run formation of buffers_[cur_ ^ 1]
-    //! Sorts sealed chunks: one thread per TBB worker slot of the constructing thread's arena.
-    chunk_sort_pool<T, Cmp> sorting_{&cmp_, std::size_t(tbb::this_task_arena::max_concurrency())};
+    std::size_t threads_ = default_threads();  // see threads()
+    //! Sorts sealed chunks on threads_ threads besides the caller.
+    std::unique_ptr<chunk_sort_pool<T, Cmp>> sorting_ = std::make_unique<chunk_sort_pool<T, Cmp>>(&cmp_, threads_);
     std::size_t merge_buffers_ = 0, final_buffers_ = 0;  // Br buffers of a merge's pool (with / without a writer)
     std::size_t fan_in_ = 0, final_fan_in_ = 0;
     state state_ = state::input;
     std::uint64_t count_ = 0;  // items in the buffer being filled
     std::uint64_t size_ = 0;
-    std::uint64_t pos_ = 0;
+    mutable aligned_buffer stage_;                       // the output stage (after sort())
+    mutable std::uint64_t stage_pos_ = 0, stage_end_ = 0;  // its items not streamed out yet
     std::vector<run> runs_;
     std::uint64_t block_counter_ = 0;
     std::uint64_t passes_ = 0, runs_formed_ = 0, runs_written_ = 0, forecast_misses_ = 0;
     std::unique_ptr<prefetcher_type> prefetcher_;  // the final merge's runs
-    std::unique_ptr<run_merger> merger_;
+    std::unique_ptr<run_merger> merger_;           // the final merge (merge_output)
+    std::unique_ptr<chunk_merger> chunk_merger_;   // the sorted chunks of the run buffer (memory_output)
 };
 
 } // namespace flashxxl

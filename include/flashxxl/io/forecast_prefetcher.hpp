@@ -123,6 +123,23 @@ public:
         return true;
     }
 
+    //! The blocks of run i read ahead beyond the one next_range handed out last whose reads have
+    //! completed, in run order: calls f(cur, end) for each, stopping at the first still in
+    //! flight; next_range hands them out next, in this order. Returns whether run i has blocks
+    //! beyond those reported (in flight or not issued): their items are no smaller than the last
+    //! item reported, which is what bounds a parallel merge step (parallel_run_merger).
+    template <class F>
+    bool for_each_ready(std::size_t i, F&& f) {
+        const run_state& r = runs_[i];
+        for (std::size_t b = r.head; b != none; b = slots_[b].next) {
+            const slot& s = slots_[b];
+            if (s.req && !s.req->poll()) return true;
+            const T* cur = layout_.slot(s.buf.data(), 0);
+            f(cur, cur + s.items);
+        }
+        return has_unissued(r);
+    }
+
 private:
     static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
 
