@@ -52,8 +52,8 @@ namespace flashxxl {
 //! N x passes() items in total (up to block rounding).
 //!
 //! Memory: buffers never exceed the budget M (memory_usage(M) == M), checked through a
-//! memory_account; the run directory (48 bytes per Bw written) comes on top, bounded by
-//! directory_memory(N). Comparators are plain
+//! memory_account; the run directory (48 bytes per Bw written) and the merge steps' bookkeeping
+//! (a few words per block in memory) come on top, bounded by directory_memory(N). Comparators are plain
 //! strict weak orders (std::less, lambdas): no min/max sentinels. T must be trivially copyable;
 //! it need not be default-constructible. Not thread-safe.
 //!
@@ -84,7 +84,10 @@ public:
         std::uint64_t runs = items / capacity() + 2;
         std::uint64_t segments = layout.bytes_for(items) / blocks_.bw + 2 * runs;
         std::uint64_t keys = layout.blocks_for(items) + runs;
-        return 4 * sizeof(segment) * segments + 4 * sizeof(T) * keys + 4 * sizeof(run) * runs;
+        // A parallel merge step keeps a few words per block in memory (its ranges, start
+        // pointers, live list and events: parallel_run_merger), in vectors that may double.
+        std::uint64_t merge_steps = 2 * 64 * (memory_ / blocks_.br + runs);
+        return 4 * sizeof(segment) * segments + 4 * sizeof(T) * keys + 4 * sizeof(run) * runs + merge_steps;
     }
     //! The smallest budget accepted with block sizes `b`: one item per run buffer, two Bw write
     //! buffers and a merge pool of four Br buffers (fan-in 3).
