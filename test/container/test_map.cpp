@@ -365,7 +365,7 @@ TEST(map, too_small_memory_is_a_clear_error) {
 // map stays usable and destructible, every extent goes back.
 TEST(map, out_of_space_leaves_the_map_usable) {
     const block_sizes b{4 * KiB, 16 * KiB};
-    machine mach = machine_of(std::to_string(24 * b.bw));
+    machine mach = machine_of(std::to_string(24 * b.bw) + "B");
     using M = flashxxl::map<std::uint64_t, payload<40>>;
     std::map<std::uint64_t, payload<40>> ref;
     {

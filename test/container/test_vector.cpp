@@ -44,7 +44,7 @@ V make_vector(machine& m, std::uint64_t memory, const block_sizes& b, bool legac
 }
 
 //! A one-device machine of `bytes` (plain bytes: any multiple of 4 KiB).
-machine machine_of(std::uint64_t bytes) { return flashxxl_test::tiny_machine(std::to_string(bytes)); }
+machine machine_of(std::uint64_t bytes) { return flashxxl_test::tiny_machine(std::to_string(bytes) + "B"); }  // a plain number would be MiB (STXXL)
 
 template <class T, class V>
 void random_access_matches_std_vector(const block_sizes& b, bool legacy) {
