@@ -17,12 +17,11 @@ constexpr std::uint64_t MiB = std::uint64_t(1) << 20;
 constexpr std::uint64_t GiB = std::uint64_t(1) << 30;
 constexpr std::uint64_t TiB = std::uint64_t(1) << 40;
 
-//! Parses a byte size: a plain integer ("4096"), or an integer with an IEC unit
-//! ("16KiB", "512MiB", "32GiB", "1TiB"; case-insensitive, whitespace between allowed).
-//! Decimal units ("16M", "16MB", "16G") are rejected: STXXL reads them as powers of ten,
-//! which is a classic source of off-by-5% capacities. Throws config_error naming the text.
-inline std::uint64_t parse_size(const std::string& text) {
-    std::size_t i = 0;
+namespace detail {
+//! The leading number of a size text (after whitespace): its value, with `i` left after its
+//! digits. config_error on overflow or when there is no digit (`example` says what was expected).
+inline std::uint64_t parse_size_number(const std::string& text, std::size_t& i, const char* example) {
+    i = 0;
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     std::size_t digits_begin = i;
     std::uint64_t value = 0;
@@ -34,7 +33,18 @@ inline std::uint64_t parse_size(const std::string& text) {
         ++i;
     }
     if (i == digits_begin)
-        throw config_error("size '" + text + "' is not a number (expected e.g. 4096, 16KiB, 512MiB, 32GiB)");
+        throw config_error("size '" + text + "' is not a number (expected e.g. " + example + ")");
+    return value;
+}
+} // namespace detail
+
+//! Parses a byte size: a plain integer ("4096"), or an integer with an IEC unit
+//! ("16KiB", "512MiB", "32GiB", "1TiB"; case-insensitive, whitespace between allowed).
+//! Decimal units ("16M", "16MB", "16G") are rejected: STXXL reads them as powers of ten,
+//! which is a classic source of off-by-5% capacities. Throws config_error naming the text.
+inline std::uint64_t parse_size(const std::string& text) {
+    std::size_t i = 0;
+    std::uint64_t value = detail::parse_size_number(text, i, "4096, 16KiB, 512MiB, 32GiB");
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     std::string unit;
     for (; i < text.size(); ++i)
@@ -66,18 +76,7 @@ inline std::uint64_t parse_size(const std::string& text) {
 //! naming the text.
 inline std::uint64_t parse_stxxl_size(const std::string& text, bool* decimal = nullptr) {
     std::size_t i = 0;
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    std::size_t digits_begin = i;
-    std::uint64_t value = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-        std::uint64_t digit = static_cast<std::uint64_t>(text[i] - '0');
-        if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
-            throw config_error("size '" + text + "' overflows 64 bits");
-        value = value * 10 + digit;
-        ++i;
-    }
-    if (i == digits_begin)
-        throw config_error("size '" + text + "' is not a number (expected e.g. 16GiB, 1G = 10^9 bytes, 4096B)");
+    std::uint64_t value = detail::parse_size_number(text, i, "16GiB, 1G = 10^9 bytes, 4096B");
     while (i < text.size() && text[i] == ' ') ++i;
     std::string unit;
     for (; i < text.size(); ++i)
