@@ -72,6 +72,8 @@ void run(const dfs_cli_options& o) {
     block_sizes blocks = resolve_block_sizes(m, role::static_data, o.br, o.bw);
     auto source = open_graph_source(o.graph);
     out_file out("dfs", o.out);
+    const plot_directory plots(o.plot, "--plot", o.force);
+    plots.reserve("dfs-phases");
     characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
     cli_visitor vis;
     vis.out = out.get();
@@ -91,14 +93,16 @@ void run(const dfs_cli_options& o) {
     for (const phase_stats& p : r.dfs.phases) r.phases.push_back(p);
     bar.finish();
     out.close();
+    write_phase_plot(plots, "dfs", "DFS (" + o.variant + ") on " + source->describe() + ": modelled busy time per device",
+                     r.phases);
     if (o.json) {
         nlohmann::json j = {{"command", "dfs"},
                             {"machine", m.name()},
                             {"placement", m.describe_placement()},
                             {"variant", o.variant},
-                            {"br", r.br},
-                            {"bw", r.bw},
-                            {"memory", memory},
+                            {"br_bytes", r.br},
+                            {"bw_bytes", r.bw},
+                            {"memory_bytes", memory},
                             {"graph", source->describe()},
                             {"csr", r.csr},
                             {"source", o.source},
@@ -142,6 +146,7 @@ void register_dfs_command(CLI::App& app) {
     cmd->add_option("--out", o->out,
                     "write `d node time parent` (discovery; a root is its own parent) and `f node time` (finish) "
                     "lines in event order to this file");
+    add_plot_options(cmd, *o);
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });
 }

@@ -15,7 +15,7 @@ runs = {r['layout']: r for r in d['runs']}
 assert set(runs) == {'two-level', 'one block Br', 'one block Bw'}, runs.keys()
 two, big = runs['two-level'], runs['one block Bw']
 ph = lambda r, n: [p for p in r['phases'] if p['name'] == n][0]
-assert two['br'] == 4096 and two['bw'] == 65536 and two['verified'], two
+assert two['br_bytes'] == 4096 and two['bw_bytes'] == 65536 and two['verified'], two
 # Finds read Br blocks inside Bw nodes: far fewer items than with whole Bw nodes.
 assert ph(two, 'random finds')['read_bytes'] * 4 < ph(big, 'random finds')['read_bytes'], (two, big)
 # The bulk load writes in Bw blocks only, each item about once.

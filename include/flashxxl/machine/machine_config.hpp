@@ -10,6 +10,8 @@
 #include <system_error>
 #include <vector>
 
+#include <unistd.h>
+
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine_spec.hpp"
@@ -103,7 +105,13 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
         if (auto nul = line.find('\0'); nul != std::string::npos)
             throw fail("", "NUL byte at column " + std::to_string(nul + 1) +
                                " (expected a text file of disk=, flash=, placement= and name= lines)");
-        if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+        // A comment starts with '#' at the start of a line or after a blank, so that STXXL's "###"
+        // (the process id) can stand inside a path.
+        for (std::size_t hash = line.find('#'); hash != std::string::npos; hash = line.find('#', hash + 1))
+            if (hash == 0 || std::isspace(static_cast<unsigned char>(line[hash - 1]))) {
+                line.erase(hash);
+                break;
+            }
         std::istringstream words(line);
         std::vector<std::string> tokens;
         for (std::string w; words >> w;) tokens.push_back(w);
@@ -159,6 +167,9 @@ inline machine_spec parse_machine_config(const std::string& text, const std::str
                                     std::to_string(fields.size()) + " in '" + value + "'");
             d.path = fields[0];
             if (d.path.empty()) throw fail("path", "empty path");
+            // STXXL's rule: the first "###" in a path becomes the process id (one file per run).
+            if (auto pid_mark = d.path.find("###"); pid_mark != std::string::npos)
+                d.path.replace(pid_mark, 3, std::to_string(::getpid()));
             bool decimal = false;
             try {
                 d.size = parse_stxxl_size(fields[1], &decimal);
