@@ -9,9 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "flashxxl/device/device_model.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/tl/tl_stats_json.hpp"
+#include "flashxxl/tl/translation_layer.hpp"
 #include "flashxxl/units.hpp"
 #include "common_options.hpp"
 #include "invocation.hpp"
