@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "flashxxl/error.hpp"
+#include "flashxxl/machine/placement.hpp"
 
 namespace flashxxl {
 

@@ -1,7 +1,6 @@
 // A machine: named devices (real or emulated, flash or hdd) plus a placement policy.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -15,7 +14,7 @@
 #include "flashxxl/machine/extent.hpp"
 #include "flashxxl/machine/machine_config.hpp"
 #include "flashxxl/machine/machine_spec.hpp"
-#include "flashxxl/machine/placement.hpp"
+#include "flashxxl/machine/placement_policy.hpp"
 #include "flashxxl/machine/presets.hpp"
 #include "flashxxl/role.hpp"
 
