@@ -10,9 +10,11 @@
 
 #include "commands.hpp"
 #include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/device/device_model.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/tl/tl_stats_json.hpp"
+#include "flashxxl/tl/translation_layer.hpp"
 #include "flashxxl/units.hpp"
 #include "common_options.hpp"
 #include "invocation.hpp"
