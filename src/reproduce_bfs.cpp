@@ -120,7 +120,7 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
     // paper's M / Bw = 32 is below what MM_BFS needs with B = Bw here, so M = 40 Bw.
     const block_sizes br(4 * KiB, 4 * KiB), bw(512 * KiB, 512 * KiB);
     const std::uint64_t memory = std::max<std::uint64_t>(20 * MiB, bfs_experiment_min_memory(bw));
-    std::size_t grids = s == scale::tiny ? 1 : s == scale::quick ? 2 : 3;
+    std::size_t grids = s == scale::tiny ? 1 : s == scale::quick ? 2 : 4;
     const std::string ssd = "flash=memory,4GiB,memory name=ssd model=hama-ssd-2009";
     for (std::size_t k = 0; k < grids; ++k) {
         const table2_paper_row& p = table2_paper()[k];

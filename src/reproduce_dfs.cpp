@@ -39,9 +39,9 @@ report_table seeds001_dfs(scale s, const progress_fn& progress) {
     sep.marks = dfs_marks::separate;
     sep.memory = 4 * MiB;
     if (s == scale::full) {
-        sep.side = 512, sep.bw = 512 * KiB, sep.graph_cache = 1536 * KiB;
+        sep.side = 724, sep.bw = 512 * KiB, sep.graph_cache = 1536 * KiB;
     } else if (s == scale::quick) {
-        sep.side = 256, sep.bw = 64 * KiB, sep.graph_cache = 128 * KiB;
+        sep.side = 512, sep.bw = 512 * KiB, sep.graph_cache = 1536 * KiB;
     } else {
         sep.side = 128, sep.bw = 32 * KiB, sep.graph_cache = 48 * KiB;
         sep.device_bytes = 256 * MiB;
