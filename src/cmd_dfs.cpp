@@ -54,6 +54,12 @@ struct cli_visitor : dfs_visitor {
     }
 };
 
+std::string format_share(double share) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", share);
+    return buf;
+}
+
 //! What one run measured.
 struct dfs_run {
     csr_build_stats csr;
@@ -124,7 +130,7 @@ void run(const dfs_cli_options& o) {
                 format_bytes(double(r.bw)).c_str(), format_bytes(double(memory)).c_str());
     std::printf("marks' cache %s%s, translation layers %s (both within M)\n",
                 format_bytes(double(r.dfs.marks_cache)).c_str(),
-                o.cache_share > 0 ? (" (at most " + std::to_string(o.cache_share) + " of the marks)").c_str() : "",
+                o.cache_share > 0 ? (" (at most " + format_share(o.cache_share) + " of the marks)").c_str() : "",
                 format_bytes(double(r.dfs.tl_memory)).c_str());
     std::printf("source %llu: %llu nodes visited in %llu trees, stack depth at most %llu\n",
                 (unsigned long long)o.source, (unsigned long long)r.dfs.visited, (unsigned long long)r.dfs.trees,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -108,17 +109,20 @@ inline std::uint64_t dfs_marks_cache(std::uint64_t memory, const block_sizes& b,
                                      const dfs_options& opts, std::uint64_t tl_memory = 0) {
     const std::uint64_t left = memory - std::min(memory, stack<detail::dfs_frame>::memory_usage(b) + tl_memory);
     if (opts.cache_share == 0) return left;
+    std::ostringstream share;
+    share << opts.cache_share;
     if (!(opts.cache_share > 0 && opts.cache_share <= 1))
-        throw config_error("dfs: cache share " + std::to_string(opts.cache_share) + " (expected 0 or a number in (0, 1])");
+        throw config_error("dfs: cache share " + share.str() + " (expected 0 or a number in (0, 1])");
     const std::uint64_t cap = std::uint64_t(opts.cache_share * double(dfs_marks_bytes(opts.marks, nodes)));
     const std::uint64_t need = opts.marks == dfs_marks::separate ? vector<std::uint8_t>::min_memory(b)
                                                                  : vector<detail::dfs_node_record>::min_memory(b);
     if (cap < need)
-        throw config_error("dfs: a cache of " + std::to_string(opts.cache_share) + " of the marks' structure (" +
+        throw config_error("dfs: a cache of " + share.str() + " of the marks' structure (" +
                            format_bytes(double(cap)) + " of " +
                            format_bytes(double(dfs_marks_bytes(opts.marks, nodes))) + ") is below the " +
                            format_bytes(double(need)) + " that " + b.describe() +
-                           " need (one Bw group and two Br pages); seeds/001 could not run block size Bw here either");
+                           " need (one Bw group and two Br pages): choose a larger share, smaller blocks or a larger "
+                           "graph (seeds/001's run with block size Bw and half caches was impossible the same way)");
     return std::min(left, cap);
 }
 
