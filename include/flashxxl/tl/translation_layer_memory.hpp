@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/tl/translation_layer.hpp"
 
 namespace flashxxl {
 
