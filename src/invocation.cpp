@@ -62,12 +62,6 @@ void add_parameter(nlohmann::json& out, const std::string& config_key, const std
 
 } // namespace
 
-nlohmann::json model_parameters_json(const std::map<std::string, std::string>& params) {
-    nlohmann::json j = nlohmann::json::object();
-    for (const auto& [k, v] : params) add_parameter(j, k, v);
-    return j;
-}
-
 nlohmann::json model_parameters_json(const std::vector<std::pair<std::string, std::string>>& params) {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& [k, v] : params) add_parameter(j, k, v);
@@ -90,7 +84,7 @@ nlohmann::json machine_spec_json(const machine_spec& spec) {
                              {"size_bytes", d.size},
                              {"io_impl", d.io_impl},
                              {"model", d.model},
-                             {"parameters", model_parameters_json(d.params.values())},
+                             {"parameters", model_parameters_json({d.params.values().begin(), d.params.values().end()})},
                              {"pace", d.pacing.enabled},
                              {"pace_scale", d.pacing.scale},
                              {"direct", d.direct},

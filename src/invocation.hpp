@@ -1,7 +1,6 @@
 // What every JSON report of the CLI carries: version, command line, timestamp and machine spec.
 #pragma once
 
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,7 +27,7 @@ nlohmann::json run_metadata(const machine_spec* spec = nullptr);
 //! Model parameters as JSON numbers, units in the keys: the size parameters (block, capacity,
 //! chunk, page) in bytes under `<key>_bytes`, `..._mibps` as `..._mib_s`, other numbers under
 //! their key (whose name carries the unit, e.g. `t_read_ms`); anything else stays a string.
-nlohmann::json model_parameters_json(const std::map<std::string, std::string>& params);
+//! Takes the pairs as a config lists them; a device_spec's map converts (`{map.begin(), map.end()}`).
 nlohmann::json model_parameters_json(const std::vector<std::pair<std::string, std::string>>& params);
 
 //! The machine spec as JSON (see run_metadata).

@@ -6,7 +6,7 @@ bin=$1
 source "$(dirname "$0")/check_lib.bash"
 unset STXXLCFG
 cd "$work"
-printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > tiny.cfg
+tiny_config tiny.cfg
 small=(--config tiny.cfg --no-progress --br 4KiB --bw 512KiB --memory 4MiB)
 model=(characterize --model hama-ssd-2009 --dry-run)
 

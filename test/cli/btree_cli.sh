@@ -3,7 +3,7 @@
 set -u
 bin=$1
 source "$(dirname "$0")/check_lib.bash"
-printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/tiny.cfg"
+tiny_config "$work/tiny.cfg"
 base="--config $work/tiny.cfg --no-progress --br 4KiB --bw 64KiB --items 100000 --finds 300 --inserts 300 --batch 3000 --scans 5 --scan-length 2000"
 small="$base --memory 1MiB"
 check "btree prints every phase" 0 "random finds +two-level +[0-9.]+" "$bin" btree $small

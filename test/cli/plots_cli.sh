@@ -5,7 +5,7 @@ bin=$1
 source "$(dirname "$0")/check_lib.bash"
 unset STXXLCFG
 cd "$work"
-printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > tiny.cfg
+tiny_config tiny.cfg
 small=(--config tiny.cfg --no-progress --memory 4MiB)
 have_gnuplot=0; command -v gnuplot > /dev/null && have_gnuplot=1
 png_ok() {  # a PNG (or SVG) image flashxxl stamped, when gnuplot is there

@@ -3,7 +3,7 @@
 set -u
 bin=$1
 source "$(dirname "$0")/check_lib.bash"
-printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/tiny.cfg"
+tiny_config "$work/tiny.cfg"
 base="--config $work/tiny.cfg --no-progress"
 small="$base --br 4KiB --bw 512KiB --memory 4MiB"
 check "sort vector, 8 B items" 0 "output verified: sorted" "$bin" sort $small --items 300001
