@@ -43,7 +43,8 @@ double parse_number(const std::string& text);
 //! "512 B", "4 KiB", "1.5 MiB", ...: the largest IEC unit that keeps the value >= 1.
 std::string format_bytes(double bytes);
 
-//! A size in the compact form parse_size reads back ("512KiB", "4096").
+//! A size in the compact form that parse_size and parse_stxxl_size both read back as the same
+//! bytes ("512KiB", "4097B"), so it is safe in a generated machine config.
 std::string format_size(std::uint64_t bytes);
 
 } // namespace flashxxl

@@ -120,7 +120,7 @@ std::string format_size(std::uint64_t bytes) {
     for (int u = 0; u < 4; ++u)
         if (bytes >= factors[u] && bytes % factors[u] == 0)
             return std::to_string(bytes / factors[u]) + units[u];
-    return std::to_string(bytes);
+    return std::to_string(bytes) + "B";  // "B": a plain number would mean MiB in a machine config
 }
 
 } // namespace flashxxl

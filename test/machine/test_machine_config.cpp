@@ -147,6 +147,19 @@ TEST(ParseStxxlSize, StxxlMeaningOfUnits) {
         EXPECT_THROW(parse_stxxl_size(bad), config_error) << bad;
 }
 
+// format_size writes sizes into generated machine configs (characterize's snippet, benchmarks),
+// where a plain number means MiB: its output must read back as the same bytes in both parsers.
+TEST(FormatSize, RoundTripsThroughBothParsers) {
+    for (std::uint64_t bytes : {std::uint64_t(1), std::uint64_t(4095), std::uint64_t(4096), std::uint64_t(4097),
+                                std::uint64_t(1342177256), 3 * MiB, 5 * GiB + 100, 2 * TiB}) {
+        std::string text = format_size(bytes);
+        EXPECT_EQ(parse_size(text), bytes) << text;
+        EXPECT_EQ(parse_stxxl_size(text), bytes) << text;
+    }
+    EXPECT_EQ(format_size(4097), "4097B");
+    EXPECT_EQ(format_size(3 * MiB), "3MiB");
+}
+
 TEST(ParseNumber, RejectsInfAndNan) {
     EXPECT_EQ(parse_number("2.5"), 2.5);
     for (const char* bad : {"inf", "-inf", "nan", "NaN", "infinity", "1e999"}) {
