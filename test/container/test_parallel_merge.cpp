@@ -161,7 +161,8 @@ struct blocked_source {
     bool for_each_ready(std::size_t i, F&& f) {
         std::size_t b = (*next)[i];  // the first block after the current one
         std::size_t shown = std::min<std::size_t>((*rng)() % (ahead + 1), blocks(i) > b ? blocks(i) - b : 0);
-        for (std::size_t s = 0; s < shown; ++s) f(at(i, b + s), stop(i, b + s));
+        for (std::size_t s = 0; s < shown; ++s)
+            if (!f(at(i, b + s), stop(i, b + s))) return true;
         return b + shown < blocks(i);
     }
 };

@@ -182,28 +182,32 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
         for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first;
         return end;
     }
+    // Each piece finds both of its ends by selection on its own thread (the selections cost
+    // O(k log k log n) each and would otherwise run one after another on the caller); piece t
+    // publishes its end as row t + 1 of `cut`, which the caller reads for the last piece.
     std::vector<std::uint32_t> cut((pieces + 1) * k, 0);
-    {
-        std::vector<T*> split(k);
-        for (std::size_t t = 1; t <= pieces; ++t) {
-            std::uint64_t rank = n * t / pieces;
-            if (rank == total) {
-                for (std::size_t s = 0; s < k; ++s) split[s] = ne[s].second;
-            } else {
-                __gnu_parallel::multiseq_partition(ne.begin(), ne.end(), std::ptrdiff_t(rank), split.begin(), before);
-            }
-            for (std::size_t s = 0; s < k; ++s) cut[t * k + s] = std::uint32_t(split[s] - ne[s].first);
+    auto select = [&](std::uint64_t rank, std::vector<T*>& split) {
+        if (rank == total) {
+            for (std::size_t s = 0; s < k; ++s) split[s] = ne[s].second;
+        } else if (rank == 0) {
+            for (std::size_t s = 0; s < k; ++s) split[s] = ne[s].first;
+        } else {
+            __gnu_parallel::multiseq_partition(ne.begin(), ne.end(), std::ptrdiff_t(rank), split.begin(), before);
         }
-    }
+    };
     team->run(pieces, [&](std::size_t t) {
+        std::vector<T*> from(k), to(k);
+        select(n * t / pieces, from);
+        select(n * (t + 1) / pieces, to);
         std::vector<seq> part(k);
-        std::uint64_t at = 0, len = 0;
+        std::uint64_t at = 0, len = 0;  // where the piece's output starts; its length
         const T* any = nullptr;
         for (std::size_t s = 0; s < k; ++s) {
-            part[s] = seq(ne[s].first + cut[t * k + s], ne[s].first + cut[(t + 1) * k + s]);
-            at += cut[t * k + s];
-            len += std::uint64_t(part[s].second - part[s].first);
-            if (part[s].first != part[s].second) any = part[s].first;
+            part[s] = seq(from[s], to[s]);
+            at += std::uint64_t(from[s] - ne[s].first);
+            cut[(t + 1) * k + s] = std::uint32_t(to[s] - ne[s].first);
+            len += std::uint64_t(to[s] - from[s]);
+            if (from[s] != to[s]) any = from[s];
         }
         if (len == 0) return;
         // Leading empty pieces are left out: libstdc++ binds a reference to the first one's end.

@@ -32,8 +32,9 @@ namespace flashxxl {
 //!    i's next range, after its current one was used up (`consumed`; false on the first call),
 //!    or false when the source is exhausted; range_merger's protocol.
 //!  - `bool for_each_ready(std::size_t i, F f)`: calls f(cur, end) for each range source i has
-//!    in memory beyond its current one, in order, and returns whether more items may follow
-//!    (ranges not yet in memory). next_range hands these out next, in the same order.
+//!    in memory beyond its current one, in order, until f returns false, and returns whether
+//!    more items may follow (ranges not yet in memory or not reported). next_range hands these
+//!    out next, in the same order.
 //!
 //! The output equals the sequential stable merge of the sources' items in the order sources
 //! show them whenever ties are equal items (e.g. a sort of keys); with distinct items that
@@ -89,13 +90,21 @@ private:
         for (std::size_t i : live_) {
             first_.push_back(seqs_.size());
             seqs_.emplace_back(writable(cur_[i]), writable(end_[i]));
-            total += std::uint64_t(end_[i] - cur_[i]);
+            std::uint64_t shown = std::uint64_t(end_[i] - cur_[i]);
             const T* last = end_[i] - 1;
-            bool more = source_.for_each_ready(i, [&](const T* c, const T* e) {
+            // A source shows ranges until it alone could fill the step: no step takes more than
+            // `room` items from one source, and the ranges left out act as items still to come.
+            // This keeps a step's sequences few (the runs' current blocks and a little more)
+            // when the prefetcher holds thousands of Br blocks: the selection and the loser
+            // trees cost per sequence, every step.
+            bool more = shown < room && source_.for_each_ready(i, [&](const T* c, const T* e) {
                 seqs_.emplace_back(writable(c), writable(e));
-                total += std::uint64_t(e - c);
+                shown += std::uint64_t(e - c);
                 if (c != e) last = e - 1;
+                return shown < room;
             });
+            if (shown >= room) more = true;  // ranges not asked for count as items to come
+            total += shown;
             if (more && (bound == nullptr || before_(*last, *bound))) bound = last;
         }
         first_.push_back(seqs_.size());

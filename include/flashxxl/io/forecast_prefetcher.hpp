@@ -125,8 +125,8 @@ public:
 
     //! The blocks of run i read ahead beyond the one next_range handed out last whose reads have
     //! completed, in run order: calls f(cur, end) for each, stopping at the first still in
-    //! flight; next_range hands them out next, in this order. Returns whether run i has blocks
-    //! beyond those reported (in flight or not issued): their items are no smaller than the last
+    //! flight or when f returns false; next_range hands them out next, in this order. Returns
+    //! whether run i has blocks beyond those reported (in flight, not issued, or not asked for): their items are no smaller than the last
     //! item reported, which is what bounds a parallel merge step (parallel_run_merger).
     template <class F>
     bool for_each_ready(std::size_t i, F&& f) {
@@ -135,7 +135,7 @@ public:
             const slot& s = slots_[b];
             if (s.req && !completed(s.req)) return true;
             const T* cur = layout_.slot(s.buf.data(), 0);
-            f(cur, cur + s.items);
+            if (!f(cur, cur + s.items)) return true;  // the caller has seen enough
         }
         return has_unissued(r);
     }
