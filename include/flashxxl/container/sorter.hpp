@@ -121,7 +121,8 @@ public:
                                ": two Bw write buffers and a merge pool of 4 Br)");
         run_capacity_ = (usable - 2 * bw) / sizeof(T);
         merge_buffers_ = std::size_t((usable - 2 * bw) / br);
-        final_buffers_ = std::size_t(usable / br) - stage_blocks;  // the output stage is 2 Br
+        stage_blocks_ = stage_blocks_for(usable, br);
+        final_buffers_ = std::size_t(usable / br - stage_blocks_);  // the output stage comes from M
         fan_in_ = fan_in_for(merge_buffers_);
         final_fan_in_ = fan_in_for(final_buffers_);
     }
@@ -215,7 +216,7 @@ public:
             // The sorted chunks are merged as they are streamed out, through the stage.
             chunk_merger_ = std::make_unique<chunk_merger>(chunk_source<T>{&chunks_}, before{&cmp_}, threads_);
             chunk_merger_->start(chunks_.size());
-            stage_ = aligned_buffer(stage_blocks * blocks_.br, account_);
+            stage_ = aligned_buffer(stage_blocks_ * blocks_.br, account_);
             state_ = state::memory_output;
             return;
         }
@@ -226,7 +227,7 @@ public:
         buffers_[1].reset();
         while (runs_.size() > final_fan_in_) merge_level();
         start_final_merge();
-        stage_ = aligned_buffer(stage_blocks * blocks_.br, account_);
+        stage_ = aligned_buffer(stage_blocks_ * blocks_.br, account_);
         state_ = state::merge_output;
     }
 
@@ -307,8 +308,15 @@ private:
     };
     using run_merger = parallel_run_merger<T, before, run_source>;
     using chunk_merger = parallel_run_merger<T, before, chunk_source<T>>;
-    //! Br blocks of the output stage (operator* / operator++ read from it).
-    static constexpr std::uint64_t stage_blocks = 2;
+    //! Br blocks of the output stage (operator* / operator++ read from it): a 64th of the
+    //! usable memory, at least 2. Each refill is one merge step, split among the threads, so a
+    //! stage of 2 Br (64 Ki 8-byte items at Br = 256 KiB) gave 16 threads 4 Ki items each and
+    //! the step's fixed costs (waking the team, selections) outweighed the merging; a 64th of M
+    //! costs the final fan-in about 1.5% and does not depend on the thread count, so the I/O
+    //! does not either.
+    static std::uint64_t stage_blocks_for(std::uint64_t usable, std::uint64_t br) {
+        return std::max<std::uint64_t>(2, usable / 64 / br);
+    }
 
     //! Merges up to n output items into `out` (after sort()); returns how many.
     std::uint64_t merge_out(T* out, std::uint64_t n) const {
@@ -319,7 +327,7 @@ private:
     //! Refills the output stage from the merge.
     void fill_stage() const {
         stage_pos_ = 0;
-        stage_end_ = merge_out(stage_.template as<T>(), stage_blocks * blocks_.br / sizeof(T));
+        stage_end_ = merge_out(stage_.template as<T>(), stage_blocks_ * blocks_.br / sizeof(T));
     }
 
 
@@ -332,10 +340,12 @@ private:
     //! Items the buffer being filled holds: the whole run capacity, or half of it when run
     //! formation is double-buffered.
     std::uint64_t capacity() const { return double_buffered_ ? run_capacity_ / 2 : run_capacity_; }
-    //! End of the chunk being filled: the first half of the buffer is one chunk (sorted during
-    //! input); the rest is sealed by seal_rest() when the run ends.
+    //! End of the chunk being filled: the first half of the buffer is cut into one chunk per
+    //! thread, each sorted by the pool as soon as it is full (during input; one chunk of half
+    //! the buffer kept 15 of 16 cores idle while it was sorted); the rest is sealed by
+    //! seal_rest() when the run ends.
     std::uint64_t chunk_end() const {
-        return std::min(chunk_begin_ + std::max<std::uint64_t>(capacity() / 2, 4096), capacity());
+        return std::min(chunk_begin_ + std::max<std::uint64_t>(capacity() / (2 * threads_), 4096), capacity());
     }
 
     //! Hands the filled chunk [chunk_begin_, count_) to the sorting threads, which sort it while
@@ -503,6 +513,7 @@ private:
     std::unique_ptr<chunk_sort_pool<T, Cmp>> sorting_ = std::make_unique<chunk_sort_pool<T, Cmp>>(&cmp_, threads_);
     std::size_t merge_buffers_ = 0, final_buffers_ = 0;  // Br buffers of a merge's pool (with / without a writer)
     std::size_t fan_in_ = 0, final_fan_in_ = 0;
+    std::uint64_t stage_blocks_ = 2;  // Br blocks of the output stage (stage_blocks_for)
     state state_ = state::input;
     std::uint64_t count_ = 0;  // items in the buffer being filled
     std::uint64_t size_ = 0;
