@@ -11,6 +11,7 @@
 //   RW/N       (RDV + WRV) / input bytes: 2 x passes for a sort, 0 when everything stays in memory
 //   passes     times a sorter read its data back (0: the input fitted one run)
 //   runs       sorted runs formed;   merges  external merges of the priority queue
+//   bulk_steps merge steps of the priority queue's pop_batch()
 //   push_s, sort_s, drain_s   wall seconds of the sorter's three phases
 //   hit        share of vector::get() calls served by the page cache
 //
@@ -368,6 +369,43 @@ void bm_pq_fill_drain(benchmark::State& state, const block_sizes& b) {
     set_throughput(state, 2 * n, sizeof(T));  // n pushes + n pops
 }
 
+//! The same as fill_drain through the batched API: one push_batch() of the n items, then
+//! pop_batch() in batches of 64 Ki items (checking the order). Threads: default_threads()
+//! (OMP_NUM_THREADS=1 for one).
+void bm_pq_fill_drain_batched(benchmark::State& state, const block_sizes& b) {
+    using T = std::uint64_t;
+    using pq_type = priority_queue<T, min_pq_less>;
+    const std::uint64_t n = kPqBytes / sizeof(T);
+    const std::vector<T> input = random_items<T>(n, 13);
+    std::vector<T> out(64 * 1024);
+    machine m = make_bench_machine();
+    std::uint64_t merges = 0, steps = 0;
+    bool ok = true;
+    io_meter io(m);
+    for (auto _ : state) {
+        pq_type q(m, kPqMemory, b);
+        q.push_batch(input.begin(), input.end());
+        T last = 0;
+        std::uint64_t count = 0;
+        while (!q.empty()) {
+            std::uint64_t got = q.pop_batch(out.data(), out.size());
+            for (std::uint64_t i = 0; i < got; ++i) {
+                ok &= (out[i] >= last);
+                last = out[i];
+            }
+            count += got;
+        }
+        ok &= (count == n);
+        merges = q.merges();
+        steps = q.bulk_steps();
+    }
+    io.report(state, n * sizeof(T));
+    state.counters["merges"] = double(merges);
+    state.counters["bulk_steps"] = double(steps);
+    if (!ok) fail(state, "priority_queue: batched pops out of order or wrong count");
+    set_throughput(state, 2 * n, sizeof(T));  // n pushes + n pops
+}
+
 //! Hold model: the queue holds n / 2 items (filled untimed, keys below 2^62), then n rounds of
 //! pop the smallest x and push x + a random step below 2^61. The steps are of the order of the
 //! key range, so pushed items land among the stored ones: they pass through the insertion heap,
@@ -528,6 +566,7 @@ void register_all() {
     add_for_blocks("sort_vector/external", "u64", bm_sort_vector);
 
     add_for_blocks("priority_queue/fill_drain", "u64", bm_pq_fill_drain);
+    add_for_blocks("priority_queue/fill_drain_batched", "u64", bm_pq_fill_drain_batched);
     add_for_blocks("priority_queue/interleaved", "u64", bm_pq_interleaved);
 
     add_for_blocks("stack/push_pop", "u64", bm_stack);
