@@ -19,6 +19,7 @@
 // benchmark also checks its output (order, count) and fails with SkipWithError if it is wrong.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstdint>
@@ -186,8 +187,9 @@ void bm_vector_stream_write(benchmark::State& state, const block_sizes& b) {
     set_throughput(state, n, sizeof(T));
 }
 
-//! Scans n items with a stream_reader, item by item (`*r`, `++r`) or by runs (run() / skip()).
-void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool by_runs) {
+//! Scans n items with a stream_reader, item by item (`*r`, `++r`) or by runs (run() / skip()),
+//! reading `prefetch` Br blocks ahead (the reader's default is 1).
+void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool by_runs, std::size_t prefetch = 1) {
     using T = std::uint64_t;
     using vec = vector<T>;
     const std::uint64_t n = kVectorBytes / sizeof(T);
@@ -202,7 +204,7 @@ void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool b
     io_meter io(m);
     for (auto _ : state) {
         sum = 0;
-        typename vec::stream_reader r(v);
+        typename vec::stream_reader r(v, 0, n, prefetch);
         if (by_runs) {
             while (!r.empty()) {
                 std::uint64_t k = r.run();
@@ -553,6 +555,10 @@ void register_all() {
                    [](benchmark::State& s, const block_sizes& b) { bm_vector_stream_scan(s, b, false); });
     add_for_blocks("vector/stream_scan_runs", "u64",
                    [](benchmark::State& s, const block_sizes& b) { bm_vector_stream_scan(s, b, true); });
+    // 1 MiB of read-ahead (several requests in flight): what a scan that can spare the memory gets
+    add_for_blocks("vector/stream_scan_ahead", "u64", [](benchmark::State& s, const block_sizes& b) {
+        bm_vector_stream_scan(s, b, false, std::max<std::size_t>(1, MiB / b.br));
+    });
     add_for_blocks("vector/random_get", "u64", bm_vector_random_get, benchmark::kMicrosecond);
 
     add_for_blocks("sorter/memory", "u64",

@@ -47,6 +47,11 @@ namespace flashxxl {
 //! merging the smallest arrays works like a size-tiered log-structured merge tree, and each item
 //! is written O(log_{fan-in}(N / M)) times. Extents are released as soon as they are consumed.
 //!
+//! push_batch() and pop_batch() do what push() and top() / pop() do for many items at once,
+//! with less work per item and on threads() threads where it pays: a large batch is sorted
+//! into internal runs in parallel, and pops leave in bulk merge steps (merge_sorted) over what
+//! is in memory. The popped keys are exactly those of the one-at-a-time calls.
+//!
 //! Items with equal keys are ordinary items here: nothing relies on distinct keys or on
 //! sentinel values, unlike STXXL's queue (STXXL issue #20). Memory: at most M in buffers and
 //! bookkeeping (memory_usage(M) == M: the arena about 3M / 4, reader slots, a 2 x Bw writer
