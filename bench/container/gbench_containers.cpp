@@ -11,6 +11,7 @@
 //   RW/N       (RDV + WRV) / input bytes: 2 x passes for a sort, 0 when everything stays in memory
 //   passes     times a sorter read its data back (0: the input fitted one run)
 //   runs       sorted runs formed;   merges  external merges of the priority queue
+//   bulk_steps merge steps of the priority queue's pop_batch()
 //   push_s, sort_s, drain_s   wall seconds of the sorter's three phases
 //   hit        share of vector::get() calls served by the page cache
 //
@@ -18,6 +19,7 @@
 // benchmark also checks its output (order, count) and fails with SkipWithError if it is wrong.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstdint>
@@ -185,8 +187,9 @@ void bm_vector_stream_write(benchmark::State& state, const block_sizes& b) {
     set_throughput(state, n, sizeof(T));
 }
 
-//! Scans n items with a stream_reader, item by item (`*r`, `++r`) or by runs (run() / skip()).
-void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool by_runs) {
+//! Scans n items with a stream_reader, item by item (`*r`, `++r`) or by runs (run() / skip()),
+//! reading `prefetch` Br blocks ahead (the reader's default is 1).
+void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool by_runs, std::size_t prefetch = 1) {
     using T = std::uint64_t;
     using vec = vector<T>;
     const std::uint64_t n = kVectorBytes / sizeof(T);
@@ -201,7 +204,7 @@ void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool b
     io_meter io(m);
     for (auto _ : state) {
         sum = 0;
-        typename vec::stream_reader r(v);
+        typename vec::stream_reader r(v, 0, n, prefetch);
         if (by_runs) {
             while (!r.empty()) {
                 std::uint64_t k = r.run();
@@ -368,6 +371,43 @@ void bm_pq_fill_drain(benchmark::State& state, const block_sizes& b) {
     set_throughput(state, 2 * n, sizeof(T));  // n pushes + n pops
 }
 
+//! The same as fill_drain through the batched API: one push_batch() of the n items, then
+//! pop_batch() in batches of 64 Ki items (checking the order). Threads: default_threads()
+//! (OMP_NUM_THREADS=1 for one).
+void bm_pq_fill_drain_batched(benchmark::State& state, const block_sizes& b) {
+    using T = std::uint64_t;
+    using pq_type = priority_queue<T, min_pq_less>;
+    const std::uint64_t n = kPqBytes / sizeof(T);
+    const std::vector<T> input = random_items<T>(n, 13);
+    std::vector<T> out(64 * 1024);
+    machine m = make_bench_machine();
+    std::uint64_t merges = 0, steps = 0;
+    bool ok = true;
+    io_meter io(m);
+    for (auto _ : state) {
+        pq_type q(m, kPqMemory, b);
+        q.push_batch(input.begin(), input.end());
+        T last = 0;
+        std::uint64_t count = 0;
+        while (!q.empty()) {
+            std::uint64_t got = q.pop_batch(out.data(), out.size());
+            for (std::uint64_t i = 0; i < got; ++i) {
+                ok &= (out[i] >= last);
+                last = out[i];
+            }
+            count += got;
+        }
+        ok &= (count == n);
+        merges = q.merges();
+        steps = q.bulk_steps();
+    }
+    io.report(state, n * sizeof(T));
+    state.counters["merges"] = double(merges);
+    state.counters["bulk_steps"] = double(steps);
+    if (!ok) fail(state, "priority_queue: batched pops out of order or wrong count");
+    set_throughput(state, 2 * n, sizeof(T));  // n pushes + n pops
+}
+
 //! Hold model: the queue holds n / 2 items (filled untimed, keys below 2^62), then n rounds of
 //! pop the smallest x and push x + a random step below 2^61. The steps are of the order of the
 //! key range, so pushed items land among the stored ones: they pass through the insertion heap,
@@ -515,6 +555,10 @@ void register_all() {
                    [](benchmark::State& s, const block_sizes& b) { bm_vector_stream_scan(s, b, false); });
     add_for_blocks("vector/stream_scan_runs", "u64",
                    [](benchmark::State& s, const block_sizes& b) { bm_vector_stream_scan(s, b, true); });
+    // 1 MiB of read-ahead (several requests in flight): what a scan that can spare the memory gets
+    add_for_blocks("vector/stream_scan_ahead", "u64", [](benchmark::State& s, const block_sizes& b) {
+        bm_vector_stream_scan(s, b, false, std::max<std::size_t>(1, MiB / b.br));
+    });
     add_for_blocks("vector/random_get", "u64", bm_vector_random_get, benchmark::kMicrosecond);
 
     add_for_blocks("sorter/memory", "u64",
@@ -528,6 +572,7 @@ void register_all() {
     add_for_blocks("sort_vector/external", "u64", bm_sort_vector);
 
     add_for_blocks("priority_queue/fill_drain", "u64", bm_pq_fill_drain);
+    add_for_blocks("priority_queue/fill_drain_batched", "u64", bm_pq_fill_drain_batched);
     add_for_blocks("priority_queue/interleaved", "u64", bm_pq_interleaved);
 
     add_for_blocks("stack/push_pop", "u64", bm_stack);

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <queue>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -162,7 +164,7 @@ TEST(priority_queue, four_byte_items) {
         }
     }
     std::vector<std::uint32_t> out;
-    pq.pop_bulk(ref.size(), std::back_inserter(out));
+    EXPECT_EQ(pq.pop_batch(std::back_inserter(out), ref.size() + 5), ref.size());  // asks for more than there is
     for (std::uint32_t k : out) {
         ASSERT_EQ(k, ref.top());
         ref.pop();
@@ -328,6 +330,157 @@ TEST(priority_queue, spills_and_merges_on_1_to_8_threads) {
         EXPECT_EQ(io.write_ops, io1.write_ops);
         EXPECT_EQ(io.write_bytes, io1.write_bytes);
     }
+}
+
+// push_batch / pop_batch against push / top / pop: one script of batches (empty, tiny, larger
+// than the arena) run both ways must pop exactly the same key sequence, every item once, on
+// 1..8 threads, within the budget (account and real allocations).
+namespace {
+struct batch_run {
+    std::vector<std::uint32_t> keys;  // popped keys, in order
+    std::uint64_t account_peak = 0;
+    std::int64_t alloc_peak = 0;
+    std::uint64_t directory = 0;
+    io_counters io;
+    std::uint64_t bulk_steps = 0;
+};
+template <class T>
+batch_run run_batch_script(bool batched, std::uint32_t key_range, std::uint32_t seed, std::size_t threads,
+                           std::uint64_t items) {
+    machine m = flashxxl_test::tiny_machine();
+    batch_run res;
+    std::vector<std::uint8_t> seen(items, 0);
+    {
+        flashxxl_test::alloc_tracker::start();
+        priority_queue<T, key_less> pq(m, mem, small);
+        pq.set_threads(threads);
+        flashxxl_test::alloc_tracker::stop();
+        std::mt19937 rng(seed);
+        const std::uint64_t sizes[] = {0, 1, 2, 3, 17, 1000, 5000, pq.heap_capacity() - 1, pq.heap_capacity() + 1,
+                                       pq.memory_capacity() + 123, 3 * pq.memory_capacity()};
+        std::uint64_t pushed = 0;
+        std::vector<T> batch;
+        std::vector<T> out;
+        auto record = [&](const T& x) {
+            res.keys.push_back(x.key);
+            ASSERT_LT(x.tag(), items);
+            ASSERT_EQ(seen[x.tag()], 0) << "tag " << x.tag() << " popped twice";
+            seen[x.tag()] = 1;
+            ASSERT_TRUE(x == T(x.key, x.tag())) << "payload corrupted";
+        };
+        std::mt19937 how(seed + 1);  // which container to pop into (the script's rng stays the same)
+        auto tracked = [](auto&& f) {  // counts the queue's allocations only
+            flashxxl_test::alloc_tracker::tracking() = true;
+            f();
+            flashxxl_test::alloc_tracker::tracking() = false;
+        };
+        while (pushed < items || !pq.empty()) {
+            std::uint64_t k = sizes[rng() % (sizeof sizes / sizeof sizes[0])];
+            if (pushed < items && rng() % 3 != 0) {  // push a batch
+                k = std::min(k, items - pushed);
+                batch.clear();
+                for (std::uint64_t i = 0; i < k; ++i) batch.emplace_back(std::uint32_t(rng() % key_range), std::uint32_t(pushed + i));
+                pushed += k;
+                if (batched) {
+                    if (how() % 2) tracked([&] { pq.push_batch(batch.begin(), batch.end()); });
+                    else tracked([&] { pq.push_batch(batch.data(), batch.data() + batch.size()); });
+                } else {
+                    tracked([&] {
+                        for (const T& x : batch) pq.push(x);
+                    });
+                }
+            } else if (batched) {  // pop a batch: into a vector, a raw array or a back_inserter
+                out.clear();
+                out.reserve(std::min<std::uint64_t>(k, pq.size()));
+                std::uint64_t got = 0;
+                switch (how() % 3) {
+                case 0:
+                    out.resize(std::min<std::uint64_t>(k, pq.size()), T(0, 0));
+                    tracked([&] { got = pq.pop_batch(out.begin(), k); });
+                    break;
+                case 1:
+                    out.resize(std::min<std::uint64_t>(k, pq.size()), T(0, 0));
+                    tracked([&] { got = pq.pop_batch(out.data(), k); });
+                    break;
+                default: tracked([&] { got = pq.pop_batch(std::back_inserter(out), k); }); break;
+                }
+                EXPECT_EQ(got, out.size());
+                for (const T& x : out) record(x);
+            } else {
+                for (std::uint64_t i = 0; i < k && !pq.empty(); ++i) {
+                    record(pq.top());
+                    tracked([&] { pq.pop(); });
+                }
+            }
+        }
+        flashxxl_test::alloc_tracker::stop();
+        EXPECT_TRUE(pq.empty());
+        res.account_peak = pq.account().peak();
+        res.alloc_peak = flashxxl_test::alloc_tracker::peak();
+        res.directory = pq.directory_memory(items);
+        res.bulk_steps = pq.bulk_steps();
+    }
+    for (std::uint64_t i = 0; i < items; ++i) EXPECT_EQ(seen[i], 1) << "item " << i << " lost";
+    res.io = flashxxl_test::total_stats(m).of(role::hot);
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+    return res;
+}
+}  // namespace
+
+TEST(priority_queue, batches_pop_the_same_keys_as_single_items) {
+    struct cfg {
+        std::uint32_t key_range;
+        std::uint64_t items;
+    };
+    for (cfg c : {cfg{1u << 30, 150000}, cfg{5, 120000}, cfg{1, 60000}}) {  // random, few distinct, all equal
+        for (std::size_t threads : {1, 2, 3, 8}) {
+            SCOPED_TRACE(std::to_string(c.key_range) + " keys, " + std::to_string(threads) + " threads");
+            batch_run single = run_batch_script<tagged<16>>(false, c.key_range, 31, threads, c.items);
+            batch_run batched = run_batch_script<tagged<16>>(true, c.key_range, 31, threads, c.items);
+            ASSERT_EQ(single.keys.size(), c.items);
+            EXPECT_TRUE(batched.keys == single.keys) << "batched pops differ from single pops";
+            EXPECT_LE(batched.account_peak, mem);
+            EXPECT_LE(batched.alloc_peak, std::int64_t(mem + batched.directory))
+                << "heap allocations of the queue exceed M + directory";
+            EXPECT_GT(batched.io.write_ops, 0u) << "the script should spill";
+            EXPECT_GT(batched.bulk_steps, 0u) << "the script should pop in bulk";
+            EXPECT_EQ(single.bulk_steps, 0u);
+            EXPECT_EQ(batched.io.read_bytes, batched.io.read_ops * small.br);
+            EXPECT_EQ(batched.io.read_ops, batched.io.write_bytes / small.br);
+        }
+    }
+}
+
+TEST(priority_queue, empty_and_tiny_batches) {
+    machine m = flashxxl_test::tiny_machine();
+    priority_queue<std::uint64_t> pq(m, mem, small);
+    std::vector<std::uint64_t> none;
+    pq.push_batch(none.begin(), none.end());
+    EXPECT_TRUE(pq.empty());
+    std::uint64_t out[4] = {0, 0, 0, 0};
+    EXPECT_EQ(pq.pop_batch(out, 3), 0u);
+    EXPECT_EQ(pq.pop_batch(out, 0), 0u);
+    std::uint64_t one = 7;
+    pq.push_batch(&one, &one + 1);
+    pq.push(9);
+    std::vector<std::uint64_t> two = {3, 8};
+    pq.push_batch(two.begin(), two.end());
+    EXPECT_EQ(pq.size(), 4u);
+    EXPECT_EQ(pq.top(), 9u);
+    EXPECT_EQ(pq.pop_batch(out, 0), 0u);
+    EXPECT_EQ(pq.size(), 4u);
+    EXPECT_EQ(pq.pop_batch(out, 2), 2u);
+    EXPECT_EQ(out[0], 9u);
+    EXPECT_EQ(out[1], 8u);
+    EXPECT_EQ(pq.pop_batch(out, 4), 2u);  // only two left
+    EXPECT_EQ(out[0], 7u);
+    EXPECT_EQ(out[1], 3u);
+    EXPECT_TRUE(pq.empty());
+    // an input-iterator range is pushed one at a time
+    std::istringstream in("5 1 4");
+    pq.push_batch(std::istream_iterator<std::uint64_t>(in), std::istream_iterator<std::uint64_t>());
+    EXPECT_EQ(pq.size(), 3u);
+    EXPECT_EQ(pq.top(), 5u);
 }
 
 TEST(priority_queue, invalid_block_sizes_are_a_config_error_naming_both) {

@@ -240,6 +240,40 @@ TEST(vector, streams_roundtrip_and_append_to_partial_group) {
     }
 }
 
+// A scan with deep read-ahead (600 blocks of 4 KiB: one buffer of over 2 MiB, in huge pages):
+// every item in order, every block read exactly once with one Br read, memory as stated, and
+// the same with a sub-range that starts and ends inside pages.
+TEST(vector, deep_read_ahead_scan_reads_each_block_once) {
+    machine m = flashxxl_test::tiny_machine();
+    const block_sizes b{br, bw};
+    using V = vector<std::uint64_t>;
+    V v(m, V::min_memory(b), b);
+    const std::uint64_t n = 300000;
+    {
+        V::stream_writer w(v);
+        for (std::uint64_t i = 0; i < n; ++i) w.push(i * 3);
+    }
+    const std::size_t prefetch = 600;
+    for (std::uint64_t first : {std::uint64_t(0), std::uint64_t(1000)}) {
+        const std::uint64_t last = first == 0 ? n : n - 777;
+        device_stats before = flashxxl_test::total_stats(m);
+        memory_account acc;
+        std::uint64_t i = first;
+        {
+            V::stream_reader r(v, first, last, prefetch, &acc);
+            EXPECT_EQ(r.size(), last - first);
+            for (; !r.empty(); ++r, ++i) ASSERT_EQ(*r, i * 3) << i;
+        }
+        EXPECT_EQ(i, last);
+        EXPECT_EQ(acc.peak(), V::stream_reader::memory_usage(b, prefetch));
+        EXPECT_EQ(acc.peak(), (prefetch + 1) * br);
+        const io_counters c = (flashxxl_test::total_stats(m) - before).total;
+        const std::uint64_t per_page = br / sizeof(std::uint64_t);
+        EXPECT_EQ(c.read_ops, (last + per_page - 1) / per_page - first / per_page);
+        EXPECT_EQ(c.read_bytes, c.read_ops * br);
+    }
+}
+
 TEST(vector, resize_clear_and_errors) {
     resize_clear_and_errors<vector<std::uint32_t, small_blocks>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {

@@ -94,6 +94,38 @@ TEST(aligned_buffer, aligned_and_accounted) {
     EXPECT_EQ(acc.peak(), 3u * 4096);
 }
 
+// From one huge page on, a buffer is a mapping of its own at a huge-page boundary (advised
+// MADV_HUGEPAGE); the account still counts exactly the requested bytes.
+TEST(aligned_buffer, two_MiB_and_more_start_at_a_huge_page_and_count_what_was_asked) {
+    const std::size_t huge = huge_page_bytes();
+    ASSERT_GE(huge, 4096u);
+    ASSERT_EQ(huge & (huge - 1), 0u);
+    memory_account acc;
+    {
+        aligned_buffer small_one(huge - 4096, &acc);
+        EXPECT_FALSE(small_one.huge_page_aligned());
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small_one.data()) % 4096, 0u);
+        const std::size_t bytes = huge + 3 * 4096 + 100;  // not even a multiple of 4 KiB
+        aligned_buffer a(bytes, &acc);
+        EXPECT_TRUE(a.huge_page_aligned());
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % huge, 0u);
+        EXPECT_EQ(a.size(), bytes);
+        EXPECT_EQ(acc.current(), bytes + huge - 4096);
+        for (std::size_t i = 0; i < bytes; i += 512) a.data()[i] = char(i);
+        a.data()[bytes - 1] = 7;
+        aligned_buffer b = std::move(a);
+        EXPECT_TRUE(b.huge_page_aligned());
+        EXPECT_FALSE(a.huge_page_aligned());
+        EXPECT_EQ(b.data()[bytes - 1], 7);
+        EXPECT_EQ(b.data()[512], char(512));
+        b = aligned_buffer(huge, &acc);  // the old mapping goes, the new one counts
+        EXPECT_EQ(acc.current(), huge + huge - 4096);
+    }
+    EXPECT_EQ(acc.current(), 0u);
+    // the new buffer of the last assignment exists before the old one goes
+    EXPECT_EQ(acc.peak(), (huge - 4096) + (huge + 3 * 4096 + 100) + huge);
+}
+
 TEST(block_sizes, rules_and_compile_time_spelling) {
     EXPECT_EQ(block_sizes(), block_sizes(128 * 1024, 16 * 1024 * 1024));
     block_sizes from_template = blocks<12 * 1024, 36 * 1024>();
@@ -130,6 +162,8 @@ TEST(block_io, roundtrip_8_bytes_exact_segments) { roundtrip<8>(4 * bw / 8, 2); 
 TEST(block_io, roundtrip_16_bytes_no_prefetch) { roundtrip<16>(12345, 0); }
 TEST(block_io, roundtrip_40_bytes_deep_prefetch) { roundtrip<40>(54321, 5); }
 TEST(block_io, empty_stream) { roundtrip<8>(0, 1); }
+// 512 prefetched 4 KiB blocks: the reader's slots are one buffer of over 2 MiB (huge pages).
+TEST(block_io, deep_prefetch_in_one_huge_page_buffer) { roundtrip<8>(300000, 520); }
 TEST(block_io, one_item) { roundtrip<40>(1, 1); }
 
 // A pair that is no power of two: 12 KiB reads, 36 KiB writes; 40-byte items pad each block.

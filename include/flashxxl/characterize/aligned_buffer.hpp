@@ -1,13 +1,12 @@
 // A 4 KiB-aligned, growable I/O buffer for O_DIRECT requests, in huge pages where the kernel allows.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 
 #include "flashxxl/characterize/page_backing.hpp"
+#include "flashxxl/io/huge_pages.hpp"
 
 namespace flashxxl::characterize {
 
@@ -43,18 +42,9 @@ private:
         const bool huge = bytes > alignment;
         const std::size_t granule = huge ? huge_page_bytes() : alignment;
         const std::size_t n = (bytes + granule - 1) / granule * granule;
-        // map one granule more, then trim, so that the kept part starts at a granule boundary
-        const std::size_t reserved = huge ? n + granule : n;
-        void* raw = ::mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (raw == MAP_FAILED) throw std::bad_alloc();
-        auto* base = static_cast<std::uint8_t*>(raw);
-        const auto addr = reinterpret_cast<std::uintptr_t>(raw);
-        const std::size_t head = (granule - addr % granule) % granule;
-        if (head) ::munmap(base, head);
-        if (reserved - head - n) ::munmap(base + head + n, reserved - head - n);
-        std::uint8_t* p = base + head;
-        // best effort: THP may be compiled out or set to "never"; backing() then says base_pages
-        if (huge) (void)::madvise(p, n, MADV_HUGEPAGE);
+        // whole huge pages from a huge-page boundary, advised before the first touch (the
+        // containers' large I/O buffers come from the same function)
+        auto* p = static_cast<std::uint8_t*>(map_huge_aligned(n));
         release();
         data_ = p;
         size_ = n;
@@ -62,7 +52,7 @@ private:
         backing_ = huge ? backing_of(data_, n) : page_backing::base_pages;
     }
     void release() {
-        if (data_) ::munmap(data_, size_);
+        unmap_huge_aligned(data_, size_);
         data_ = nullptr;
         size_ = 0;
         backing_ = page_backing::unknown;

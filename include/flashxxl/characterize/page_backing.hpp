@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string>
 
+#include "flashxxl/io/huge_pages.hpp"
+
 namespace flashxxl::characterize {
 
 //! How the memory of an I/O buffer is backed. It matters for O_DIRECT: the kernel hands the
@@ -31,13 +33,8 @@ inline const char* to_string(page_backing b) {
     return "unknown";
 }
 
-//! The transparent-huge-page size (sysfs hpage_pmd_size), 2 MiB when the kernel does not say.
-inline std::size_t huge_page_bytes() {
-    std::ifstream in("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size");
-    std::size_t n = 0;
-    if (in >> n && n >= 4096 && (n & (n - 1)) == 0) return n;
-    return std::size_t(2) << 20;
-}
+//! The transparent-huge-page size (io/huge_pages.hpp, shared with the containers' buffers).
+using flashxxl::huge_page_bytes;
 
 //! Backing of [p, p + bytes) from the AnonHugePages line of the smaps entry (the mapping) that
 //! contains p: huge_pages when it covers at least `bytes`. No privileges needed.

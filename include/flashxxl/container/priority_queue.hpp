@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
-
 
 #include "flashxxl/container/parallel_merge.hpp"
 #include "flashxxl/container/parallel_run_merger.hpp"
@@ -44,6 +46,11 @@ namespace flashxxl {
 //! As long as the arrays fit in the slots, each spilled item is written once; in the long run
 //! merging the smallest arrays works like a size-tiered log-structured merge tree, and each item
 //! is written O(log_{fan-in}(N / M)) times. Extents are released as soon as they are consumed.
+//!
+//! push_batch() and pop_batch() do what push() and top() / pop() do for many items at once,
+//! with less work per item and on threads() threads where it pays: a large batch is sorted
+//! into internal runs in parallel, and pops leave in bulk merge steps (merge_sorted) over what
+//! is in memory. The popped keys are exactly those of the one-at-a-time calls.
 //!
 //! Items with equal keys are ordinary items here: nothing relies on distinct keys or on
 //! sentinel values, unlike STXXL's queue (STXXL issue #20). Memory: at most M in buffers and
@@ -133,8 +140,8 @@ public:
     //! Arrays merged at once when the reader slots run out.
     std::size_t merge_fan_in() const { return merge_fan_in_; }
     //! Threads that merge internal runs into an external array and external arrays into one
-    //! (parallel_run_merger): default_threads() unless set. The selection behind top() / pop()
-    //! stays on the caller's thread.
+    //! (parallel_run_merger), sort the large heaps of push_batch() and merge the bulk steps
+    //! of pop_batch(): default_threads() unless set. top() / pop() stay on the caller's thread.
     std::size_t threads() const { return threads_; }
     //! Sets the thread count (0: default_threads()); at any time.
     void set_threads(std::size_t n) { threads_ = resolve_threads(n); }
@@ -145,6 +152,8 @@ public:
     //! External arrays written so far (spills and merges that wrote items): each ends with at
     //! most one write shorter than Bw.
     std::uint64_t arrays_written() const { return arrays_written_; }
+    //! Bulk steps pop_batch() merged so far (each moved at least one item).
+    std::uint64_t bulk_steps() const { return bulk_steps_; }
 
     void push(const T& x) {
         if (heap_size_ == heap_capacity_) seal_heap();
@@ -154,10 +163,38 @@ public:
         std::push_heap(h, h + heap_size_, cmp_);
         ++size_;
     }
-    //! Pushes [first, last).
+    //! Pushes the items of [first, last): the same queue as push() of each in order (the same
+    //! pop sequence of keys follows), with less work per item. The items are copied into the
+    //! insertion heap's free room in the arena and the heap order is restored once per batch
+    //! (std::make_heap when the batch is large against the heap, else push_heap per item). A
+    //! batch that fills the heap goes on into the rest of the arena, and that whole part is
+    //! sorted into internal runs at once, on threads() threads (one chunk per thread, each
+    //! chunk a run of at least heap_capacity() items, so there are never more internal runs
+    //! than one-at-a-time pushes make); when that fills the arena, the runs are spilled as
+    //! usual. Input iterators that are not forward iterators are pushed one at a time.
     template <class It>
-    void push_bulk(It first, It last) {
-        for (; first != last; ++first) push(*first);
+    void push_batch(It first, It last) {
+        using category = typename std::iterator_traits<It>::iterator_category;
+        if constexpr (!std::is_base_of<std::forward_iterator_tag, category>::value) {
+            for (; first != last; ++first) push(*first);
+        } else {
+            std::uint64_t left = std::uint64_t(std::distance(first, last));
+            while (left > 0) {
+                if (heap_size_ >= heap_capacity_) seal_heap();
+                const std::uint64_t before = heap_size_;
+                if (before + left < heap_capacity_) {  // the batch stays in the heap
+                    first = copy_to_heap(first, left);
+                    left = 0;
+                    restore_heap(before);
+                    break;
+                }
+                // The batch fills the heap: take what the arena holds, sort it into runs.
+                std::uint64_t k = std::min(left, arena_capacity_ - used_ - before);
+                first = copy_to_heap(first, k);
+                left -= k;
+                seal_heap();
+            }
+        }
     }
 
     //! The greatest item (not empty()).
@@ -177,16 +214,67 @@ public:
         }
         merger_.pop();
     }
-    //! Pops up to n items into `out` (greatest first); returns how many.
+    //! Pops up to `count` items into `out`, in pop order (greatest first); returns how many
+    //! (fewer only when the queue runs empty). The same items, in the same key order, as
+    //! `count` top() / pop() pairs, with less work per item: while the insertion heap's top
+    //! does not leave next, the selection moves items in bulk. A bulk step merges what is in
+    //! memory (every internal run, each external array's current Br block) with
+    //! merge_sorted on threads() threads, up to the smallest last item of an array's current
+    //! block (the array's unread items come after it) and before the heap's top. Steps are
+    //! tried for at least `bulk_pop_min_items` items; when the bounds keep them short (the
+    //! heap's top close behind, small blocks) the queue pops one at a time for a while.
+    //! `out` is written directly when it is a T* or a std::vector<T>::iterator, else through
+    //! a small staging array on the stack.
     template <class OutputIt>
-    std::uint64_t pop_bulk(std::uint64_t n, OutputIt out) {
-        std::uint64_t k = 0;
-        for (; k < n && !empty(); ++k) {
-            *out++ = top();
-            pop();
+    std::uint64_t pop_batch(OutputIt out, std::uint64_t count) {
+        count = std::min(count, size_);
+        std::uint64_t done = 0;
+        while (done < count) {
+            if (heap_size_ > 0 && from_heap()) {
+                *out = heap()[0];
+                ++out;
+                T* h = heap();
+                std::pop_heap(h, h + heap_size_, cmp_);
+                --heap_size_;
+                --size_;
+                ++done;
+                continue;
+            }
+            // The selection's top leaves next (it is not empty: the heap's top does not).
+            const std::uint64_t want = count - done;
+            if (want >= bulk_pop_min_items && sequential_pops_ == 0) {
+                std::uint64_t got = 0;
+                if constexpr (std::is_same<OutputIt, T*>::value ||
+                              std::is_same<OutputIt, typename std::vector<T>::iterator>::value) {
+                    got = bulk_pop(&*out, want);
+                    out += std::ptrdiff_t(got);
+                } else {
+                    constexpr std::size_t stage_items = std::max<std::size_t>(1, 64 * 1024 / sizeof(T));
+                    alignas(T) unsigned char stage[stage_items * sizeof(T)];
+                    T* st = std::launder(reinterpret_cast<T*>(stage));
+                    got = bulk_pop(st, std::min<std::uint64_t>(want, stage_items));
+                    for (std::uint64_t i = 0; i < got; ++i, ++out) *out = st[i];
+                }
+                done += got;
+                // A short step: the bounds are tight here; go on one at a time for a while.
+                if (got < bulk_pop_min_items / 8) sequential_pops_ = bulk_pop_min_items;
+                continue;
+            }
+            // One at a time while the selection's top leaves before the heap's.
+            while (done < count && !merger_.empty() && (heap_size_ == 0 || pop_order_(merger_.top(), heap()[0]))) {
+                *out = merger_.top();
+                ++out;
+                merger_.pop();
+                --size_;
+                ++done;
+                if (sequential_pops_ > 0) --sequential_pops_;
+            }
         }
-        return k;
+        return done;
     }
+    //! Least items a pop_batch() call (or what is left of it) asks for before it merges in
+    //! bulk steps; below that, items leave one at a time.
+    static constexpr std::uint64_t bulk_pop_min_items = 4096;
 
 private:
     struct array {
@@ -283,16 +371,99 @@ private:
     }
 
     //! The full insertion heap becomes a sorted internal run; when the arena has no room for
-    //! another heap, all internal runs are merged into one external array.
+    //! another heap, all internal runs are merged into one external array. A heap that a
+    //! push_batch() grew to at least 2 heap_capacity() items is sorted as one chunk per
+    //! thread (each chunk at least heap_capacity() items), each chunk an internal run.
     void seal_heap() {
         sync_positions();
         T* h = heap();
-        sort_range(h, h + heap_size_, pop_order_);
-        runs_.push_back(internal_run{h, h + heap_size_});
-        used_ += heap_size_;
+        const std::uint64_t n = heap_size_;
+        const std::size_t pieces = std::size_t(std::min<std::uint64_t>(threads_, n / heap_capacity_));
+        if (pieces <= 1) {
+            sort_range(h, h + n, pop_order_);
+            runs_.push_back(internal_run{h, h + n});
+        } else {
+            team().run(pieces, [&](std::size_t t) { sort_range(h + n * t / pieces, h + n * (t + 1) / pieces, pop_order_); });
+            for (std::size_t t = 0; t < pieces; ++t) runs_.push_back(internal_run{h + n * t / pieces, h + n * (t + 1) / pieces});
+        }
+        used_ += n;
         heap_size_ = 0;
         if (used_ + heap_capacity_ > arena_capacity_) spill_runs();
         rebuild_tree();
+    }
+
+    //! Copies k items from `first` behind the heap's items (room checked by the caller).
+    template <class It>
+    It copy_to_heap(It first, std::uint64_t k) {
+        T* dst = heap() + heap_size_;
+        for (std::uint64_t i = 0; i < k; ++i, ++first) {
+            const T& x = *first;
+            std::memcpy(static_cast<void*>(dst + i), &x, sizeof(T));
+        }
+        heap_size_ += k;
+        size_ += k;
+        return first;
+    }
+    //! Restores the heap order after items were appended behind the first `before`.
+    void restore_heap(std::uint64_t before) {
+        T* h = heap();
+        if (4 * (heap_size_ - before) >= heap_size_) {
+            std::make_heap(h, h + heap_size_, cmp_);
+        } else {
+            for (std::uint64_t i = before + 1; i <= heap_size_; ++i) std::push_heap(h, h + i, cmp_);
+        }
+    }
+
+    //! The team for parallel sorts and bulk pops (started at first use, resized with threads_).
+    merge_team& team() {
+        if (!team_ || team_->size() != threads_) team_ = std::make_unique<merge_team>(threads_);
+        return *team_;
+    }
+
+    //! One bulk step of pop_batch(): merges up to `want` items that may leave now into `dst`
+    //! (see pop_batch()) and returns how many (at least one when the selection's top leaves
+    //! before the heap's).
+    std::uint64_t bulk_pop(T* dst, std::uint64_t want) {
+        sync_positions();
+        bulk_seqs_.clear();
+        const T* bound = nullptr;  // the smallest last item of a current block with more blocks behind
+        for (array& a : arrays_) {
+            reader_type& r = *a.reader;
+            if (r.empty()) {
+                bulk_seqs_.emplace_back(nullptr, nullptr);
+                continue;
+            }
+            T* c = const_cast<T*>(&r.front());
+            T* e = c + r.run();
+            bulk_seqs_.emplace_back(c, e);
+            if (r.size() > r.run() && (bound == nullptr || pop_order_(*(e - 1), *bound))) bound = e - 1;
+        }
+        for (internal_run& run : runs_) bulk_seqs_.emplace_back(const_cast<T*>(run.cur), const_cast<T*>(run.end));
+        // What may leave: a prefix of each range, up to the bound and before the heap's top.
+        std::uint64_t safe = 0;
+        for (const auto& q : bulk_seqs_) {
+            T* e = q.second;
+            if (bound != nullptr) e = std::upper_bound(q.first, e, *bound, pop_order_);
+            if (heap_size_ > 0) e = std::lower_bound(q.first, e, heap()[0], pop_order_);
+            safe += std::uint64_t(e - q.first);
+            if (safe >= want) break;
+        }
+        const std::uint64_t len = std::min(want, safe);
+        std::size_t i = 0;
+        std::vector<T*>& begins = bulk_begins_;
+        begins.clear();
+        for (const auto& q : bulk_seqs_) begins.push_back(q.first);
+        merge_sorted(bulk_seqs_, dst, len, pop_order_, threads_ > 1 ? &team() : nullptr);
+        for (array& a : arrays_) {
+            const std::uint64_t used = std::uint64_t(bulk_seqs_[i].first - begins[i]);
+            if (used > 0) a.reader->pop(used);
+            ++i;
+        }
+        for (internal_run& run : runs_) run.cur = bulk_seqs_[i++].first;
+        size_ -= len;
+        ++bulk_steps_;
+        rebuild_tree();
+        return len;
     }
 
     //! Writes the remaining items of every internal run, merged, as one external array.
@@ -373,6 +544,11 @@ private:
     std::uint64_t merges_ = 0;
     std::size_t threads_ = default_threads();  // see threads()
     std::uint64_t arrays_written_ = 0;
+    std::unique_ptr<merge_team> team_;                // parallel sorts and bulk pops (see team())
+    std::vector<std::pair<T*, T*>> bulk_seqs_;         // a bulk pop's ranges (read only)
+    std::vector<T*> bulk_begins_;                     // where they started
+    std::uint64_t sequential_pops_ = 0;                // pop_batch(): one at a time for this many
+    std::uint64_t bulk_steps_ = 0;
 };
 
 } // namespace flashxxl

@@ -22,7 +22,8 @@ namespace flashxxl {
 //! A segment given with add() is owned: its extent goes back to the device as soon as its last
 //! block has been consumed (and on destruction), so a merge needs little more disk space than
 //! its input. add_borrowed() reads an extent that stays with its owner (a vector's groups).
-//! Memory: (prefetch + 1) x Br. Not thread-safe.
+//! Memory: (prefetch + 1) x Br, one aligned_buffer (so that a reader of 2 MiB or more gets
+//! huge pages even when Br is smaller). Not thread-safe.
 template <class T>
 class block_reader {
 public:
@@ -30,9 +31,9 @@ public:
     static std::uint64_t memory_usage(const block_sizes& b, std::size_t prefetch = 1) { return (prefetch + 1) * b.br; }
 
     block_reader(machine& m, role r, const block_sizes& b, memory_account* account = nullptr, std::size_t prefetch = 1)
-        : machine_(&m), role_(r), layout_((b.validate(), b.br)) {
+        : machine_(&m), role_(r), layout_((b.validate(), b.br)), buffer_((prefetch + 1) * b.br, account) {
         for (std::size_t i = 0; i <= prefetch; ++i)
-            slots_.push_back(slot{aligned_buffer(b.br, account), {}, nullptr, 0, 0, false});
+            slots_.push_back(slot{buffer_.data() + i * b.br, {}, nullptr, 0, 0, false});
     }
     block_reader(const block_reader&) = delete;
     block_reader& operator=(const block_reader&) = delete;
@@ -70,19 +71,18 @@ public:
     }
 
     //! True when every item has been consumed.
-    bool empty() const { return remaining_ == 0; }
+    bool empty() const { return current_ == block_end_; }
     //! Items not consumed yet.
-    std::uint64_t size() const { return remaining_; }
+    std::uint64_t size() const { return unloaded_ + std::uint64_t(block_end_ - current_); }
     //! The next item (not empty()).
     const T& front() const { return *current_; }
-    //! Consumes the next item (not empty()).
+    //! Consumes the next item (not empty()): a pointer increment and a compare, except at the
+    //! end of a block.
     void pop() {
-        --remaining_;
-        ++current_;
-        if (++pos_ == end_) advance();
+        if (++current_ == block_end_) advance();
     }
     //! Items available in memory from front() on, contiguous: front() + [0, run()).
-    std::uint64_t run() const { return end_ - pos_; }
+    std::uint64_t run() const { return std::uint64_t(block_end_ - current_); }
     //! The range_merger source protocol: after consuming the range handed out last (when
     //! `consumed`), hands out the items in memory from front() on as [cur, end); false when
     //! every item has been consumed.
@@ -95,10 +95,8 @@ public:
     }
     //! Consumes k <= run() items.
     void pop(std::uint64_t k) {
-        remaining_ -= k;
         current_ += k;
-        pos_ += k;
-        if (pos_ == end_) advance();
+        if (current_ == block_end_) advance();
     }
 
 private:
@@ -110,7 +108,7 @@ private:
         owned_extent owner;
     };
     struct slot {
-        aligned_buffer buf;
+        char* buf;  // its Br block in buffer_
         stxxl::request_ptr req;
         device* dev;
         std::uint64_t first;   // first valid item in the block
@@ -121,9 +119,9 @@ private:
     void append(entry&& e) {
         segments_.push_back(std::move(e));
         const entry& s = segments_.back();
-        remaining_ += s.items - s.skip;
+        unloaded_ += s.items - s.skip;
         if (next_segment_ + 1 == segments_.size()) next_block_ = s.skip / layout_.items_per_block();
-        if (pos_ == end_) advance();
+        if (current_ == block_end_) advance();
         else fill();
     }
 
@@ -140,7 +138,7 @@ private:
             sl.end = std::min<std::uint64_t>(per_block, s.items - block_begin);
             sl.last_of_segment = b + 1 == nblocks;
             sl.dev = s.ext.dev;
-            sl.req = s.ext.dev->aread(sl.buf.data(), s.ext.offset + b * layout_.block_bytes(), layout_.block_bytes(), role_);
+            sl.req = s.ext.dev->aread(sl.buf, s.ext.offset + b * layout_.block_bytes(), layout_.block_bytes(), role_);
             ++issued_;
             if (++next_block_ == nblocks) {
                 ++next_segment_;
@@ -168,14 +166,15 @@ private:
             }
         }
         fill();
-        pos_ = end_ = 0;
+        current_ = block_end_ = nullptr;
         if (issued_ == 0) return;
         slot& cur = slots_[head_];
         wait_slot(cur);
         have_current_ = true;
-        pos_ = cur.first;
-        end_ = cur.end;
-        current_ = layout_.slot(cur.buf.data(), 0) + pos_;
+        const T* items = layout_.slot(cur.buf, 0);
+        current_ = items + cur.first;
+        block_end_ = items + cur.end;
+        unloaded_ -= cur.end - cur.first;
     }
 
     void wait_slot(slot& s) {
@@ -188,6 +187,7 @@ private:
     machine* machine_;
     role role_;
     layout_type layout_;
+    aligned_buffer buffer_;  // the slots' Br blocks, one allocation (in huge pages from 2 MiB on)
     std::vector<slot> slots_;
     std::vector<entry> segments_;    // [front_, size) not fully consumed, in order
     std::size_t front_ = 0;
@@ -196,9 +196,9 @@ private:
     std::size_t head_ = 0;             // slot of the current block
     std::size_t issued_ = 0;           // slots in use, from head_
     bool have_current_ = false;
-    std::uint64_t pos_ = 0, end_ = 0;  // item range of the current block
-    const T* current_ = nullptr;
-    std::uint64_t remaining_ = 0;
+    const T* current_ = nullptr;    // the next item, in the current block
+    const T* block_end_ = nullptr;  // one past the current block's last valid item
+    std::uint64_t unloaded_ = 0;    // items not yet in the current block (later blocks)
 };
 
 } // namespace flashxxl

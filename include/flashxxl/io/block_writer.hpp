@@ -44,7 +44,8 @@ public:
         : machine_(&m), role_(r), blocks_((b.validate(), b)), layout_(b.br),
           per_segment_(items_per_segment(b)), counter_(&block_counter) {
         if (buffers == 0) buffers = 1;
-        for (std::size_t i = 0; i < buffers; ++i) buffers_.push_back(slot{aligned_buffer(b.bw, account), {}, nullptr});
+        memory_ = aligned_buffer(buffers * b.bw, account);
+        for (std::size_t i = 0; i < buffers; ++i) buffers_.push_back(slot{memory_.data() + i * b.bw, {}, nullptr});
     }
     block_writer(const block_writer&) = delete;
     block_writer& operator=(const block_writer&) = delete;
@@ -55,7 +56,7 @@ public:
 
     //! Appends one item.
     void push(const T& item) {
-        std::memcpy(static_cast<void*>(layout_.slot(buffers_[current_].buf.data(), fill_)), &item, sizeof(T));
+        std::memcpy(static_cast<void*>(layout_.slot(buffers_[current_].buf, fill_)), &item, sizeof(T));
         if (++fill_ == per_segment_) flush();
         ++items_;
     }
@@ -68,7 +69,7 @@ public:
     //! Free item slots contiguous in memory at the end of the stream: up to free_run() items
     //! may be constructed (memcpy) at free_begin() and then appended with commit(k). Lets a
     //! merge write straight into the write buffer.
-    T* free_begin() { return layout_.slot(buffers_[current_].buf.data(), fill_); }
+    T* free_begin() { return layout_.slot(buffers_[current_].buf, fill_); }
     std::uint64_t free_run() const { return layout_.contiguous_from(fill_, per_segment_); }
     //! Appends the k <= free_run() items placed at free_begin().
     void commit(std::uint64_t k) {
@@ -97,7 +98,7 @@ public:
 
 private:
     struct slot {
-        aligned_buffer buf;
+        char* buf;  // its Bw in memory_
         stxxl::request_ptr req;
         device* dev;
     };
@@ -110,10 +111,10 @@ private:
         segments_.push_back(segment{std::move(e), fill_, 0});
         if (recording_)
             for (std::uint64_t end = layout_.items_per_block();; end += layout_.items_per_block()) {
-                keys_.push_back(*layout_.slot(s.buf.data(), std::min(end, fill_) - 1));
+                keys_.push_back(*layout_.slot(s.buf, std::min(end, fill_) - 1));
                 if (end >= fill_) break;
             }
-        s.req = dev->awrite(s.buf.data(), offset, layout_.bytes_for(fill_), role_);
+        s.req = dev->awrite(s.buf, offset, layout_.bytes_for(fill_), role_);
         s.dev = dev;
         fill_ = 0;
         current_ = (current_ + 1) % buffers_.size();
@@ -142,6 +143,7 @@ private:
     layout_type layout_;
     std::uint64_t per_segment_;  // items in one Bw segment
     std::uint64_t* counter_;
+    aligned_buffer memory_;  // the buffers, one allocation (in huge pages from 2 MiB on)
     std::vector<slot> buffers_;
     std::size_t current_ = 0;
     std::uint64_t fill_ = 0;   // items in the current buffer
