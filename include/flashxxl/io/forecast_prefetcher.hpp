@@ -55,10 +55,13 @@ public:
                         memory_account* account = nullptr, std::size_t max_requests = default_max_requests)
         : machine_(&m), role_(r), layout_((b.validate(), b.br)), before_(std::move(before)),
           max_requests_(std::max<std::size_t>(max_requests, 1)) {
+        // One buffer for every slot: from 2 MiB on it is huge-page backed (aligned_buffer), so
+        // the Br reads land in few pages whatever Br is.
+        pool_ = aligned_buffer(buffers * b.br, account);
         slots_.reserve(buffers);
         free_.reserve(buffers);
         for (std::size_t i = 0; i < buffers; ++i) {
-            slots_.push_back(slot{aligned_buffer(b.br, account), {}, nullptr, 0, none, false});
+            slots_.push_back(slot{pool_.data() + i * b.br, {}, nullptr, 0, none, false});
             free_.push_back(buffers - 1 - i);
         }
     }
@@ -118,7 +121,7 @@ public:
         r.current = b;
         wait(slots_[b]);
         prefetch();
-        cur = layout_.slot(slots_[b].buf.data(), 0);
+        cur = layout_.slot(slots_[b].buf, 0);
         end = cur + slots_[b].items;
         return true;
     }
@@ -134,7 +137,7 @@ public:
         for (std::size_t b = r.head; b != none; b = slots_[b].next) {
             const slot& s = slots_[b];
             if (s.req && !completed(s.req)) return true;
-            const T* cur = layout_.slot(s.buf.data(), 0);
+            const T* cur = layout_.slot(s.buf, 0);
             if (!f(cur, cur + s.items)) return true;  // the caller has seen enough
         }
         return has_unissued(r);
@@ -145,7 +148,7 @@ private:
 
     //! A pool buffer and the block read into it.
     struct slot {
-        aligned_buffer buf;
+        char* buf;               // its Br bytes of pool_
         stxxl::request_ptr req;  // outstanding read, if any
         device* dev;
         std::uint64_t items;     // items in the block
@@ -184,7 +187,7 @@ private:
         const segment& seg = r.segments[r.issue_segment];
         slot& s = slots_[b];
         try {
-            s.req = seg.ext->dev->aread(s.buf.data(), seg.ext->offset + r.issue_block * layout_.block_bytes(),
+            s.req = seg.ext->dev->aread(s.buf, seg.ext->offset + r.issue_block * layout_.block_bytes(),
                                         layout_.block_bytes(), role_);
         } catch (...) {
             free_.push_back(b);
@@ -287,6 +290,7 @@ private:
     layout_type layout_;
     Before before_;
     std::size_t max_requests_;
+    aligned_buffer pool_;  // the slots' buffers, Br bytes each
     std::vector<slot> slots_;
     std::vector<std::size_t> free_;
     std::vector<run_state> runs_;
