@@ -69,12 +69,15 @@ inline std::uint64_t mm_bfs_min_memory(const block_sizes& b) {
 //! How the BFS phase splits M (bytes): what the fixed part (mm_bfs_phase_min_memory less its
 //! 64 KiB, plus the cluster bitsets and request list) leaves is `free`; the neighbour sorter
 //! gets a quarter (at least its minimum), each of the three level lists a 24th, the hot pool
-//! the rest: its sorted array two thirds, the loaded records' staging copy one third.
+//! the rest: half of it for the records kept in memory from level to level, a quarter to stage
+//! a level's loaded clusters and a quarter for the copy that merges them in.
 struct mm_bfs_split {
     std::uint64_t fixed = 0;
     std::uint64_t neighbours = 0;  //!< the neighbour sorter S_N
     std::uint64_t level = 0;  //!< per level list (L(t-2), L(t-1), L(t))
-    std::uint64_t pool = 0;   //!< in-memory hot pool with its staging
+    std::uint64_t pool = 0;   //!< in-memory hot pool: kept records, staging and its merge copy
+    std::uint64_t keep = 0;   //!< bytes of pool records kept in memory between levels
+    std::uint64_t stage = 0;  //!< bytes of the staging area (and of its merge copy)
     mm_bfs_split(std::uint64_t memory, const block_sizes& b, std::uint64_t clusters, const mm_bfs_options& o) {
         const std::uint64_t sorter_min = sorter<level_record, level_by_node>::min_memory(b);
         // (at the minimum, `free` is the sorter's minimum plus 64 KiB)
@@ -88,7 +91,10 @@ struct mm_bfs_split {
         const std::uint64_t rest = free - neighbours;
         level = std::min(o.level_memory ? *o.level_memory : free / 24, rest / 6);
         pool = rest - 3 * level;
-        if (o.pool_memory) pool = std::min(pool, *o.pool_memory);
+        stage = std::max<std::uint64_t>(pool / 4, 512 * sizeof(adjacency_record));
+        keep = pool / 2;
+        if (o.pool_memory) keep = std::min(keep, *o.pool_memory);
+        pool = keep + 2 * stage;
     }
 };
 
@@ -135,11 +141,13 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     memory_charge requests_charge(&acc, 0);
 
     // The in-memory pool: hot[0, prefix) sorted by (v, w); records of visited nodes are
-    // tombstoned (w = no_bfs_node) until the next compaction. Loaded records are staged in
-    // hot[prefix, end) (at most half the array) and merged in through `staging`.
-    // At least 1024 records (18 KiB with staging), so that loads are staged in batches
-    // (pool_memory = 0 puts the rest of the pool on the device).
-    const std::uint64_t capacity = std::max<std::uint64_t>(1024, split.pool * 2 / 3 / sizeof(adjacency_record));
+    // tombstoned (w = no_bfs_node) until the compaction after the scan. Loaded records are
+    // staged in hot[prefix, end) (at most `stage`) and merged in through a copy of them.
+    // hot[0, keep) survives from level to level; the excess is merged into the overflow by
+    // the next level's merge-scan (one rewrite per level). Staging at least 512 records.
+    const std::uint64_t keep = split.keep / sizeof(adjacency_record);
+    const std::uint64_t stage = split.stage / sizeof(adjacency_record);
+    const std::uint64_t capacity = keep + stage;
     std::vector<adjacency_record> hot;
     hot.reserve(capacity);
     memory_charge hot_charge(&acc, hot.capacity() * sizeof(adjacency_record));
@@ -188,33 +196,55 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
         const std::uint64_t overflow_records = overflow ? overflow->size() : 0;
         res.pool_records_scanned += prefix - dead + overflow_records;
         res.max_pool_records = std::max<std::uint64_t>(res.max_pool_records, prefix - dead + overflow_records);
-        // 1. L(t-1) against H (in memory: binary search; overflow: merge-scan and rewrite).
+        // 1. L(t-1) against H: the kept records by binary search; the overflow and the records
+        // beyond `keep` (the excess) by one merge-scan that writes the new overflow.
         {
+            const std::uint64_t kept = std::min(prefix, keep);
             std::unique_ptr<pool> rest;
             std::unique_ptr<pool::stream_reader> h;
             std::unique_ptr<pool::stream_writer> out;
-            if (overflow) {
+            if (overflow || prefix > keep) {
                 rest = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
-                h = std::make_unique<pool::stream_reader>(*overflow, 0, std::uint64_t(-1), 1, &acc);
+                if (overflow) h = std::make_unique<pool::stream_reader>(*overflow, 0, std::uint64_t(-1), 1, &acc);
                 out = std::make_unique<pool::stream_writer>(*rest, &acc);
             }
+            auto e = hot.begin() + kept;
+            const auto e_end = hot.begin() + prefix;
+            // Writes the overflow's and the excess's records before node v (all with v = no_bfs_node).
+            auto emit_before = [&](bfs_node v) {
+                for (;;) {
+                    const bool he = h && !h->empty() && (*h)->v < v;
+                    const bool ee = e != e_end && e->v < v;
+                    if (!he && !ee) return;
+                    if (he && (!ee || by_owner(**h, *e))) {
+                        out->push(**h);
+                        ++*h;
+                    } else {
+                        out->push(*e);
+                        ++e;
+                    }
+                }
+            };
             auto pos = hot.begin();
-            const auto end = hot.begin() + prefix;
+            const auto end = hot.begin() + kept;
             for (auto l = prev->read(); !l.empty(); ++l) {
                 const bfs_node v = l->v;
                 bool found = false;
                 pos = std::lower_bound(pos, end, v, [](const adjacency_record& r, bfs_node x) { return r.v < x; });
                 for (; pos != end && pos->v == v; ++pos) {
-                    if (pos->w == no_bfs_node) continue;
                     neighbours.push(level_record{pos->w, pos->cw, v});
                     pos->w = no_bfs_node;
                     ++dead;
                     found = true;
                 }
-                if (h) {
-                    for (; !h->empty() && (*h)->v < v; ++*h) out->push(**h);
-                    for (; !h->empty() && (*h)->v == v; ++*h) {
+                if (out) {
+                    emit_before(v);
+                    for (; h && !h->empty() && (*h)->v == v; ++*h) {
                         neighbours.push(level_record{(*h)->w, (*h)->cw, v});
+                        found = true;
+                    }
+                    for (; e != e_end && e->v == v; ++e) {
+                        neighbours.push(level_record{e->w, e->cw, v});
                         found = true;
                     }
                 }
@@ -223,12 +253,15 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                     requests.push_back(l->c);
                 }
             }
-            if (h) {
-                for (; !h->empty(); ++*h) out->push(**h);
+            if (out) {
+                emit_before(no_bfs_node);
+                for (; h && !h->empty(); ++*h) out->push(**h);  // records of node no_bfs_node: none
                 out->finish();
                 out.reset();
                 h.reset();
                 overflow = rest->empty() ? nullptr : std::move(rest);
+                hot.resize(kept);
+                prefix = kept;
             }
             requests_charge.set(requests.capacity() * sizeof(bfs_node));
         }
@@ -242,12 +275,7 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
         // 2./3. Load the requested clusters into the staging area hot[prefix, end).
         if (!requests.empty()) {
             std::sort(requests.begin(), requests.end());
-            if (prefix > capacity / 2) {  // keep room to stage: the largest ids overflow
-                spill(hot.data() + capacity / 2, hot.data() + prefix);
-                hot.resize(capacity / 2);
-                prefix = hot.size();
-            }
-            auto stage_capacity = [&] { return std::min(capacity - prefix, capacity / 2); };
+            auto stage_capacity = [&] { return std::min(capacity - prefix, stage); };
             // Sorts the staged records, moves the lists of L(t-1)'s nodes to S_N, and merges the
             // rest into the in-memory pool when it fits (always at the end, `last`: the staging
             // area is within the array), else into the overflow.
@@ -264,7 +292,7 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                         *out++ = *it;
                 }
                 hot.erase(out, hot.end());
-                if (!last && hot.size() > capacity / 2) {
+                if (!last && hot.size() + stage / 2 > capacity) {  // too little room left to stage: overflow
                     spill(hot.data() + prefix, hot.data() + hot.size());
                     hot.resize(prefix);
                     return;
