@@ -133,6 +133,36 @@ TEST(mm_bfs, clusters_are_loaded_once_and_the_pool_bound_holds) {
     EXPECT_LT(r.cluster_reads, r.clusters_loaded);
 }
 
+//! TPIE's habit: what the BFS phase allocates (sorters, streams, the in-memory pool, level lists,
+//! request list and bitsets, the cluster file's read buffer) stays within M, counted through one
+//! memory_account, whether the pool fits in memory or overflows, at the minimum budget and above.
+TEST(mm_bfs, the_bfs_phase_allocates_at_most_m) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(90));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    const block_sizes b(4096, 16384);
+    auto g = build_csr(m, 512 * 1024, b, src);
+    for (std::uint64_t memory : {mm_bfs_min_memory(b), std::uint64_t(512 * 1024), std::uint64_t(4 * 1024 * 1024)}) {
+        for (int variant = 0; variant < 3; ++variant) {
+            SCOPED_TRACE("memory " + std::to_string(memory) + " variant " + std::to_string(variant));
+            memory_account acc;
+            mm_bfs_options o;
+            o.mu = 8;
+            o.account = &acc;
+            if (variant == 1) o.pool_memory = 0;   // the overflow pool carries the load
+            if (variant == 2) o.level_memory = 0;  // every level spills
+            bfs_level_recorder rec(tg.n);
+            bfs_result r = mm_bfs(m, *g, memory, b, 0, rec, o);
+            flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
+            EXPECT_GT(acc.peak(), 0u);
+            EXPECT_LE(acc.peak(), memory);
+            EXPECT_EQ(acc.current(), 0u) << "everything charged is given back";
+            if (variant == 1) EXPECT_GT(r.phases[1].of(role::hot).write_bytes, 0u);
+            if (variant == 2) EXPECT_GT(r.phases[1].of(role::scratch).write_bytes, 0u);
+        }
+    }
+}
+
 TEST(mm_bfs, default_mu_follows_the_unit_cost_optimum) {
     EXPECT_EQ(default_mu(128 * 1024, std::uint64_t(1) << 20), 23u);  // sqrt(131072 / (12 x 20))
     EXPECT_EQ(default_mu(4096, 4096), 5u);                           // sqrt(4096 / 144)

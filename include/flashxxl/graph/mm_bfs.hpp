@@ -323,8 +323,10 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                     while (l < span.second && !loaded[l]) ++l;
                     std::uint64_t records = 0;
                     for (std::uint64_t x = f; x < l; ++x) records += file.cluster_records(x);
+                    // Only while the pool, with them, still fits what memory keeps between
+                    // levels: extra records that would overflow cost a rewrite per level.
                     const std::uint64_t staged = hot.size() - prefix;
-                    if (staged + records <= stage_capacity()) {
+                    if (staged + records <= stage_capacity() && hot.size() + records <= keep) {
                         first = f;
                         last = l;
                     }
