@@ -157,8 +157,12 @@ TEST(mm_bfs, the_bfs_phase_allocates_at_most_m) {
             EXPECT_GT(acc.peak(), 0u);
             EXPECT_LE(acc.peak(), memory);
             EXPECT_EQ(acc.current(), 0u) << "everything charged is given back";
-            if (variant == 1) EXPECT_GT(r.phases[1].of(role::hot).write_bytes, 0u);
-            if (variant == 2) EXPECT_GT(r.phases[1].of(role::scratch).write_bytes, 0u);
+            if (variant == 1) {
+                EXPECT_GT(r.phases[1].of(role::hot).write_bytes, 0u);
+            }
+            if (variant == 2) {
+                EXPECT_GT(r.phases[1].of(role::scratch).write_bytes, 0u);
+            }
         }
     }
 }

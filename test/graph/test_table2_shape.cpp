@@ -56,8 +56,11 @@ TEST(Table2Shape, BwWinsTheBfsPhaseOnSmallGridsAndLosesOnLargeOnes) {
         EXPECT_EQ(br.result.level_sizes, tl.result.level_sizes);
         EXPECT_EQ(br.result.levels(), 2 * side - 1);
         // Fewer random reads win while the pool fits; past that, every level rewrites Bw blocks.
-        if (side == 128) EXPECT_LT(bw.bfs_s / br.bfs_s, 1.0);
-        if (side == 512) EXPECT_GT(bw.bfs_s / br.bfs_s, 1.0);
+        if (side == 128) {
+            EXPECT_LT(bw.bfs_s / br.bfs_s, 1.0);
+        } else {
+            EXPECT_GT(bw.bfs_s / br.bfs_s, 1.0);
+        }
         // The BFS phase writes almost nothing (paper: 0.009 GB against 0.56 GB).
         EXPECT_LE(double(br.bfs_write_bytes), 0.05 * double(br.preprocessing_write_bytes));
         EXPECT_LE(double(tl.bfs_write_bytes), 0.05 * double(tl.preprocessing_write_bytes));

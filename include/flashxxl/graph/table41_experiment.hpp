@@ -59,6 +59,8 @@ struct table41_options {
     //! (all but a staging batch) on the device, so the pool traffic the placements differ in
     //! stays what the paper measured. Unset: the split of M.
     std::optional<std::uint64_t> pool_memory = std::uint64_t(0);
+    //! The same for the level lists (mm_bfs_options::level_memory): 0, on the device as well.
+    std::optional<std::uint64_t> level_memory = std::uint64_t(0);
     machine_options machine;      //!< backing, pacing (the placement is set per column)
 };
 
@@ -102,6 +104,7 @@ std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edg
         eo.mm.mu = c.small_mu ? o.small_mu : o.mu;
         eo.mm.cluster_blocks = cluster_blocks;
         eo.mm.pool_memory = o.pool_memory;
+        eo.mm.level_memory = o.level_memory;
         table41_row r;
         r.conf = c;
         r.result = run_bfs_experiment(m, *source, o.streams, eo, vis);
