@@ -59,8 +59,8 @@ struct table41_options {
     //! (all but a staging batch) on the device, so the pool traffic the placements differ in
     //! stays what the paper measured. Unset: the split of M.
     std::optional<std::uint64_t> pool_memory = std::uint64_t(0);
-    //! The same for the level lists (mm_bfs_options::level_memory): 0, on the device as well.
-    std::optional<std::uint64_t> level_memory = std::uint64_t(0);
+    //! The same for the level lists (mm_bfs_options::level_memory); unset: the split of M.
+    std::optional<std::uint64_t> level_memory;
     machine_options machine;      //!< backing, pacing (the placement is set per column)
 };
 
