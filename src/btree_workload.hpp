@@ -209,9 +209,9 @@ inline void print_btree_table(const std::vector<btree_run>& runs, const std::str
 inline nlohmann::json btree_run_json(const btree_run& r) {
     nlohmann::json j;
     j["layout"] = r.layout;
-    j["br"] = r.blocks.br;
-    j["bw"] = r.blocks.bw;
-    j["memory"] = r.memory;
+    j["br_bytes"] = r.blocks.br;
+    j["bw_bytes"] = r.blocks.bw;
+    j["memory_bytes"] = r.memory;
     j["items"] = r.items;
     j["entry_bytes"] = r.entry_bytes;
     j["height"] = r.height;

@@ -56,6 +56,8 @@ void run(const bfs_options& o) {
     block_sizes blocks = resolve_block_sizes(m, role::static_data, o.br, o.bw);
     auto source = open_graph_source(o.graph);
     out_file out("bfs", o.out);
+    const plot_directory plots(o.plot, "--plot", o.force);
+    plots.reserve("bfs-phases");
     characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
     cli_visitor vis;
     vis.out = out.get();
@@ -73,10 +75,11 @@ void run(const bfs_options& o) {
     r = run_bfs_experiment(m, *source, blocks, eo, static_cast<cli_bfs_visitor&>(vis));
     bar.finish();
     out.close();
+    write_phase_plot(plots, "bfs", o.algo + "_bfs on " + r.graph + ": modelled busy time per device", r.bfs.phases);
     if (o.json) {
         nlohmann::json j = {{"command", "bfs"},      {"machine", m.name()}, {"placement", m.describe_placement()},
-                            {"algo", o.algo},        {"br", r.br},          {"bw", r.bw},
-                            {"memory", memory},      {"graph", r.graph},    {"csr", r.csr},
+                            {"algo", o.algo},        {"br_bytes", r.br},          {"bw_bytes", r.bw},
+                            {"memory_bytes", memory},      {"graph", r.graph},    {"csr", r.csr},
                             {"result", r.bfs}};
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
@@ -124,6 +127,7 @@ void register_bfs_command(CLI::App& app) {
     cmd->add_option("--seed", o->seed, "mm: seed of the master choice")->capture_default_str();
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
     cmd->add_option("--out", o->out, "write `node level parent` lines (discovery order) to this file");
+    add_plot_options(cmd, *o);
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });
 }

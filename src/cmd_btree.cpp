@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "flashxxl/error.hpp"
+#include "invocation.hpp"
 #include "machine_options.hpp"
 
 namespace flashxxl::cli {
@@ -55,6 +56,8 @@ void run_btree(const btree_options& o) {
         j["items"] = o.work.items;
         j["runs"] = nlohmann::json::array();
         for (const btree_run& r : runs) j["runs"].push_back(btree_run_json(r));
+        const machine_spec spec = bench_machine_spec(o.choice, o.device);
+        j.update(run_metadata(&spec));
         std::cout << j.dump(2) << "\n";
         return;
     }

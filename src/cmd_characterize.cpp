@@ -40,6 +40,7 @@
 #include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
 #include "invocation.hpp"
+#include "plot_output.hpp"
 #include "option_checks.hpp"
 
 namespace flashxxl::cli {
@@ -56,8 +57,8 @@ struct characterize_args {
     long long count = -1, repeat = -1, uflip_count = -1;
     bool random_state = false, no_bursts = false, no_misaligned = false;
     double read_share = 0.95, write_share = 0.90;
-    std::string out_dir, json_path, csv_path, io_log_path, config_path, config_name, max_write_text;
-    bool dry_run = false, progress = false, quiet = false, keep = false, no_plots = false, force = false;
+    std::string block_device, out_dir, csv_path, io_log_path, config_path, config_name, max_write_text;
+    bool json = false, dry_run = false, no_progress = false, quiet = false, keep = false, no_plots = false, force = false;
     std::uint64_t seed = 1;
 };
 
@@ -101,10 +102,13 @@ model_params parse_params(const std::vector<std::string>& kvs) {
 
 made_target make_target(const characterize_args& a) {
     made_target m;
-    int kinds = !a.model.empty() + !a.machine.empty() + !a.file.empty() + (a.machine.empty() && !a.device.empty());
+    if (!a.device.empty() && a.machine.empty())
+        throw config_error("--device " + a.device + " names a device of a machine and needs --machine; to measure "
+                           "a block device give --block-device " + a.device + " --allow-write=" + a.device);
+    int kinds = !a.model.empty() + !a.machine.empty() + !a.file.empty() + !a.block_device.empty();
     if (kinds != 1)
         throw config_error("characterize needs exactly one target: --model PRESET, --machine NAME --device DEV, "
-                           "--file PATH, or --device /dev/BLOCKDEVICE --allow-write=/dev/BLOCKDEVICE");
+                           "--file PATH, or --block-device /dev/BLOCKDEVICE --allow-write=/dev/BLOCKDEVICE");
     if (!a.model.empty() || !a.machine.empty()) {
         if (!a.machine.empty()) {
             if (a.device.empty()) throw config_error("--machine " + a.machine + " needs --device NAME");
@@ -123,7 +127,7 @@ made_target make_target(const characterize_args& a) {
             if (d->model.empty())
                 throw config_error("device '" + d->name + "' of machine '" + spec.name + "' (" + d->origin +
                                    ") is a real device; characterize its file with --file or its block device "
-                                   "with --device and --allow-write");
+                                   "with --block-device and --allow-write");
             m.preset = d->model;
             m.params = d->params;
             m.snippet_name = d->name;
@@ -164,8 +168,8 @@ made_target make_target(const characterize_args& a) {
         return m;
     }
     std::uint64_t limit = a.limit_text.empty() ? 0 : parse_size(a.limit_text);
-    m.t = std::make_unique<ch::block_device_target>(a.device, a.allow_write, limit);
-    m.snippet_path = a.device;
+    m.t = std::make_unique<ch::block_device_target>(a.block_device, a.allow_write, limit);
+    m.snippet_path = a.block_device;
     m.snippet_name = "flash0";
     return m;
 }
@@ -240,12 +244,6 @@ void print_summary(std::ostream& out, const ch::characterization& c, const ch::r
     out << "\nmachine config:\n" << snippet;
 }
 
-std::string pick_terminal() {
-    if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) return "";
-    if (std::system("gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1") == 0) return "pngcairo";
-    if (std::system("gnuplot -e 'set terminal png' >/dev/null 2>&1") == 0) return "png";
-    return "svg";
-}
 
 //! The report files of a run, opened (checked, temporary files made) before any I/O.
 struct report_outputs {
@@ -255,7 +253,6 @@ struct report_outputs {
 
 report_outputs open_outputs(const characterize_args& a) {
     report_outputs r;
-    r.json_path = a.json_path;
     r.csv_path = a.csv_path;
     if (!a.out_dir.empty()) {
         struct stat st {};
@@ -263,16 +260,16 @@ report_outputs open_outputs(const characterize_args& a) {
             throw io_failure("--out '" + a.out_dir + "' is not a directory");
         if (!a.dry_run && ::mkdir(a.out_dir.c_str(), 0755) != 0 && errno != EEXIST)
             throw io_failure("--out '" + a.out_dir + "': cannot create the directory: " + std::strerror(errno));
-        if (r.json_path.empty()) r.json_path = a.out_dir + "/characterize.json";
+        r.json_path = a.out_dir + "/characterize.json";
         if (r.csv_path.empty()) r.csv_path = a.out_dir + "/characterize.csv";
         if (!a.no_plots) {
-            r.terminal = pick_terminal();
+            r.terminal = gnuplot_terminal();
             r.plot_prefix = a.out_dir + "/characterize";
             for (const auto& p : ch::gnuplot_outputs(r.plot_prefix, r.terminal == "svg" || r.terminal.empty() ? ".svg" : ".png"))
                 check_output_path(p, "--out", a.force, {ch::gnuplot_signature()});
         }
     }
-    std::string json_opt = a.json_path.empty() ? "--out" : "--json", csv_opt = a.csv_path.empty() ? "--out" : "--csv";
+    std::string json_opt = "--out", csv_opt = a.csv_path.empty() ? "--out" : "--csv";
     if (a.dry_run) {  // check only: a dry run creates nothing
         if (!r.json_path.empty()) check_output_path(r.json_path, json_opt, a.force, {ch::json_signature()});
         if (!r.csv_path.empty()) check_output_path(r.csv_path, csv_opt, a.force, {ch::csv_header});
@@ -307,7 +304,7 @@ void run_gnuplot(const characterize_args& a, const ch::gnuplot_files& g) {
     for (auto& img : images) {
         ch::stamp_image(img->temp_path());
         img->commit();
-        if (!a.quiet) std::cout << "wrote " << img->path() << "\n";
+        if (!a.quiet) (a.json ? std::cerr : std::cout) << "wrote " << img->path() << "\n";
     }
 }
 
@@ -338,6 +335,7 @@ int run_characterize(const characterize_args& a) {
     if (po.span % t.alignment() || po.span == 0 || po.span > t.capacity())
         throw config_error("--span " + format_size(po.span) + " must be a positive multiple of " +
                            std::to_string(t.alignment()) + " bytes and at most the target's " + format_size(t.capacity()));
+    if (a.dry_run && a.json) throw config_error("--dry-run prints a plan as text; it takes no --json");
     std::string plan = a.plan.empty() && a.experiments.empty() ? "quick" : a.plan;
     if (!plan.empty() && !a.experiments.empty()) throw config_error("give either --plan or --experiments, not both");
     if (plan == "quick") {
@@ -420,7 +418,8 @@ int run_characterize(const characterize_args& a) {
         tp = m.t.get();
     }
     ch::target& real = *tp;
-    bool show = !a.quiet && (a.progress || ::isatty(2));
+    // Off a terminal the bar prints a few plain lines, as every long command of the CLI does.
+    bool show = !a.quiet && !a.no_progress && !a.json;
     ch::progress_bar bar(stderr, show);
     ch::runner_options ro;
     ro.log_offsets = !a.io_log_path.empty();
@@ -437,34 +436,38 @@ int run_characterize(const characterize_args& a) {
     std::string snippet = ch::config_snippet(rec, a.config_path.empty() ? m.snippet_path : a.config_path,
                                              real.capacity(), a.config_name.empty() ? m.snippet_name : a.config_name,
                                              real.klass() == device_class::flash);
-    if (!a.quiet) print_summary(std::cout, c, rec, snippet);
+    // With --json stdout holds the report only; the notes on written files go to stderr.
+    std::ostream& notes = a.json ? std::cerr : std::cout;
+    const bool say = !a.quiet;
+    if (say && !a.json) print_summary(std::cout, c, rec, snippet);
 
+    nlohmann::json report = ch::to_json(c, rec, snippet);
+    report.update(run_metadata());  // version, command line, timestamp
     if (outs.json) {
-        nlohmann::json report = ch::to_json(c, rec, snippet);
-        report.update(run_metadata());  // version, command line, timestamp
         outs.json->stream() << ch::to_json_text(report);
         outs.json->commit();
-        if (!a.quiet) std::cout << "wrote " << outs.json_path << "\n";
+        if (say) notes << "wrote " << outs.json_path << "\n";
     }
     if (outs.csv) {
         ch::write_csv(outs.csv->stream(), c);
         outs.csv->commit();
-        if (!a.quiet) std::cout << "wrote " << outs.csv_path << "\n";
+        if (say) notes << "wrote " << outs.csv_path << "\n";
     }
     if (outs.io_log) {
         ch::write_io_log(outs.io_log->stream(), c);
         outs.io_log->commit();
-        if (!a.quiet) std::cout << "wrote " << a.io_log_path << "\n";
+        if (say) notes << "wrote " << a.io_log_path << "\n";
     }
     if (!outs.plot_prefix.empty()) {
         ch::gnuplot_files g =
             ch::write_gnuplot(outs.plot_prefix, c, rec, outs.terminal.empty() ? "svg" : outs.terminal, a.force);
         if (outs.terminal.empty()) {
-            if (!a.quiet) std::cout << "gnuplot not found: wrote " << g.script << " (run it with gnuplot for the plots)\n";
+            if (say) notes << "gnuplot not found: wrote " << g.script << " (run it with gnuplot for the plots)\n";
         } else {
             run_gnuplot(a, g);
         }
     }
+    if (a.json) std::cout << ch::to_json_text(report);
     return 0;
 }
 
@@ -477,8 +480,8 @@ void register_characterize_command(CLI::App& app) {
     cmd->add_option("--model", a->model, "device-model preset (" + detail::model_preset_list() + ")");
     cmd->add_option("--param", a->params, "model parameter override key=value (repeatable)");
     cmd->add_option("--machine", a->machine, "machine preset (" + machine_preset_names() + ") or config file");
-    cmd->add_option("--device", a->device,
-                    "with --machine: the device's name; otherwise a block device to write (needs --allow-write)");
+    cmd->add_option("--device", a->device, "with --machine: the name of the device to measure (as in every command)");
+    cmd->add_option("--block-device", a->block_device, "a block device to measure by writing it (needs --allow-write)");
     cmd->add_option("--allow-write", a->allow_write, "consent to destroy the contents of this block device (exact path)");
     cmd->add_option("--limit", a->limit_text, "block device: use only the first SIZE bytes");
     cmd->add_option("--file", a->file, "target file (created and marked by characterize; existing foreign files are refused)");
@@ -502,7 +505,7 @@ void register_characterize_command(CLI::App& app) {
     cmd->add_option("--write-share", a->write_share, "Bw threshold: share of peak sequential write (default 0.90)")
         ->check(CLI::Range(0.01, 1.0));
     cmd->add_option("--out", a->out_dir, "directory for characterize.json, .csv and the plots");
-    cmd->add_option("--json", a->json_path, "write the JSON report here");
+    cmd->add_flag("--json", a->json, "print the JSON report on stdout (and only it); --out DIR also writes it to a file");
     cmd->add_option("--csv", a->csv_path, "write the CSV (one row per experiment, repeat and block size) here");
     cmd->add_option("--io-log", a->io_log_path, "write every request's offset and response time here (CSV)");
     cmd->add_flag("--no-plots", a->no_plots, "do not write or run the gnuplot script");
@@ -515,8 +518,8 @@ void register_characterize_command(CLI::App& app) {
     cmd->add_option("--config-path", a->config_path, "path to put into the machine-config snippet");
     cmd->add_option("--config-name", a->config_name, "device name for the machine-config snippet");
     cmd->add_flag("--dry-run", a->dry_run, "print the plan, the bytes to write and the expected time; write nothing");
-    cmd->add_flag("--progress", a->progress, "show the progress bar even when stderr is not a terminal");
-    cmd->add_flag("--quiet", a->quiet, "no summary, no progress bar");
+    cmd->add_flag("--no-progress", a->no_progress, "no progress bar (off a terminal: no progress lines)");
+    cmd->add_flag("--quiet", a->quiet, "no summary, no notes, no progress bar");
     cmd->add_option("--seed", a->seed, "seed of the random patterns (default 1)");
     cmd->callback([a]() {
         int rc = run_characterize(*a);

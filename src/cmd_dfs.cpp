@@ -29,6 +29,7 @@ namespace {
 struct dfs_cli_options : graph_command_options {
     std::string variant = "separate";
     std::uint64_t source = 0;
+    double cache_share = 0;
 };
 
 //! Writes "d node time parent" / "f node time" lines and drives the progress bar.
@@ -53,6 +54,12 @@ struct cli_visitor : dfs_visitor {
     }
 };
 
+std::string format_share(double share) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", share);
+    return buf;
+}
+
 //! What one run measured.
 struct dfs_run {
     csr_build_stats csr;
@@ -66,18 +73,23 @@ void run(const dfs_cli_options& o) {
     if (o.graph.empty()) throw config_error("dfs: give a graph: " + std::string(graph_spec_help()));
     dfs_options dopts;
     dopts.marks = o.variant == "with-nodes" ? dfs_marks::with_nodes : parse_dfs_marks(o.variant);
+    dopts.cache_share = o.cache_share;
     const machine_spec spec = effective_machine_spec(o.choice);
     machine m(spec);
     // Without --br / --bw: the sizes of the device holding the graph (role static_data).
     block_sizes blocks = resolve_block_sizes(m, role::static_data, o.br, o.bw);
     auto source = open_graph_source(o.graph);
     out_file out("dfs", o.out);
+    const plot_directory plots(o.plot, "--plot", o.force);
+    plots.reserve("dfs-phases");
     characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
     cli_visitor vis;
     vis.out = out.get();
     vis.bar = &bar;
     dfs_run r;
-    const std::uint64_t need = std::max(csr_build_min_memory(blocks), dfs_min_memory(blocks));
+    // The translation layers' buffers and maps are charged to the DFS phase's M.
+    const std::uint64_t need =
+        std::max(csr_build_min_memory(blocks), dfs_min_memory(blocks) + translation_layer_memory(m));
     require_memory("dfs", memory, need, o.memory, blocks);
     r.br = blocks.br;
     r.bw = blocks.bw;
@@ -91,20 +103,25 @@ void run(const dfs_cli_options& o) {
     for (const phase_stats& p : r.dfs.phases) r.phases.push_back(p);
     bar.finish();
     out.close();
+    write_phase_plot(plots, "dfs", "DFS (" + o.variant + ") on " + source->describe() + ": modelled busy time per device",
+                     r.phases);
     if (o.json) {
         nlohmann::json j = {{"command", "dfs"},
                             {"machine", m.name()},
                             {"placement", m.describe_placement()},
                             {"variant", o.variant},
-                            {"br", r.br},
-                            {"bw", r.bw},
-                            {"memory", memory},
+                            {"br_bytes", r.br},
+                            {"bw_bytes", r.bw},
+                            {"memory_bytes", memory},
                             {"graph", source->describe()},
                             {"csr", r.csr},
                             {"source", o.source},
                             {"visited", r.dfs.visited},
                             {"trees", r.dfs.trees},
                             {"max_stack", r.dfs.max_stack},
+                            {"cache_share", o.cache_share},
+                            {"marks_cache", r.dfs.marks_cache},
+                            {"translation_layer_memory", r.dfs.tl_memory},
                             {"phases", r.phases}};
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
@@ -115,6 +132,10 @@ void run(const dfs_cli_options& o) {
     print_graph_and_machine("dfs", source->describe(), r.csr, m);
     std::printf("variant %s, Br %s, Bw %s, M %s\n", o.variant.c_str(), format_bytes(double(r.br)).c_str(),
                 format_bytes(double(r.bw)).c_str(), format_bytes(double(memory)).c_str());
+    std::printf("marks' cache %s%s, translation layers %s (both within M)\n",
+                format_bytes(double(r.dfs.marks_cache)).c_str(),
+                o.cache_share > 0 ? (" (at most " + format_share(o.cache_share) + " of the marks)").c_str() : "",
+                format_bytes(double(r.dfs.tl_memory)).c_str());
     std::printf("source %llu: %llu nodes visited in %llu trees, stack depth at most %llu\n",
                 (unsigned long long)o.source, (unsigned long long)r.dfs.visited, (unsigned long long)r.dfs.trees,
                 (unsigned long long)r.dfs.max_stack);
@@ -137,11 +158,17 @@ void register_dfs_command(CLI::App& app) {
         ->check(CLI::IsMember({"separate", "with-nodes"}));
     add_block_size_options(cmd, o->br, o->bw, o->memory,
                            "memory budget M of each phase (IEC units); the graph's caches get M/8 more");
+    cmd->add_option("--cache-share", o->cache_share,
+                    "cap the marks' page cache at this share of their structure (0: all of M left; 0.5: seeds/001's "
+                    "\"cache at most half of an external memory data structure\")")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--source", o->source, "DFS source node (other components follow from nodes 0, 1, ...)")
         ->capture_default_str();
     cmd->add_option("--out", o->out,
                     "write `d node time parent` (discovery; a root is its own parent) and `f node time` (finish) "
                     "lines in event order to this file");
+    add_plot_options(cmd, *o);
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });
 }

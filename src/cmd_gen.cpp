@@ -252,9 +252,9 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
                             {"may_have_duplicates", dups},
                             {"file", o.out},
                             {"format", o.format},
-                            {"bytes", r.bytes},
-                            {"seconds", seconds}};
-        if (o.format == "binary") j["id_width"] = r.id_width;
+                            {"file_bytes", r.bytes},
+                            {"wall_s", seconds}};
+        if (o.format == "binary") j["id_bytes"] = r.id_width;
         j.update(run_metadata());
         std::cout << j.dump(2) << "\n";
     } else {
@@ -296,7 +296,8 @@ void register_gen_command(CLI::App& app) {
     cmd->add_option("--id-width", o->id_width, "binary: bytes per id, 4 or 8 (default 4 when ids fit)");
     cmd->add_flag("--force", o->force, "overwrite an existing output file");
     cmd->add_flag("--json", o->json, "print a JSON summary instead of a line");
-    cmd->add_flag("--quiet", o->quiet, "no progress line on stderr");
+    cmd->add_flag("--no-progress", o->quiet, "no progress lines on stderr");
+    cmd->add_flag_callback("--quiet", [o] { o->quiet = true; }, "nothing on stderr but errors");
     cmd->add_flag("--shuffle", o->shuffle, "relabel the nodes by a random permutation drawn from --seed");
     cmd->callback([o, cmd] { run_gen(*o, cmd); });
 }

@@ -9,9 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/device/device_model.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/tl/tl_stats_json.hpp"
+#include "flashxxl/tl/translation_layer.hpp"
 #include "flashxxl/units.hpp"
 #include "common_options.hpp"
 #include "invocation.hpp"
@@ -69,7 +72,7 @@ std::vector<probe_result> probe_device(device& dev, std::uint64_t small_block, s
     return out;
 }
 
-void run_machine(const machine_choice& choice, bool json, bool probe, std::uint64_t small_block,
+void run_machine(const machine_choice& choice, bool json, bool no_progress, bool probe, std::uint64_t small_block,
                  std::uint64_t large_block, std::uint64_t volume) {
     const machine_spec spec = effective_machine_spec(choice);
     machine m(spec);
@@ -90,11 +93,12 @@ void run_machine(const machine_choice& choice, bool json, bool probe, std::uint6
                              {"allocatable_bytes", d.capacity()},
                              {"backing", s.io_impl == "memory" ? "memory (sparse)" : s.io_impl + ":" + s.path},
                              {"queue_id", d.queue_id()},
-                             {"pacing", s.pacing.enabled ? "on, scale " + std::to_string(s.pacing.scale) : "off"},
+                             {"pace", s.pacing.enabled},
+                             {"pace_scale", s.pacing.scale},
                              {"translation_layer", d.has_translation_layer()}};
         if (const device_model* model = d.model()) {
             jd["model"] = {{"preset", model->preset()}, {"kind", model->kind()}, {"capacity_bytes", model->capacity()}};
-            for (auto& [k, v] : model->parameters()) jd["model"]["parameters"][k] = v;
+            jd["model"]["parameters"] = model_parameters_json(model->parameters());
         }
         if (const translation_layer* tl = d.tl()) {
             jd["translation_layer"] = {{"page_bytes", tl->config().page_bytes},
@@ -106,7 +110,7 @@ void run_machine(const machine_choice& choice, bool json, bool probe, std::uint6
         if (!json) {
             std::cout << "  " << d.name() << ": " << to_string(d.klass()) << ", " << format_bytes(double(s.size))
                       << ", backing " << jd["backing"].get<std::string>() << ", pacing "
-                      << jd["pacing"].get<std::string>()
+                      << (s.pacing.enabled ? "on, scale " + std::to_string(s.pacing.scale) : std::string("off"))
                       << (d.has_translation_layer() ? ", translation layer on" : "") << "\n";
             if (const device_model* model = d.model()) {
                 std::cout << "    model " << model->preset() << " (" << model->kind() << ", emulated capacity "
@@ -129,16 +133,23 @@ void run_machine(const machine_choice& choice, bool json, bool probe, std::uint6
             std::printf("  %-8s %-11s %10s %9s %14s %14s\n", "device", "pattern", "block", "requests",
                         "modelled_MiB/s", "wall_MiB/s");
         }
+        characterize::progress_bar bar(stderr, !no_progress && !json);
+        std::vector<probe_result> results;
         for (std::size_t i = 0; i < m.device_count(); ++i) {
-            for (const probe_result& r : probe_device(m.dev(i), small_block, large_block, volume)) {
+            bar.update(double(i) / double(m.device_count()), "probing " + m.dev(i).name());
+            for (const probe_result& r : probe_device(m.dev(i), small_block, large_block, volume)) results.push_back(r);
+        }
+        bar.finish();
+        {
+            for (const probe_result& r : results) {
                 j["probe"].push_back({{"device", r.device},
                                       {"pattern", r.pattern},
                                       {"block_bytes", r.block},
                                       {"requests", r.requests},
                                       {"modelled_s", r.modelled_s},
                                       {"wall_s", r.wall_s},
-                                      {"modelled_mibps", r.modelled_mibps()},
-                                      {"wall_mibps", r.wall_mibps()}});
+                                      {"modelled_mib_s", r.modelled_mibps()},
+                                      {"wall_mib_s", r.wall_mibps()}});
                 if (!json)
                     std::printf("  %-8s %-11s %10s %9llu %14.2f %14.1f\n", r.device.c_str(), r.pattern.c_str(),
                                 format_size(r.block).c_str(), static_cast<unsigned long long>(r.requests),
@@ -172,7 +183,8 @@ void register_machine_command(CLI::App& app) {
     auto large_block = std::make_shared<std::string>("1MiB");
     auto volume = std::make_shared<std::string>("64MiB");
     add_machine_options(cmd, *choice);
-    cmd->add_flag("--json", *json, "print JSON instead of tables");
+    auto no_progress = std::make_shared<bool>(false);
+    add_report_flags(cmd, *json, *no_progress);
     cmd->add_flag("--no-probe", *no_probe, "only describe the machine");
     cmd->add_option("--small-block", *small_block, "probe block size 1 (IEC units)")->capture_default_str();
     cmd->add_option("--large-block", *large_block, "probe block size 2 (IEC units)")->capture_default_str();
@@ -183,7 +195,7 @@ void register_machine_command(CLI::App& app) {
         if (vol == 0) throw config_error("--volume " + *volume + ": expected a positive size (bytes per probe pattern)");
         if (small == 0 || small % 4096 || large == 0 || large % 4096)
             throw config_error("--small-block and --large-block must be positive multiples of 4 KiB");
-        run_machine(*choice, *json, !*no_probe, small, large, vol);
+        run_machine(*choice, *json, *no_progress, !*no_probe, small, large, vol);
     });
 }
 

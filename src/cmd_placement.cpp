@@ -24,6 +24,7 @@
 #include "cli_graph_algorithms.hpp"
 #include "graph_command.hpp"
 #include "invocation.hpp"
+#include "plot_output.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -37,8 +38,49 @@ struct placement_options {
     std::string backing_dir;
     bool pace = false;
     double scale = 1.0;
+    std::string plot;  // --plot DIR
+    bool force = false;
     bool json = false, no_progress = false;
 };
+
+//! Charts of the run under --plot DIR: table41-devices (per configuration, each device's modelled
+//! busy time of the BFS phase stacked, the modelled elapsed time as a point) and table41-ratios
+//! (the paper's ratios to random striping beside ours, total and I/O wait).
+void write_plots(const plot_directory& plots, const std::vector<table41_row>& rows, const table41_comparison& cmp,
+                 std::ostream* notes) {
+    std::string devices = "configuration,device_1,device_1_modelled_s,device_2,device_2_modelled_s,modelled_elapsed_s\n";
+    std::string ratios = "configuration,paper_total_ratio,ours_total_ratio,paper_io_wait_ratio,ours_io_wait_ratio\n";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const phase_stats& p = rows[i].bfs_phase();
+        std::string label = csv_field(rows[i].conf.label);
+        devices += label;
+        for (std::size_t d = 0; d < 2; ++d)
+            devices += d < p.devices.size()
+                           ? "," + csv_field(p.device_names[d]) + "," + std::to_string(p.devices[d].total.modelled_s)
+                           : ",,0";
+        devices += "," + std::to_string(p.modelled.elapsed_s) + "\n";
+        ratios += label + "," + std::to_string(cmp.paper_total[i]) + "," + std::to_string(cmp.total[i]) + "," +
+                  std::to_string(cmp.paper_io_wait[i]) + "," + std::to_string(cmp.io_wait[i]) + "\n";
+    }
+    const std::string common = "set key autotitle columnhead\nset style data histograms\n"
+                               "set style fill solid 0.8 border -1\nset xtics rotate by -15 font ',9'\n"
+                               "set grid ytics\nset yrange [0:*]\n";
+    plots.write("table41-devices", devices,
+                common + "set style histogram rowstacked\nset boxwidth 0.6\n"
+                         "set title 'seeds/000 Table 4.1, MM_BFS phase: modelled busy time per device'\n"
+                         "set ylabel 'modelled seconds'\n"
+                         "plot 'table41-devices.csv' using 3:xtic(1) title 'first device (ssd / hdd0)', "
+                         "'' using 5 title 'second device (hdd / hdd1)', "
+                         "'' using 0:6 with points pt 7 ps 1.5 lc rgb 'black' title 'modelled elapsed (devices in parallel)'\n",
+                notes);
+    plots.write("table41-ratios", ratios,
+                common + "set style histogram clustered gap 1\n"
+                         "set title 'seeds/000 Table 4.1: time relative to random striping, paper beside ours'\n"
+                         "set ylabel 'ratio to random striping'\n"
+                         "plot 'table41-ratios.csv' using 2:xtic(1) title 'paper, total', '' using 3 title 'ours, total', "
+                         "'' using 4 title 'paper, I/O wait', '' using 5 title 'ours, I/O wait'\n",
+                notes);
+}
 
 //! Counts levels for the progress bar.
 struct progress_visitor : cli_bfs_visitor {
@@ -72,6 +114,9 @@ void run(const placement_options& o) {
     t.machine.scale = o.scale;
     const std::uint64_t br = t.streams.br, bw = t.streams.bw, memory = t.memory, cluster_br = t.cluster_br;
     require_memory("placement", memory, bfs_experiment_min_memory(t.streams), o.memory, t.streams);
+    const plot_directory plots(o.plot, "--plot", o.force);
+    plots.reserve("table41-devices");  // refused outputs cost no run
+    plots.reserve("table41-ratios");
     characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
     progress_visitor vis;
     vis.bar = &bar;
@@ -88,10 +133,11 @@ void run(const placement_options& o) {
         });
     bar.finish();
     const table41_comparison cmp(rows);
+    write_plots(plots, rows, cmp, &std::cerr);
 
     if (o.json) {
         nlohmann::json j = {{"command", "placement"}, {"graph", rows.empty() ? "" : rows[0].result.graph},
-                            {"br", br}, {"bw", bw}, {"cluster_br", cluster_br}, {"memory", memory},
+                            {"br_bytes", br}, {"bw_bytes", bw}, {"cluster_br_bytes", cluster_br}, {"memory_bytes", memory},
                             {"pace", o.pace}, {"scale", o.scale},
                             {"largest_ratio_difference", cmp.largest_difference},
                             {"paper_order", cmp.same_order}};
@@ -119,8 +165,8 @@ void run(const placement_options& o) {
                                 {"result", r.result.bfs}};
             for (std::size_t d = 0; d < p.devices.size(); ++d)
                 c["devices"].push_back({{"name", p.device_names[d]},
-                                        {"rdv", p.devices[d].total.read_bytes},
-                                        {"wrv", p.devices[d].total.write_bytes},
+                                        {"rdv_bytes", p.devices[d].total.read_bytes},
+                                        {"wrv_bytes", p.devices[d].total.write_bytes},
                                         {"modelled_s", p.devices[d].total.modelled_s}});
             c["machine_spec"] = machine_spec_json(preset_machine_spec(r.conf.preset, spec_options));
             j["configurations"].push_back(c);
@@ -202,6 +248,9 @@ void register_placement_command(CLI::App& app) {
     cmd->add_option("--scale", o->scale, "wall seconds per modelled second when pacing")
         ->capture_default_str()
         ->check(finite_number(1e-6, 1e6));
+    cmd->add_option("--plot", o->plot,
+                    "write CSV tables and gnuplot charts here: per-device stacked modelled time, paper vs ours ratios");
+    cmd->add_flag("--force", o->force, "with --plot: replace files flashxxl did not write");
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });
 }

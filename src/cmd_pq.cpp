@@ -19,6 +19,12 @@ namespace {
 // Either way the popped keys must come out non-decreasing, and every item exactly once
 // (count and key checksum).
 struct pq_benchmark {
+    static const char* name() { return "pq"; }
+    //! The smallest --memory the run accepts: the queue's.
+    template <class T>
+    static std::uint64_t min_memory(const container_options&, const block_sizes& b) {
+        return priority_queue<T, key_greater>::min_memory(b);
+    }
     template <class T>
     static container_run run(machine& m, const container_options& o, const block_sizes& b, std::uint64_t n,
                              std::uint64_t memory) {

@@ -17,6 +17,13 @@ namespace {
 
 //! Runs one sort benchmark: random keys in, Br/Bw merge sort, output checked for order, count and checksum.
 struct sort_benchmark {
+    static const char* name() { return "sort"; }
+    //! The smallest --memory the run accepts: sort()'s streams and sorter (vector mode), the sorter alone (sorter mode).
+    template <class T>
+    static std::uint64_t min_memory(const container_options& o, const block_sizes& b) {
+        const std::uint64_t sorter_min = sorter<T, key_less>::min_memory(b);
+        return o.mode == "vector" ? sort_stream_memory<T>(b) + sorter_min : sorter_min;
+    }
     template <class T>
     static container_run run(machine& m, const container_options& o, const block_sizes& b, std::uint64_t n,
                              std::uint64_t memory) {

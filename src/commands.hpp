@@ -32,4 +32,7 @@ void register_placement_command(CLI::App& app);
 //! `flashxxl btree`: the two-level B-tree flashxxl::map, bulk load / finds / inserts / scans (src/cmd_btree.cpp).
 void register_btree_command(CLI::App& app);
 
+//! `flashxxl reproduce`: the papers' tables regenerated on the emulated devices (src/cmd_reproduce.cpp).
+void register_reproduce_command(CLI::App& app);
+
 } // namespace flashxxl::cli

@@ -73,10 +73,13 @@ inline block_sizes resolve_block_sizes(const machine& m, role r, const std::stri
     }
 }
 
-//! Adds --json (print JSON instead of the table) and --no-progress (no progress bar on stderr).
+//! Adds the report flags every command has: --json (JSON on stdout, and only JSON, instead of the
+//! table), --no-progress (no progress bar or progress lines on stderr) and --quiet (nothing on
+//! stderr but errors; for these commands the same as --no-progress).
 inline void add_report_flags(CLI::App* cmd, bool& json, bool& no_progress) {
-    cmd->add_flag("--json", json, "print JSON");
-    cmd->add_flag("--no-progress", no_progress, "no progress bar");
+    cmd->add_flag("--json", json, "print JSON on stdout (and only JSON) instead of the table");
+    cmd->add_flag("--no-progress", no_progress, "no progress bar (off a terminal: no progress lines)");
+    cmd->add_flag_callback("--quiet", [&no_progress] { no_progress = true; }, "nothing on stderr but errors");
 }
 
 } // namespace flashxxl::cli

@@ -86,18 +86,17 @@ inline void verify_output(container_run& r, const std::string& order, bool in_or
                     (checksum_ok ? "ok" : "differs") + ")");
 }
 
-//! Prints the run as seeds/001 Table 1's columns and a per-device table, or as JSON (which
-//! starts with the keys of `metadata`: version, command line, timestamp, machine spec).
-inline void print_run(const container_run& r, bool json, const nlohmann::json& metadata = nlohmann::json::object()) {
-    if (json) {
-        nlohmann::json j = metadata;
+//! One run as JSON (the keys of docs/json.md).
+inline nlohmann::json container_run_json(const container_run& r) {
+    nlohmann::json j;
+    {
         j["command"] = r.command;
         j["mode"] = r.mode;
-        j["br"] = r.br;
-        j["bw"] = r.bw;
-        j["memory"] = r.memory;
+        j["br_bytes"] = r.br;
+        j["bw_bytes"] = r.bw;
+        j["memory_bytes"] = r.memory;
         j["items"] = r.items;
-        j["element_size"] = r.element_size;
+        j["item_bytes"] = r.element_size;
         j["input_bytes"] = r.input_bytes();
         j["rdv_bytes"] = r.rdv();
         j["wrv_bytes"] = r.wrv();
@@ -118,6 +117,16 @@ inline void print_run(const container_run& r, bool json, const nlohmann::json& m
             d["stats"] = r.devices[i];
             j["devices"].push_back(d);
         }
+    }
+    return j;
+}
+
+//! Prints the run as seeds/001 Table 1's columns and a per-device table, or as JSON (which
+//! starts with the keys of `metadata`: version, command line, timestamp, machine spec).
+inline void print_run(const container_run& r, bool json, const nlohmann::json& metadata = nlohmann::json::object()) {
+    if (json) {
+        nlohmann::json j = metadata;
+        j.update(container_run_json(r));
         std::cout << j.dump(2) << "\n";
         return;
     }
@@ -151,6 +160,53 @@ inline void print_run(const container_run& r, bool json, const nlohmann::json& m
         std::cout << line;
     }
     std::cout << "  output verified: " << (r.verified ? "sorted, no item lost" : "NO") << "\n";
+}
+
+//! A block-size pair a sweep left out, and why (an invalid pair, a budget below its minimum).
+struct skipped_pair {
+    std::uint64_t br = 0, bw = 0;
+    std::string reason;
+};
+
+//! Prints a sweep (one run per block-size pair, same input and memory) as one table: per pair
+//! the Table 1 columns and the modelled time relative to the fastest pair; or as JSON
+//! (`metadata`, then "sweep": [runs], "skipped": [pairs]).
+inline void print_sweep(const std::vector<container_run>& runs, const std::vector<skipped_pair>& skipped, bool json,
+                        const nlohmann::json& metadata) {
+    double best = 0;
+    for (const container_run& r : runs)
+        if (best == 0 || (r.modelled.elapsed_s > 0 && r.modelled.elapsed_s < best)) best = r.modelled.elapsed_s;
+    if (json) {
+        nlohmann::json j = metadata;
+        j["sweep"] = nlohmann::json::array();
+        for (const container_run& r : runs) {
+            nlohmann::json x = container_run_json(r);
+            x["modelled_ratio_to_fastest"] = best > 0 ? r.modelled.elapsed_s / best : 0.0;
+            j["sweep"].push_back(x);
+        }
+        j["skipped"] = nlohmann::json::array();
+        for (const skipped_pair& s : skipped) j["skipped"].push_back({{"br_bytes", s.br}, {"bw_bytes", s.bw}, {"reason", s.reason}});
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    if (runs.empty()) return;
+    const container_run& f = runs.front();
+    std::printf("%s sweep (%s): %llu items of %llu B (%s), M = %s, %zu block-size pairs\n", f.command.c_str(),
+                f.mode.c_str(), static_cast<unsigned long long>(f.items), static_cast<unsigned long long>(f.element_size),
+                format_bytes(double(f.input_bytes())).c_str(), format_bytes(double(f.memory)).c_str(), runs.size());
+    std::printf("  %-10s %-10s %9s %9s %7s %12s %12s %10s %9s\n", "Br", "Bw", "RDV/input", "WRV/input", "passes",
+                "modelled_s", "model_wait_s", "wall_s", "vs best");
+    for (const container_run& r : runs) {
+        double in = double(r.input_bytes());
+        std::printf("  %-10s %-10s %9.2f %9.2f %7llu %12.3f %12.3f %10.3f %9.2f\n", format_size(r.br).c_str(),
+                    format_size(r.bw).c_str(), in > 0 ? double(r.rdv()) / in : 0.0, in > 0 ? double(r.wrv()) / in : 0.0,
+                    static_cast<unsigned long long>(r.passes), r.modelled.elapsed_s, r.modelled.io_wait_s, r.wall_s,
+                    best > 0 ? r.modelled.elapsed_s / best : 0.0);
+    }
+    for (const skipped_pair& s : skipped)
+        std::printf("  %-10s %-10s skipped: %s\n", format_size(s.br).c_str(), format_size(s.bw).c_str(),
+                    s.reason.c_str());
+    std::printf("  every output verified: sorted, no item lost\n");
 }
 
 } // namespace flashxxl::cli

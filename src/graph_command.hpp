@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "flashxxl/device/device_stats.hpp"
 #include "flashxxl/error.hpp"
@@ -15,6 +16,7 @@
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 #include "machine_options.hpp"
+#include "plot_output.hpp"
 
 namespace flashxxl::cli {
 
@@ -24,8 +26,44 @@ struct graph_command_options {
     std::string graph;
     std::string br, bw, memory = "256MiB";  // br, bw empty: the device's (resolve_block_sizes)
     std::string out;
+    std::string plot;  // --plot DIR
+    bool force = false;
     bool json = false, no_progress = false;
 };
+
+//! Adds --plot DIR and --force (the chart of write_phase_plot).
+inline void add_plot_options(CLI::App* cmd, graph_command_options& o) {
+    cmd->add_option("--plot", o.plot,
+                    "write a CSV table and a gnuplot chart here: per phase, each device's modelled busy time");
+    cmd->add_flag("--force", o.force, "with --plot: replace files flashxxl did not write");
+}
+
+//! Chart `name`-phases of --plot DIR: per phase, each device's modelled busy time stacked, and
+//! the phase's modelled elapsed time (devices in parallel) as a point.
+inline void write_phase_plot(const plot_directory& plots, const std::string& name, const std::string& title,
+                             const std::vector<phase_stats>& phases) {
+    if (!plots.enabled() || phases.empty()) return;
+    const std::vector<std::string>& devices = phases.front().device_names;
+    std::string csv = "phase";
+    for (const std::string& d : devices) csv += "," + csv_field(d) + " modelled_s";
+    csv += ",modelled_elapsed_s\n";
+    for (const phase_stats& p : phases) {
+        csv += csv_field(p.name);
+        for (std::size_t d = 0; d < devices.size(); ++d)
+            csv += "," + std::to_string(d < p.devices.size() ? p.devices[d].total.modelled_s : 0.0);
+        csv += "," + std::to_string(p.modelled.elapsed_s) + "\n";
+    }
+    std::string plot = "plot '" + name + "-phases.csv' using 2:xtic(1) title '" + gnuplot_text(devices.front()) + "'";
+    for (std::size_t d = 1; d < devices.size(); ++d)
+        plot += ", '' using " + std::to_string(d + 2) + " title '" + gnuplot_text(devices[d]) + "'";
+    plot += ", '' using 0:" + std::to_string(devices.size() + 2) +
+            " with points pt 7 ps 1.5 lc rgb 'black' title 'modelled elapsed (devices in parallel)'";
+    plots.write(name + "-phases", csv,
+                "set key autotitle columnhead\nset style data histograms\nset style histogram rowstacked\n"
+                "set boxwidth 0.6\nset style fill solid 0.8 border -1\nset grid ytics\nset yrange [0:*]\n"
+                "set title '" + gnuplot_text(title) + "'\nset ylabel 'modelled busy seconds per device'\n" + plot + "\n",
+                &std::cerr);
+}
 
 //! config_error when the memory budget is below what the chosen blocks need: "<command>: --memory
 //! 1MiB is below the 4.0 MiB that Br = 128KiB, Bw = 16MiB need".

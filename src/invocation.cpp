@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "flashxxl/machine/machine_spec.hpp"
+#include "flashxxl/units.hpp"
 
 #ifndef FLASHXXL_VERSION
 #define FLASHXXL_VERSION "unknown"
@@ -35,7 +36,37 @@ std::string utc_now() {
     return buf;
 }
 
+// One parameter into `out`, as a number where it is one (see model_parameters_json).
+void add_parameter(nlohmann::json& out, const std::string& config_key, const std::string& value) {
+    // The models' size parameters (model_params::take_size) are bytes: `capacity` -> `capacity_bytes`.
+    static const char* const size_keys[] = {"block", "capacity", "chunk", "page"};
+    for (const char* k : size_keys)
+        if (config_key == k) {
+            try {
+                out[config_key + "_bytes"] = parse_size(value);
+                return;
+            } catch (const std::exception&) {
+                break;
+            }
+        }
+    // The models' throughput parameters are named `..._mibps` in configs; JSON says `_mib_s`.
+    std::string key = config_key;
+    if (key.size() > 6 && key.compare(key.size() - 6, 6, "_mibps") == 0) key = key.substr(0, key.size() - 6) + "_mib_s";
+    try {
+        out[key] = parse_number(value);
+        return;
+    } catch (const std::exception&) {
+    }
+    out[key] = value;
+}
+
 } // namespace
+
+nlohmann::json model_parameters_json(const std::vector<std::pair<std::string, std::string>>& params) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [k, v] : params) add_parameter(j, k, v);
+    return j;
+}
 
 const char* version() { return FLASHXXL_VERSION; }
 
@@ -53,8 +84,9 @@ nlohmann::json machine_spec_json(const machine_spec& spec) {
                              {"size_bytes", d.size},
                              {"io_impl", d.io_impl},
                              {"model", d.model},
-                             {"parameters", d.params.values()},
+                             {"parameters", model_parameters_json({d.params.values().begin(), d.params.values().end()})},
                              {"pace", d.pacing.enabled},
+                             {"pace_scale", d.pacing.scale},
                              {"direct", d.direct},
                              {"tl", d.tl}};
         if (d.br) jd["br_bytes"] = d.br;

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +23,12 @@ void record_invocation(int argc, char** argv);
 //! started)}, plus "machine_spec" when `spec` is given: its devices with path, size_bytes,
 //! io_impl, model and parameters, and the placement.
 nlohmann::json run_metadata(const machine_spec* spec = nullptr);
+
+//! Model parameters as JSON numbers, units in the keys: the size parameters (block, capacity,
+//! chunk, page) in bytes under `<key>_bytes`, `..._mibps` as `..._mib_s`, other numbers under
+//! their key (whose name carries the unit, e.g. `t_read_ms`); anything else stays a string.
+//! Takes the pairs as a config lists them; a device_spec's map converts (`{map.begin(), map.end()}`).
+nlohmann::json model_parameters_json(const std::vector<std::pair<std::string, std::string>>& params);
 
 //! The machine spec as JSON (see run_metadata).
 nlohmann::json machine_spec_json(const machine_spec& spec);

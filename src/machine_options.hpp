@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -30,7 +31,8 @@ struct machine_choice {
 inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
     auto* preset = cmd->add_option("--machine,-m", choice.preset,
                                    "embedded machine preset: " + machine_preset_names() +
-                                       " (default: the STXXL config in $STXXLCFG or ./.stxxl if there is one, else " +
+                                       " (default: the STXXL config STXXL would read ($STXXLCFG, ./.stxxl.$HOSTNAME, ./.stxxl, $HOME/.stxxl.$HOSTNAME, "
+                                       "$HOME/.stxxl) if there is one, else " +
                                        default_preset + ")");
     auto* config = cmd->add_option("--config,-c", choice.config_file,
                                    "machine config file (disk=/flash= lines, see docs/machine-config.md)");
@@ -47,12 +49,23 @@ inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
         ->check(finite_number(1e-6, 1e6));
 }
 
-//! The STXXL config file STXXL itself would read: $STXXLCFG, else `.stxxl` in the working
-//! directory if it exists; empty when neither.
+//! The STXXL config file STXXL 1.4.1 itself would read, in its order: $STXXLCFG; else
+//! ./.stxxl.$HOSTNAME, ./.stxxl, $HOME/.stxxl.$HOSTNAME, $HOME/.stxxl, the first that exists;
+//! empty when none. Unlike STXXL, a $STXXLCFG naming a missing file is not skipped: loading it
+//! fails with an error naming it.
 inline std::string default_stxxl_config() {
     if (const char* env = std::getenv("STXXLCFG"); env && *env) return env;
+    const char* host = std::getenv("HOSTNAME");
+    const char* home = std::getenv("HOME");
+    std::vector<std::string> candidates;
+    for (const std::string& dir : {std::string("."), home && *home ? std::string(home) : std::string()}) {
+        if (dir.empty()) continue;
+        if (host && *host) candidates.push_back(dir + "/.stxxl." + host);
+        candidates.push_back(dir + "/.stxxl");
+    }
     std::error_code ec;
-    if (std::filesystem::exists(".stxxl", ec)) return ".stxxl";
+    for (const std::string& c : candidates)
+        if (std::filesystem::is_regular_file(c, ec)) return c == "./.stxxl" ? ".stxxl" : c;
     return {};
 }
 

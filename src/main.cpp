@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
     flashxxl::cli::register_dfs_command(app);
     flashxxl::cli::register_placement_command(app);
     flashxxl::cli::register_btree_command(app);
+    flashxxl::cli::register_reproduce_command(app);
     flashxxl::cli::check_numeric_options(app);  // after every command is registered
     try {
         app.parse(argc, argv);

@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
     const block_sizes two_level(br_bytes, bw_bytes);
     nlohmann::json j;
     j["items"] = w.items;
-    j["memory"] = memory;
+    j["memory_bytes"] = memory;
     bool ok = true;
     try {
         if (part != "real") {

@@ -498,7 +498,7 @@ int main(int argc, char** argv) {
                      {"merge_speedup", speedup}, {"parallel_efficiency", efficiency}, {"io_floor_s", floor},
                      {"flashxxl_over_floor", floor > 0 ? r.fx_s / floor : 0.0}, {"flashxxl_read_bytes", r.fx_read},
                      {"flashxxl_write_bytes", r.fx_written}, {"stxxl_read_bytes", r.st_read},
-                     {"stxxl_write_bytes", r.st_written}, {"ok", r.ok}, {"bytes", bytes}, {"memory", memory},
+                     {"stxxl_write_bytes", r.st_written}, {"ok", r.ok}, {"input_bytes", bytes}, {"memory_bytes", memory},
                      {"flashxxl_io_threads", fx_io_threads}, {"hardware_threads", machine_threads},
                      {"read_bandwidth", bw.read}, {"write_bandwidth", bw.write}});
     }

@@ -1,5 +1,4 @@
 // DFS benchmark (seeds/001 Section 4): block size Br vs Bw vs translation layer on the 2009 SSD, table and JSON.
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -8,43 +7,33 @@
 
 #include <nlohmann/json.hpp>
 
-#include "flashxxl/graph/csr_builder.hpp"
-#include "flashxxl/graph/dfs.hpp"
-#include "flashxxl/graph/grid_generator.hpp"
-#include "flashxxl/graph/bfs_result_json.hpp"
-#include "flashxxl/io/blocks.hpp"
-#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/graph/dfs_experiment.hpp"
 #include "flashxxl/units.hpp"
 
 namespace {
 
 using namespace flashxxl;
 
-const char* ssd_machine_config = "name=ssd-2009\nflash=memory,32GiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n";
-const char* tl_machine_config =
-    "name=ssd-2009-tl\nflash=memory,32GiB,memory name=ssd model=hama-ssd-2009 tl=on tl_page=128KiB tl_segment=16MiB\n"
-    "placement=single device=ssd\n";
-
-nlohmann::json run(const std::string& label, const char* config, const block_sizes& b, std::uint64_t side,
-                   std::uint64_t memory, std::uint64_t cache, dfs_marks marks) {
-    machine m = machine::from_config_text(config, label);
-    grid_generator gen(side);
-    std::uint64_t build = std::max<std::uint64_t>(memory, csr_build_min_memory(b));
-    auto g = build_csr(m, build, b, gen, cache);
-    dfs_options o;
-    o.marks = marks;
-    dfs_result r = dfs(m, *g, std::max<std::uint64_t>(memory, dfs_min_memory(b)), b, 0, o);
-    const phase_stats& p = r.phases[0];
-    io_counters host;
-    for (role x : all_roles) host += p.of(x);
-    std::printf("%-4s %-10s |V| %10llu  RDV %10s  WRV %10s  (host %10s / %10s)  modelled %10.1f s  wall %7.2f s\n",
-                label.c_str(), to_string(marks), (unsigned long long)(side * side),
-                format_bytes(double(p.total().read_bytes)).c_str(), format_bytes(double(p.total().write_bytes)).c_str(),
-                format_bytes(double(host.read_bytes)).c_str(), format_bytes(double(host.write_bytes)).c_str(),
-                p.busiest_modelled_s(), p.wall_s);
-    std::fflush(stdout);
-    return {{"config", label}, {"marks", to_string(marks)}, {"nodes", side * side}, {"visited", r.visited},
-            {"phase", p}};
+//! Reads key=value arguments into the options; throws config_error naming a bad one.
+dfs_experiment_options parse(int argc, char** argv) {
+    dfs_experiment_options o;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto eq = a.find('=');
+        if (eq == std::string::npos) throw config_error("argument '" + a + "' (expected key=value; see --help)");
+        std::string k = a.substr(0, eq), v = a.substr(eq + 1);
+        if (k == "side") o.side = std::stoull(v);
+        else if (k == "br") o.br = parse_size(v);
+        else if (k == "bw") o.bw = parse_size(v);
+        else if (k == "memory") o.memory = parse_size(v);
+        else if (k == "cache") o.graph_cache = parse_size(v);
+        else if (k == "device") o.device_bytes = parse_size(v);
+        else if (k == "marks") o.marks = parse_dfs_marks(v);
+        else if (k == "share") o.cache_share = std::stod(v);
+        else if (k == "shuffle") o.shuffle_seed = std::stoull(v);
+        else throw config_error("unknown key '" + k + "' (expected side, br, bw, memory, cache, device, marks, share, shuffle)");
+    }
+    return o;
 }
 
 } // namespace
@@ -53,21 +42,34 @@ int main(int argc, char** argv) {
     setenv("STXXLLOGFILE", "/dev/null", 0);
     setenv("STXXLERRLOGFILE", "/dev/null", 0);
     if (argc > 1 && std::string(argv[1]) == "--help") {
-        std::cout << "usage: bench_graph_dfs [side=256] [memory=64MiB] [graph cache=16MiB] [marks=separate|with_nodes]\n"
-                     "DFS on a side x side grid with B = Br = 128 KiB, B = Bw = 16 MiB and the translation layer\n"
-                     "(128 KiB pages, 16 MiB segments) on the emulated 2009 SSD; prints a table, then JSON.\n";
+        std::cout << "usage: bench_graph_dfs [side=256] [br=4KiB] [bw=512KiB] [memory=4MiB] [cache=1MiB] [device=1GiB]\n"
+                     "                       [marks=separate|with_nodes] [share=0] [shuffle=1]\n"
+                     "DFS on a side x side grid with B = Br, B = Bw and the translation layer (pages Br, segments\n"
+                     "Bw) on the emulated 2009 Hama SSD (seeds/001 Section 4); share=0.5 caps every cache at half\n"
+                     "its structure, as the paper's with-nodes run did; shuffle=S numbers the nodes\n"
+                     "through a permutation seeded S (0: row-major). Prints a table, then JSON.\n";
         return 0;
     }
     try {
-        std::uint64_t side = argc > 1 ? std::stoull(argv[1]) : 256;
-        std::uint64_t memory = argc > 2 ? parse_size(argv[2]) : 64 * MiB;
-        std::uint64_t cache = argc > 3 ? parse_size(argv[3]) : 16 * MiB;
-        dfs_marks marks = argc > 4 ? parse_dfs_marks(argv[4]) : dfs_marks::separate;
+        const dfs_experiment_options o = parse(argc, argv);
         nlohmann::json all = nlohmann::json::array();
-        const block_sizes br(128 * KiB, 128 * KiB), bw(16 * MiB, 16 * MiB);
-        all.push_back(run("Br", ssd_machine_config, br, side, memory, cache, marks));
-        all.push_back(run("Bw", ssd_machine_config, bw, side, memory, cache, marks));
-        all.push_back(run("TL", tl_machine_config, br, side, memory, cache, marks));
+        std::printf("DFS, %s marks, %llu x %llu grid, Br %s, Bw %s, M %s, cache share %.2f\n", to_string(o.marks),
+                    (unsigned long long)o.side, (unsigned long long)o.side, format_bytes(double(o.br)).c_str(),
+                    format_bytes(double(o.bw)).c_str(), format_bytes(double(o.memory)).c_str(), o.cache_share);
+        for (const dfs_experiment_row& r : run_dfs_experiment(o)) {
+            if (!r.ran) {
+                std::printf("%-3s not run: %s\n", r.label.c_str(), r.why_not.c_str());
+                all.push_back({{"config", r.label}, {"ran", false}, {"why_not", r.why_not}});
+                continue;
+            }
+            std::printf("%-3s RDV %10s  WRV %10s  modelled %10.2f s  marks cache %9s  TL memory %9s\n", r.label.c_str(),
+                        format_bytes(double(r.read_bytes)).c_str(), format_bytes(double(r.write_bytes)).c_str(),
+                        r.modelled_s, format_bytes(double(r.marks_cache)).c_str(),
+                        format_bytes(double(r.tl_memory)).c_str());
+            all.push_back({{"config", r.label}, {"ran", true}, {"read_bytes", r.read_bytes},
+                           {"write_bytes", r.write_bytes}, {"modelled_s", r.modelled_s}, {"visited", r.visited},
+                           {"marks_cache", r.marks_cache}, {"tl_memory", r.tl_memory}});
+        }
         std::cout << all.dump() << "\n";
     } catch (const std::exception& e) {
         std::cerr << "bench_graph_dfs: " << e.what() << "\n";

@@ -16,7 +16,7 @@ j = json.load(open(sys.argv[1]))
 print(f"{j['graph']}: pacing scale {j['scale']}")
 print(f"{'configuration':36} {'mu':>4} {'I/O wait s':>11} {'total s':>9} {'busiest s':>10}  devices (RDV MiB / WRV MiB / modelled s)")
 for c in j["configurations"]:
-    devs = "; ".join(f"{d['name']} {d['rdv'] / 2**20:.0f} / {d['wrv'] / 2**20:.0f} / {d['modelled_s']:.1f}" for d in c["devices"])
+    devs = "; ".join(f"{d['name']} {d['rdv_bytes'] / 2**20:.0f} / {d['wrv_bytes'] / 2**20:.0f} / {d['modelled_s']:.1f}" for d in c["devices"])
     print(f"{c['configuration']:36} {c['mu']:>4} {c['io_wait_s']:11.2f} {c['total_s']:9.2f} {c['busiest_modelled_s']:10.1f}  {devs}")
 PY
 echo "JSON: $OUT"

@@ -20,53 +20,14 @@ constexpr std::uint64_t TiB = std::uint64_t(1) << 40;
 namespace detail {
 //! The leading number of a size text (after whitespace): its value, with `i` left after its
 //! digits. config_error on overflow or when there is no digit (`example` says what was expected).
-inline std::uint64_t parse_size_number(const std::string& text, std::size_t& i, const char* example) {
-    i = 0;
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    std::size_t digits_begin = i;
-    std::uint64_t value = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-        std::uint64_t digit = static_cast<std::uint64_t>(text[i] - '0');
-        if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
-            throw config_error("size '" + text + "' overflows 64 bits");
-        value = value * 10 + digit;
-        ++i;
-    }
-    if (i == digits_begin)
-        throw config_error("size '" + text + "' is not a number (expected e.g. " + example + ")");
-    return value;
-}
+std::uint64_t parse_size_number(const std::string& text, std::size_t& i, const char* example);
 } // namespace detail
 
 //! Parses a byte size: a plain integer ("4096"), or an integer with an IEC unit
 //! ("16KiB", "512MiB", "32GiB", "1TiB"; case-insensitive, whitespace between allowed).
 //! Decimal units ("16M", "16MB", "16G") are rejected: STXXL reads them as powers of ten,
 //! which is a classic source of off-by-5% capacities. Throws config_error naming the text.
-inline std::uint64_t parse_size(const std::string& text) {
-    std::size_t i = 0;
-    std::uint64_t value = detail::parse_size_number(text, i, "4096, 16KiB, 512MiB, 32GiB");
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    std::string unit;
-    for (; i < text.size(); ++i)
-        if (!std::isspace(static_cast<unsigned char>(text[i])))
-            unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
-    std::uint64_t factor = 1;
-    if (unit.empty() || unit == "b") factor = 1;
-    else if (unit == "kib") factor = KiB;
-    else if (unit == "mib") factor = MiB;
-    else if (unit == "gib") factor = GiB;
-    else if (unit == "tib") factor = TiB;
-    else if (unit == "k" || unit == "kb" || unit == "m" || unit == "mb" || unit == "g" ||
-             unit == "gb" || unit == "t" || unit == "tb")
-        throw config_error("size '" + text + "' uses a decimal unit; write IEC units (KiB, MiB, GiB, TiB) "
-                           "or plain bytes");
-    else
-        throw config_error("size '" + text + "' has unknown unit '" + unit +
-                           "' (expected B, KiB, MiB, GiB or TiB)");
-    if (factor > 1 && value > std::numeric_limits<std::uint64_t>::max() / factor)
-        throw config_error("size '" + text + "' overflows 64 bits");
-    return value * factor;
-}
+std::uint64_t parse_size(const std::string& text);
 
 //! Parses the SIZE field of a `disk=` / `flash=` line with STXXL 1.4.1's meaning, so that an
 //! existing `.stxxl` file loads unchanged: IEC units (KiB, Ki, MiB, Mi, GiB, Gi, TiB, Ti; case
@@ -74,77 +35,15 @@ inline std::uint64_t parse_size(const std::string& text) {
 //! powers of ten, so `1G` is 10^9 bytes; a number with a B alone is bytes; a plain number is
 //! MiB (STXXL's default unit). Sets `decimal` when an SI unit was used. Throws config_error
 //! naming the text.
-inline std::uint64_t parse_stxxl_size(const std::string& text, bool* decimal = nullptr) {
-    std::size_t i = 0;
-    std::uint64_t value = detail::parse_size_number(text, i, "16GiB, 1G = 10^9 bytes, 4096B");
-    while (i < text.size() && text[i] == ' ') ++i;
-    std::string unit;
-    for (; i < text.size(); ++i)
-        if (!std::isspace(static_cast<unsigned char>(text[i])))
-            unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
-    if (!unit.empty() && unit.back() == 'b') unit.pop_back();
-    std::uint64_t base = 1000, power = 0;
-    bool bytes = text.find_last_of("bB") != std::string::npos && unit.empty();
-    if (unit.empty()) power = bytes ? 0 : 2, base = bytes ? 1000 : 1024;  // plain number: MiB
-    else {
-        const std::string powers = "kmgtp";
-        auto p = powers.find(unit[0]);
-        if (p == std::string::npos || unit.size() > 2 || (unit.size() == 2 && unit[1] != 'i'))
-            throw config_error("size '" + text + "' has unknown unit '" + unit +
-                               "' (expected an STXXL size: KiB, MiB, GiB, TiB, or k, M, G, T = powers of ten, "
-                               "or B)");
-        power = p + 1;
-        base = unit.size() == 2 ? 1024 : 1000;
-    }
-    if (decimal) *decimal = base == 1000 && power > 0;
-    std::uint64_t size = value;
-    for (std::uint64_t k = 0; k < power; ++k) {
-        if (size > std::numeric_limits<std::uint64_t>::max() / base)
-            throw config_error("size '" + text + "' overflows 64 bits");
-        size *= base;
-    }
-    return size;
-}
+std::uint64_t parse_stxxl_size(const std::string& text, bool* decimal = nullptr);
 
 //! Parses a finite floating-point number; throws config_error naming the text (inf, nan included).
-inline double parse_number(const std::string& text) {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-        v = std::stod(text, &used);
-    } catch (const std::exception&) {
-        throw config_error("'" + text + "' is not a number");
-    }
-    while (used < text.size() && std::isspace(static_cast<unsigned char>(text[used]))) ++used;
-    if (used != text.size()) throw config_error("'" + text + "' is not a number (trailing characters)");
-    if (!std::isfinite(v)) throw config_error("'" + text + "' is not a finite number (inf and nan are not accepted)");
-    return v;
-}
+double parse_number(const std::string& text);
 
 //! "512 B", "4 KiB", "1.5 MiB", ...: the largest IEC unit that keeps the value >= 1.
-inline std::string format_bytes(double bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (u < 4 && bytes >= 1024.0) {
-        bytes /= 1024.0;
-        ++u;
-    }
-    char buf[48];
-    if (u == 0 || bytes == static_cast<double>(static_cast<std::uint64_t>(bytes)))
-        std::snprintf(buf, sizeof buf, "%.0f %s", bytes, units[u]);
-    else
-        std::snprintf(buf, sizeof buf, "%.2f %s", bytes, units[u]);
-    return buf;
-}
+std::string format_bytes(double bytes);
 
 //! A size in the compact form parse_size reads back ("512KiB", "4096").
-inline std::string format_size(std::uint64_t bytes) {
-    const char* units[] = {"TiB", "GiB", "MiB", "KiB"};
-    const std::uint64_t factors[] = {TiB, GiB, MiB, KiB};
-    for (int u = 0; u < 4; ++u)
-        if (bytes >= factors[u] && bytes % factors[u] == 0)
-            return std::to_string(bytes / factors[u]) + units[u];
-    return std::to_string(bytes);
-}
+std::string format_size(std::uint64_t bytes);
 
 } // namespace flashxxl

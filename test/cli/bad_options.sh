@@ -6,7 +6,7 @@ bin=$1
 source "$(dirname "$0")/check_lib.bash"
 unset STXXLCFG
 cd "$work"
-printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > tiny.cfg
+tiny_config tiny.cfg
 small=(--config tiny.cfg --no-progress --br 4KiB --bw 512KiB --memory 4MiB)
 model=(characterize --model hama-ssd-2009 --dry-run)
 
@@ -59,10 +59,10 @@ check "--version" 0 "^flashxxl [0-9]+\.[0-9]+\.[0-9]+$" "$bin" --version
 # --json: stdout is one JSON document with version, command line, timestamp and machine spec,
 # also on a file-backed device (STXXL prints its messages to stdout; they now go to stderr).
 printf 'disk=%s/scratch.img,64MiB,syscall name=scratch direct=try\n' "$work" > file.cfg
-json_ok() {  # description, command...
+json_ok() {  # description, command...: pure JSON with the run metadata and the key scheme of docs/json.md
     local what=$1; shift
     if "$@" > out.json 2> err.txt && python3 -c "
-import json, sys
+import json, re, sys
 d = json.load(open('out.json'))
 for k in ('version', 'command_line', 'timestamp'):
     assert k in d, k
@@ -70,8 +70,24 @@ assert isinstance(d['command_line'], list) and d['command_line'][1:2] == [sys.ar
 assert d['timestamp'].endswith('Z'), d['timestamp']
 if sys.argv[1] == 'placement':
     assert all(c['machine_spec']['devices'] for c in d['configurations']), d['configurations']
-elif sys.argv[1] != 'gen':
+elif sys.argv[1] not in ('gen', 'characterize'):
     assert d['machine_spec']['devices'], d['machine_spec']
+# Units in names: a quantity never hides its unit, and numbers are numbers.
+unitless = {'br', 'bw', 'memory', 'size', 'capacity', 'rdv', 'wrv', 'cluster_br', 'element_size', 'block', 'page',
+            'pacing', 'id_width', 'segment', 'time', 'elapsed'}
+number_text = re.compile(r'^-?[0-9][0-9.]*(e[-+]?[0-9]+)?\\s*([KMGT]i?B|B|[kKMGT]|s|ms|us)?$')
+def walk(x, path):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            assert k not in unitless, path + '.' + k + ': a quantity without its unit in the key'
+            assert not k.endswith('mibps'), path + '.' + k + ': write _mib_s'
+            if k not in ('command_line', 'version'):
+                walk(v, path + '.' + k)
+    elif isinstance(x, list):
+        for i, v in enumerate(x): walk(v, path + '[%d]' % i)
+    elif isinstance(x, str):
+        assert not number_text.match(x), path + ': number as a string: ' + repr(x)
+walk(d, '')
 " "$2"; then echo "ok   $what"; else echo "FAIL $what"; head -3 out.json err.txt; fail=1; fi
 }
 json_ok "sort --json on a file device is pure JSON" "$bin" sort --config file.cfg --items 100000 --memory 8MiB --br 128KiB --bw 1MiB --json
@@ -81,11 +97,7 @@ json_ok "dfs --json" "$bin" dfs grid:side=20 --json
 json_ok "pq --json" "$bin" pq "${small[@]}" --items 1000 --json
 json_ok "gen --json" "$bin" gen grid --side 10 --out grid.txt --json
 json_ok "placement --json (a machine spec per configuration)" "$bin" placement grid:side=30 --json
-# characterize writes its JSON report to a file; it carries the same run metadata.
-if "$bin" characterize --model hama-ssd-2009 --plan quick --json c.json --quiet > /dev/null 2>&1 && python3 -c "
-import json
-d = json.load(open('c.json'))
-assert d['version'] and d['timestamp'].endswith('Z') and d['command_line'][1] == 'characterize', d.get('command_line')
-"; then echo "ok   characterize --json report carries version, command line, timestamp"
-else echo "FAIL characterize --json report metadata"; fail=1; fi
+json_ok "characterize --json prints the report on stdout" "$bin" characterize --model hama-ssd-2009 --plan quick --json
+json_ok "btree --json" "$bin" btree --config tiny.cfg --br 4KiB --bw 64KiB --items 20000 --finds 100 --inserts 100 --batch 1000 --scans 2 --scan-length 500 --memory 1MiB --json
+json_ok "machine --json with a model's parameters" "$bin" machine --json --no-probe
 exit $fail

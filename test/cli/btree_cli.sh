@@ -3,7 +3,7 @@
 set -u
 bin=$1
 source "$(dirname "$0")/check_lib.bash"
-printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/tiny.cfg"
+tiny_config "$work/tiny.cfg"
 base="--config $work/tiny.cfg --no-progress --br 4KiB --bw 64KiB --items 100000 --finds 300 --inserts 300 --batch 3000 --scans 5 --scan-length 2000"
 small="$base --memory 1MiB"
 check "btree prints every phase" 0 "random finds +two-level +[0-9.]+" "$bin" btree $small
@@ -15,7 +15,7 @@ runs = {r['layout']: r for r in d['runs']}
 assert set(runs) == {'two-level', 'one block Br', 'one block Bw'}, runs.keys()
 two, big = runs['two-level'], runs['one block Bw']
 ph = lambda r, n: [p for p in r['phases'] if p['name'] == n][0]
-assert two['br'] == 4096 and two['bw'] == 65536 and two['verified'], two
+assert two['br_bytes'] == 4096 and two['bw_bytes'] == 65536 and two['verified'], two
 # Finds read Br blocks inside Bw nodes: far fewer items than with whole Bw nodes.
 assert ph(two, 'random finds')['read_bytes'] * 4 < ph(big, 'random finds')['read_bytes'], (two, big)
 # The bulk load writes in Bw blocks only, each item about once.

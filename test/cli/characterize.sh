@@ -7,15 +7,15 @@ cd "$WORK"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # 1. the quick plan on the Hama model recommends Br = 128 KiB, Bw = 512 KiB (16 MiB at 4 KiB offsets)
-"$BIN" characterize --model hama-ssd-2009 --plan quick --json q.json --csv q.csv --quiet || fail "quick on the model"
-grep -q '"br_bytes": 131072' q.json || fail "Br is not 128 KiB: $(grep br_bytes q.json)"
-grep -q '"bw_block_aligned_bytes": 524288' q.json || fail "aligned Bw is not 512 KiB"
-grep -q '"bw_4k_granular_bytes": 16777216' q.json || fail "4 KiB-granular Bw is not 16 MiB"
+"$BIN" characterize --model hama-ssd-2009 --plan quick --out qdir --csv q.csv --no-plots --quiet || fail "quick on the model"
+grep -q '"br_bytes": 131072' qdir/characterize.json || fail "Br is not 128 KiB: $(grep br_bytes qdir/characterize.json)"
+grep -q '"bw_block_aligned_bytes": 524288' qdir/characterize.json || fail "aligned Bw is not 512 KiB"
+grep -q '"bw_4k_granular_bytes": 16777216' qdir/characterize.json || fail "4 KiB-granular Bw is not 16 MiB"
 head -1 q.csv | grep -q '^experiment,line,pattern' || fail "CSV header"
 [ "$(wc -l < q.csv)" -gt 50 ] || fail "CSV has too few rows"
 
 # 2. the machine mapping gives the same device
-"$BIN" characterize --machine hybrid-2009 --device ssd --plan quick --quiet --json m.json || fail "machine device"
+"$BIN" characterize --machine hybrid-2009 --device ssd --plan quick --quiet --json > m.json || fail "machine device"
 grep -q '"br_bytes": 131072' m.json || fail "machine ssd Br"
 
 # 3. a dry run writes nothing and says how much it would write
@@ -30,7 +30,7 @@ grep -q "not created by flashxxl characterize" err.txt || fail "refusal message:
 [ "$(cat foreign.dat)" = "precious" ] || fail "foreign file was modified"
 
 # 5. block devices need exact consent; experiment-file errors name the line
-if "$BIN" characterize --device /dev/null --allow-write=/dev/nul 2> err.txt; then fail "device without consent"; fi
+if "$BIN" characterize --block-device /dev/null --allow-write=/dev/nul 2> err.txt; then fail "device without consent"; fi
 grep -q -- "--allow-write=/dev/null" err.txt || fail "consent message: $(cat err.txt)"
 printf '# plan\nrun op=read block=4KiB count=1 colour=red\n' > bad.txt
 if "$BIN" characterize --model hama-ssd-2009 --experiments bad.txt 2> err.txt; then fail "bad experiment file accepted"; fi

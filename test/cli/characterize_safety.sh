@@ -6,10 +6,10 @@ cd "$work"
 model=(characterize --model hama-ssd-2009 --plan quick --quiet --no-plots)
 
 # 1. outputs: never a device, FIFO or link, even with --force; the error names option and path
-check "--json to a character device" 2 "--json '/dev/null' is a character device" "$BIN" "${model[@]}" --json /dev/null --force
+check "--csv to a character device" 2 "--csv '/dev/null' is a character device" "$BIN" "${model[@]}" --csv /dev/null --force
 for dev in /dev/loop0 /dev/vda /dev/sda /dev/nvme0n1; do
     if [ -b "$dev" ]; then
-        check "--json to a block device ($dev)" 2 "--json '$dev' is a block device" "$BIN" "${model[@]}" --json "$dev" --force
+        check "--io-log to a block device ($dev)" 2 "--io-log '$dev' is a block device" "$BIN" "${model[@]}" --io-log "$dev" --force
         break
     fi
 done
@@ -17,7 +17,7 @@ mkfifo fifo
 check "--csv to a FIFO" 2 "--csv '$work/fifo' is a FIFO" timeout 20 "$BIN" "${model[@]}" --csv "$work/fifo"
 echo 'precious' > user.json
 ln -s user.json link.json
-check "--json to a symbolic link" 2 "--json 'link.json' is a symbolic link" "$BIN" "${model[@]}" --json link.json --force
+check "--csv to a symbolic link" 2 "--csv 'link.json' is a symbolic link" "$BIN" "${model[@]}" --csv link.json --force
 [ "$(cat user.json)" = precious ] || { echo "FAIL the link's target was written"; fail=1; }
 
 # 2. a foreign regular file is refused (before any I/O) unless --force; ours is replaced
@@ -28,9 +28,9 @@ check "--csv over a foreign file" 2 "--csv 'notes.csv' exists and was not writte
 echo 'precious' > notes.log
 check "--io-log over a foreign file" 2 "--io-log 'notes.log' exists and was not written by flashxxl" \
     "$BIN" "${model[@]}" --io-log notes.log
-check "--json, --csv, --io-log to new files" 0 "" "$BIN" "${model[@]}" --json r.json --csv r.csv --io-log r.log
-grep -q '^  "generator": "flashxxl characterize"' r.json || { echo "FAIL no generator signature in the JSON"; fail=1; }
-check "outputs flashxxl wrote are replaced" 0 "" "$BIN" "${model[@]}" --json r.json --csv r.csv --io-log r.log
+check "--out, --csv, --io-log to new files" 0 "" "$BIN" "${model[@]}" --out r --csv r.csv --io-log r.log
+grep -q '^  "generator": "flashxxl characterize"' r/characterize.json || { echo "FAIL no generator signature in the JSON"; fail=1; }
+check "outputs flashxxl wrote are replaced" 0 "" "$BIN" "${model[@]}" --out r --csv r.csv --io-log r.log
 check "--force replaces a foreign file" 0 "" "$BIN" "${model[@]}" --csv notes.csv --force
 head -1 notes.csv | grep -q '^experiment,line,pattern' || { echo "FAIL --force did not write the CSV"; fail=1; }
 [ -z "$(ls -A | grep flashxxl-)" ] || { echo "FAIL temporary files left: $(ls -A)"; fail=1; }
@@ -67,7 +67,7 @@ check "--max-write is an IEC size" 2 "--max-write: .*IEC" \
     "$BIN" characterize --file "$work/t.img" --size 4MiB --plan quick --max-write 1GB
 # a small real run: written <= the dry run's bound
 bound=$("$BIN" characterize --file "$work/t.img" --size 4MiB --plan quick --time 0.01 --dry-run | sed -n 's/^bytes to write: at most [^(]*(\([0-9]*\)).*/\1/p')
-out=$("$BIN" characterize --file "$work/t.img" --size 4MiB --plan quick --time 0.01 --json small.json --no-plots --quiet 2>&1)
+out=$("$BIN" characterize --file "$work/t.img" --size 4MiB --plan quick --time 0.01 --json --no-plots --quiet 2>&1 > small.json)
 rc=$?
 if [ $rc -ne 0 ]; then
     if grep -q "O_DIRECT\|tmpfs" <<<"$out"; then echo "skip real run: $out"; else echo "FAIL real run: $out"; fail=1; fi

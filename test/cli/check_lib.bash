@@ -11,3 +11,6 @@ check() {  # description, expected exit status, extended regex expected in the o
     if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL $what: no /$pattern/ in output"; echo "$out" | head -5; fail=1; return; fi
     echo "ok   $what"
 }
+tiny_config() {  # path: a one-device machine config (256 MiB emulated Hama SSD, everything on it)
+    printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$1"
+}

@@ -3,7 +3,7 @@
 set -u
 bin=$1
 source "$(dirname "$0")/check_lib.bash"
-printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/tiny.cfg"
+tiny_config "$work/tiny.cfg"
 sort=(sort --config "$work/tiny.cfg" --br 4KiB --bw 512KiB --memory 4MiB --items 3000000)
 # plain_lines FILE MAX: FILE has no carriage return, 2 to MAX lines, and ends with the final "done" line.
 plain_lines() {

@@ -14,7 +14,7 @@ bytes() {  # an IEC size as bytes: 128KiB -> 131072
     esac
 }
 for model in hama-ssd-2009 barracuda-7200.11 nvme-gen4 hdd-modern; do
-    if ! "$bin" characterize --model "$model" --plan quick --quiet --json "$work/$model.json" > /dev/null 2>&1; then
+    if ! "$bin" characterize --model "$model" --plan quick --quiet --json > "$work/$model.json" 2> /dev/null; then
         echo "FAIL characterize --model $model"; fail=1; continue
     fi
     # The device line of the snippet: "flash=PATH,SIZE,syscall name=NAME br=X bw=Y"
@@ -39,7 +39,7 @@ for model in hama-ssd-2009 barracuda-7200.11 nvme-gen4 hdd-modern; do
     kind=${line%%=*}
     opts=$(grep -oE ' (br|bw)=[^ ]+' <<<"$line" | tr -d '\n')
     printf 'name=snippet\n%s=memory,16GiB,memory name=dev model=%s%s\n' "$kind" "$model" "$opts" > "$work/$model.cfg"
-    [ -n "$br" ] && want="\"br\": $(bytes "$br"),?\$" || want="\"bw\": $(bytes "$bw"),?\$"
+    [ -n "$br" ] && want="\"br_bytes\": $(bytes "$br"),?\$" || want="\"bw_bytes\": $(bytes "$bw"),?\$"
     check "$model: sort uses the config's$opts" 0 "$want" \
         "$bin" sort --config "$work/$model.cfg" --memory "${mem}MiB" --items 300000 --json --no-progress
 done

@@ -3,7 +3,7 @@
 set -u
 bin=$1
 source "$(dirname "$0")/check_lib.bash"
-printf 'name=tiny\nflash=memory,256MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/tiny.cfg"
+tiny_config "$work/tiny.cfg"
 base="--config $work/tiny.cfg --no-progress"
 small="$base --br 4KiB --bw 512KiB --memory 4MiB"
 check "sort vector, 8 B items" 0 "output verified: sorted" "$bin" sort $small --items 300001
@@ -22,8 +22,13 @@ assert abs(d['modelled_io_wait_s'] - d['modelled_elapsed_s']) < 1e-9, d" \
 check "any valid block pair runs (4KiB, 8KiB was not compiled before)" 0 "Br = 4 KiB, Bw = 8 KiB" "$bin" sort $base --br 4KiB --bw 8KiB --items 10
 check "an invalid block pair names both and the rule" 2 "Br = 8KiB, Bw = 12KiB: Bw must be a multiple of Br" "$bin" sort $base --br 8KiB --bw 12KiB --items 10
 check "element size checked" 2 "expected 8, 16 or 40" "$bin" sort $small --items 10 --element-size 12
-check "items or bytes required" 2 "exactly one of --items" "$bin" sort $small
-check "memory too small" 2 "memory budget .* below the minimum" "$bin" sort $base --br 4KiB --bw 512KiB --memory 64KiB --items 10
+check "items and bytes exclude each other" 2 "one of --items N and --bytes SIZE, not both" "$bin" sort $small --items 10 --bytes 1MiB
+check "--help gives the default input and the minimum memory" 0 "at least [0-9.]+ MiB for 8-byte items.*default 1GiB when neither" \
+    bash -c "'$bin' sort --help | tr -s ' \n' ' '"
+check "pq --help gives the minimum memory" 0 "at least [0-9.]+ (KiB|MiB) for 8-byte items" bash -c "'$bin' pq --help | tr -s ' \n' ' '"
+check "memory checked before the input is generated (a huge input fails at once)" 2 "--memory 64KiB is below the minimum .* of vector mode" \
+    timeout 20 "$bin" sort $base --br 4KiB --bw 512KiB --memory 64KiB --items 100000000000
+check "memory too small" 2 "--memory 64KiB is below the minimum" "$bin" sort $base --br 4KiB --bw 512KiB --memory 64KiB --items 10
 check "unknown device" 2 "no such device \(it has ssd, hdd\)" "$bin" sort --device flash9 --items 10 --no-progress
 check "pq push-pop" 0 "output verified: sorted" "$bin" pq $small --items 300000
 check "pq interleaved, 16 B" 0 "output verified: sorted" "$bin" pq $small --items 200000 --mode interleaved --element-size 16

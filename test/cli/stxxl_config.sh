@@ -33,7 +33,21 @@ cp plain.cfg .stxxl
 size_is ".stxxl in the working directory is read" $((100 << 20)) "$bin" machine
 size_is "STXXLCFG wins over .stxxl" 999997440 env STXXLCFG="$work/stxxl.cfg" "$bin" machine
 check "--machine still names a preset" 0 "machine hybrid-2009" "$bin" machine --machine hybrid-2009 --no-probe
-rm .stxxl
+printf 'disk=%s/h.img,200,syscall\n' "$work" > .stxxl.testhost
+size_is "./.stxxl.\$HOSTNAME wins over ./.stxxl" $((200 << 20)) env HOSTNAME=testhost "$bin" machine
+rm .stxxl .stxxl.testhost
+mkdir home
+printf 'disk=%s/home.img,300,syscall\n' "$work" > home/.stxxl
+size_is "\$HOME/.stxxl is read when the working directory has none" $((300 << 20)) env HOME="$work/home" "$bin" machine
+printf 'disk=%s/homehost.img,400,syscall\n' "$work" > home/.stxxl.testhost
+size_is "\$HOME/.stxxl.\$HOSTNAME before \$HOME/.stxxl" $((400 << 20)) env HOME="$work/home" HOSTNAME=testhost "$bin" machine
+printf 'disk=%s/pid-###.img,1MiB,syscall unlink\n' "$work" > pid.cfg
+if "$bin" machine --config pid.cfg --no-probe --json > pid.json 2> err.txt &&
+    python3 -c "
+import json, sys
+p = json.load(open('pid.json'))['machine_spec']['devices'][0]['path']
+assert '###' not in p and p.startswith(sys.argv[1] + '/pid-') and p[len(sys.argv[1]) + 5:-4].isdigit(), p
+" "$work"; then echo "ok   ### in a path becomes the process id"; else echo "FAIL ### in a path"; cat pid.json err.txt | head -5; fail=1; fi
 check "an STXXL flag that flashxxl refuses names line and field" 2 "raw.cfg:1: field 'raw_device'" \
     bash -c "printf 'disk=$work/r.img,1G,syscall raw_device\n' > raw.cfg && '$bin' machine --config raw.cfg --no-probe"
 exit $fail

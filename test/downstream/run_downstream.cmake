@@ -1,4 +1,4 @@
-# Installs flashxxl into a scratch prefix and builds test/downstream/consumer with find_package.
+# Builds and installs flashxxl (headers + static core) into a scratch prefix, then builds test/downstream/consumer with find_package.
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
 function(run)
@@ -9,6 +9,8 @@ function(run)
 endfunction()
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/lib" -DCMAKE_INSTALL_PREFIX=${prefix}
     -DFLASHXXL_BUILD_TESTS=OFF -DFLASHXXL_BUILD_BENCH=OFF -DFLASHXXL_BUILD_CLI=OFF)
+# The core library (flashxxl::core) is compiled before it is installed.
+run(${CMAKE_COMMAND} --build "${WORK_DIR}/lib")
 run(${CMAKE_COMMAND} --install "${WORK_DIR}/lib")
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/test/downstream/consumer" -B "${WORK_DIR}/consumer"
     -DCMAKE_PREFIX_PATH=${prefix})

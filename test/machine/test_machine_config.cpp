@@ -8,6 +8,8 @@
 
 #include <unistd.h>
 
+#include "flashxxl/device/device_model.hpp"
+#include "flashxxl/device/emulated_file.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"

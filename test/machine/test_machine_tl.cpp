@@ -9,6 +9,7 @@
 #include <stxxl/bits/common/aligned_alloc.h>
 
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/tl/translation_layer.hpp"
 #include "flashxxl/units.hpp"
 
 using namespace flashxxl;

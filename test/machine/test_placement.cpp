@@ -4,6 +4,7 @@
 #include <map>
 
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/machine/placement.hpp"
 #include "flashxxl/units.hpp"
 
 using namespace flashxxl;

@@ -13,6 +13,7 @@
 
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/tl/translation_layer.hpp"
 #include "flashxxl/units.hpp"
 
 using namespace flashxxl;

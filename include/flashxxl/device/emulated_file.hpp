@@ -20,18 +20,10 @@
 #include "flashxxl/device/device_model.hpp"
 #include "flashxxl/device/device_stats.hpp"
 #include "flashxxl/device/modelled_clock.hpp"
+#include "flashxxl/device/pacing_options.hpp"
 #include "flashxxl/error.hpp"
 
 namespace flashxxl {
-
-//! Wall-clock pacing of an emulated device: off means accounting only.
-struct pacing_options {
-    bool enabled = false;  //!< sleep in the I/O thread until each request's modelled deadline
-    double scale = 1.0;    //!< wall seconds per modelled second
-    //! Deadlines closer than this are not slept for (a short sleep costs 20-80 us here); the
-    //! debt is carried by the absolute deadline of the next request.
-    double min_sleep_s = 200e-6;
-};
 
 //! The device file of flashxxl: wraps any STXXL backing file (memory, syscall, linuxaio, or
 //! sparse_memory_file), charges an optional device_model when a request is *submitted* (so the

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "flashxxl/graph/edge.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/tl/translation_layer_memory.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl {
@@ -41,7 +43,19 @@ inline dfs_marks parse_dfs_marks(const std::string& s) {
 struct dfs_options {
     dfs_marks marks = dfs_marks::separate;
     bool whole_graph = true;  //!< after the source's tree, start new trees at unvisited nodes 0, 1, ...
+    //! 0: the marks' page cache gets all of M left after the stack and the translation layers.
+    //! In (0, 1]: it holds at most this share of the marks' structure (|V| bytes separate,
+    //! 24 |V| bytes with_nodes), seeds/001 Section 4's "cache at most half of an external memory
+    //! data structure" at 0.5. config_error when one Bw group and two Br pages (the vector's
+    //! minimum) exceed that share: the paper's "comparable experiments with block size Bw are
+    //! not possible in these settings".
+    double cache_share = 0;
 };
+
+//! Bytes of the structure holding the marks of `nodes` nodes (what cache_share is a share of).
+inline std::uint64_t dfs_marks_bytes(dfs_marks marks, std::uint64_t nodes) {
+    return nodes * (marks == dfs_marks::separate ? 1 : 24);
+}
 
 //! The visitor protocol of dfs, modelled on Boost.Graph's DFSVisitor: start_vertex(root) for
 //! each tree, discover_vertex(v, time), tree_edge(parent, v) (before v's discovery),
@@ -59,6 +73,8 @@ struct dfs_result {
     std::uint64_t visited = 0;  //!< nodes discovered
     std::uint64_t trees = 0;    //!< roots started
     std::uint64_t max_stack = 0;
+    std::uint64_t marks_cache = 0;  //!< bytes of M the marks' page cache got
+    std::uint64_t tl_memory = 0;    //!< bytes of M the machine's translation layers hold
     std::vector<phase_stats> phases;  //!< "dfs"
 };
 
@@ -77,19 +93,48 @@ struct dfs_node_record {
 };
 } // namespace detail
 
-//! Memory dfs needs at least with block sizes `b` (besides the graph's page caches).
+static_assert(sizeof(detail::dfs_node_record) == 24, "dfs_marks_bytes assumes 24-byte node records");
+
+//! Memory dfs needs at least with block sizes `b` (besides the graph's page caches and the
+//! machine's translation layers, translation_layer_memory(), which dfs also charges to M).
 inline std::uint64_t dfs_min_memory(const block_sizes& b) {
     return stack<detail::dfs_frame>::memory_usage(b) +
            std::max(vector<detail::dfs_node_record>::min_memory(b), vector<std::uint8_t>::min_memory(b));
+}
+
+//! Bytes of M that the marks' page cache gets: what is left after the stack and the
+//! translation layers, capped at cache_share of the structure when that is set. Throws
+//! config_error (naming the sizes) when the cap is below the vector's minimum.
+inline std::uint64_t dfs_marks_cache(std::uint64_t memory, const block_sizes& b, std::uint64_t nodes,
+                                     const dfs_options& opts, std::uint64_t tl_memory = 0) {
+    const std::uint64_t left = memory - std::min(memory, stack<detail::dfs_frame>::memory_usage(b) + tl_memory);
+    if (opts.cache_share == 0) return left;
+    std::ostringstream share;
+    share << opts.cache_share;
+    if (!(opts.cache_share > 0 && opts.cache_share <= 1))
+        throw config_error("dfs: cache share " + share.str() + " (expected 0 or a number in (0, 1])");
+    const std::uint64_t cap = std::uint64_t(opts.cache_share * double(dfs_marks_bytes(opts.marks, nodes)));
+    const std::uint64_t need = opts.marks == dfs_marks::separate ? vector<std::uint8_t>::min_memory(b)
+                                                                 : vector<detail::dfs_node_record>::min_memory(b);
+    if (cap < need)
+        throw config_error("dfs: a cache of " + share.str() + " of the marks' structure (" +
+                           format_bytes(double(cap)) + " of " +
+                           format_bytes(double(dfs_marks_bytes(opts.marks, nodes))) + ") is below the " +
+                           format_bytes(double(need)) + " that " + b.describe() +
+                           " need (one Bw group and two Br pages): choose a larger share, smaller blocks or a larger "
+                           "graph (seeds/001's run with block size Bw and half caches was impossible the same way)");
+    return std::min(left, cap);
 }
 
 //! Non-recursive DFS (seeds/001 Section 4): from the node on top of the stack, follow its first
 //! unvisited neighbour; pop it when it has none. Adjacency lists come from the CSR graph's page
 //! caches (random Br reads), marks from a vector (role hot) whose dirty pages are written back
 //! one Bw group at a time: the model's O(|E| Br + |V| Bw) cost. The stack (role hot) keeps 2 Bw
-//! in memory. `memory` covers the stack and the marks' page cache, both with block sizes `b`
-//! (config_error for an invalid pair); the graph's caches come on top, with the graph's own
-//! sizes. Starts at `source`; with options.whole_graph it then covers every other component.
+//! in memory. `memory` covers the stack, the marks' page cache (both with block sizes `b`;
+//! config_error for an invalid pair) and the memory of the machine's translation layers
+//! (translation_layer_memory(m): their segment buffers and maps); the graph's caches come on
+//! top, with the graph's own sizes. options.cache_share caps the marks' cache. Starts at
+//! `source`; with options.whole_graph it then covers every other component.
 template <class Visitor, class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, dfs_options>::value>>
 dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
                Visitor& vis, const dfs_options& opts = {}) {
@@ -101,11 +146,15 @@ dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes
     const std::uint64_t n = g.node_count();
     if (source >= n)
         throw config_error("dfs: source " + std::to_string(source) + " is not a node (|V| = " + std::to_string(n) + ")");
-    if (memory < dfs_min_memory(b))
+    const std::uint64_t tl_memory = translation_layer_memory(m);
+    if (memory < dfs_min_memory(b) + tl_memory)
         throw config_error("dfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(dfs_min_memory(b))) + " for " + b.describe());
+                           format_bytes(double(dfs_min_memory(b) + tl_memory)) + " for " + b.describe() +
+                           (tl_memory ? " and the translation layers' " + format_bytes(double(tl_memory)) : ""));
     dfs_result res;
-    const std::uint64_t marks_memory = memory - frame_stack::memory_usage(b);
+    const std::uint64_t marks_memory = dfs_marks_cache(memory, b, n, opts, tl_memory);
+    res.marks_cache = marks_memory;
+    res.tl_memory = tl_memory;
     std::unique_ptr<mark_vector> marks;
     std::unique_ptr<node_vector> nodes;
     if (opts.marks == dfs_marks::separate) {

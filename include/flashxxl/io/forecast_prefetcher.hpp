@@ -133,7 +133,7 @@ public:
         const run_state& r = runs_[i];
         for (std::size_t b = r.head; b != none; b = slots_[b].next) {
             const slot& s = slots_[b];
-            if (s.req && !s.req->poll()) return true;
+            if (s.req && !completed(s.req)) return true;
             const T* cur = layout_.slot(s.buf.data(), 0);
             f(cur, cur + s.items);
         }
@@ -225,10 +225,27 @@ private:
     void reap() {
         while (!issue_order_.empty()) {
             slot& s = slots_[issue_order_.front()];
-            if (s.req && !s.req->poll()) return;
+            if (s.req && !completed(s.req)) return;
             wait(s);  // completed (or already waited for): drops the request
             issue_order_.pop_front();
         }
+    }
+
+    //! Whether a read has completed, as the merge may know it without waiting. A read of an
+    //! emulated device (a modelled_request): when its modelled end is not after the host's
+    //! present on the machine's virtual clock; the real completion is awaited first (the data
+    //! must be there). So how far a parallel merge step reaches and which reads are reaped
+    //! depend on the virtual clock only, and modelled figures are the same in every run
+    //! (STXXL's poll would make them depend on thread timing). Other reads: STXXL's poll.
+    bool completed(const stxxl::request_ptr& req) {
+        const auto* timed = dynamic_cast<const modelled_request*>(req.get());
+        if (!timed) return req->poll();
+        try {
+            req->wait(false);
+        } catch (const stxxl::io_error&) {
+            return true;  // device::wait reports it, naming device and request
+        }
+        return timed->completion_s() <= machine_->clock().now();
     }
 
     void push_forecast(forecast f) {

@@ -1,74 +1,52 @@
 // One device of a machine: backing store, optional model, optional translation layer, allocator.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <atomic>
-#include <cerrno>
-#include <chrono>
-#include <cstring>
-#include <mutex>
-#include <numeric>
 #include <cstdint>
 #include <memory>
-#include <optional>
+#include <mutex>
 #include <string>
 #include <vector>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <sys/types.h>
 
-#include <stxxl/bits/io/create_file.h>
-#include <stxxl/bits/io/file.h>
+#include <stxxl/bits/io/completion_handler.h>
+#include <stxxl/bits/io/request.h>
 
+#include "flashxxl/device/device_class.hpp"
 #include "flashxxl/device/device_stats.hpp"
-#include "flashxxl/device/emulated_file.hpp"
-#include "flashxxl/device/modelled_clock.hpp"
-#include "flashxxl/device/model_presets.hpp"
-#include "flashxxl/device/sparse_memory_file.hpp"
-#include "flashxxl/error.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/extent_allocator.hpp"
-#include "flashxxl/machine/io_failure_message.hpp"
 #include "flashxxl/machine/machine_spec.hpp"
-#include "flashxxl/machine/queue_id_pool.hpp"
-#include "flashxxl/tl/translation_layer.hpp"
+#include "flashxxl/role.hpp"
+#include "flashxxl/tl/tl_config.hpp"
+
+namespace stxxl {
+class file;
+}
 
 namespace flashxxl {
+
+class device_model;
+class emulated_file;
+class modelled_clock;
+class translation_layer;
 
 //! A device is a stack of stxxl::file objects, `[translation layer] -> emulated_file ->
 //! backing`, with its own STXXL queue (its own I/O thread) and its own extent allocator.
 //! Containers do I/O through aread / awrite / wait, which count per-role statistics.
+//! Compiled in the core library (src/core/device.cpp); include device/emulated_file.hpp or
+//! tl/translation_layer.hpp to use what emulated() / tl() return.
 class device {
 public:
     //! Builds the device of one config line. Throws config_error naming the line. With a
     //! clock (the machine's), its requests are scheduled on that virtual clock.
-    explicit device(const device_spec& spec, modelled_clock* virtual_clock = nullptr)
-        : spec_(spec), clock_(virtual_clock) {
-        queue_id_ = queue_id_pool::instance().acquire();
-        try {
-            for (unsigned i = 1; i < spec_.io_threads; ++i) extra_queue_ids_.push_back(queue_id_pool::instance().acquire());
-            build();
-        } catch (...) {
-            tl_.reset();
-            emulated_.reset();
-            if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
-            remove_backing_file();
-            release_queues();
-            throw;
-        }
-    }
+    explicit device(const device_spec& spec, modelled_clock* virtual_clock = nullptr);
 
     device(const device&) = delete;
     device& operator=(const device&) = delete;
 
-    ~device() {
-        tl_.reset();        // the translation layer flushes into the emulated file
-        emulated_.reset();  // drains outstanding requests, closes the backing
-        remove_backing_file();
-        if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
-        release_queues();
-    }
+    ~device();
 
     const std::string& name() const { return spec_.name; }
     device_class klass() const { return spec_.klass; }
@@ -78,12 +56,12 @@ public:
     int queue_id() const { return queue_id_; }
 
     //! The top of the stack: what containers read and write.
-    stxxl::file& file() { return tl_ ? static_cast<stxxl::file&>(*tl_) : static_cast<stxxl::file&>(*emulated_); }
+    stxxl::file& file();
     //! The accounting / model layer (below any translation layer).
     emulated_file& emulated() { return *emulated_; }
     const emulated_file& emulated() const { return *emulated_; }
     //! nullptr for a real device.
-    const device_model* model() const { return emulated_->model(); }
+    const device_model* model() const;
     extent_allocator& allocator() { return *allocator_; }
     const extent_allocator& allocator() const { return *allocator_; }
     bool has_translation_layer() const { return tl_ != nullptr; }
@@ -100,19 +78,7 @@ public:
     //! model, page invalidation in the translation layer), then frees the range, so no other
     //! allocation can own it while the discard runs. owned_extent calls this; errors from the
     //! discard are swallowed (the range is freed regardless) and counted in release_errors().
-    void release_range(std::uint64_t offset, std::uint64_t length) noexcept {
-        std::uint64_t a = allocator_->alignment();
-        try {
-            file().discard(offset, (length + a - 1) / a * a);
-        } catch (...) {
-            ++release_errors_;
-        }
-        try {
-            allocator_->release(offset, length);
-        } catch (...) {
-            ++release_errors_;
-        }
-    }
+    void release_range(std::uint64_t offset, std::uint64_t length) noexcept;
     //! Discards or releases that failed (a bug in the caller when non-zero; tests check it).
     std::uint64_t release_errors() const { return release_errors_; }
     const translation_layer* tl() const { return tl_.get(); }
@@ -130,216 +96,42 @@ public:
     //! Waits for a request of this device; the blocked time goes to stats wait_s of role `r`.
     //! An I/O error of the request (STXXL's io_error: ENOSPC, EIO, EROFS ...) is rethrown as
     //! io_failure naming this device, its backing file, the request and what to do.
-    void wait(const stxxl::request_ptr& req, role r) {
-        auto begin = std::chrono::steady_clock::now();
-        try {
-            req->wait(false);
-        } catch (const stxxl::io_error& e) {
-            failed_request f{spec_.name, spec_.origin, spec_.path, req->get_type() == stxxl::request::WRITE,
-                             std::uint64_t(req->get_offset()), std::uint64_t(req->get_size()), to_string(r)};
-            throw io_failure(io_failure_message(f, e.what()));
-        }
-        double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-        emulated_->add_wait(r, waited);
-        if (clock_)
-            if (const auto* timed = dynamic_cast<const modelled_request*>(req.get()))
-                clock_->wait_until(timed->completion_s());
-    }
+    void wait(const stxxl::request_ptr& req, role r);
 
     //! Per-role statistics. Without a translation layer they are the device's own. With one,
     //! by_role counts host I/O through the layer, while total and internal count what reached
     //! the device below it (segment writes, cleaning); modelled time is the device's.
-    device_stats stats() const {
-        device_stats s = emulated_->stats();
-        if (tl_) {
-            std::lock_guard<std::mutex> lock(host_mutex_);
-            for (std::size_t i = 0; i < role_count; ++i) {
-                double wait = s.by_role[i].wait_s;
-                s.by_role[i] = host_by_role_[i];
-                s.by_role[i].wait_s = wait;
-            }
-        }
-        return s;
-    }
+    device_stats stats() const;
     //! Modelled time at which the device finishes what was submitted so far (virtual clock).
-    double free_at_s() const { return emulated_->free_at_s(); }
+    double free_at_s() const;
     //! Modelled busy time of the device so far (seconds).
-    double busy_seconds() const { return emulated_->busy_seconds(); }
+    double busy_seconds() const;
 
     //! The translation-layer settings of a config line's tl_* keys (tl_page, tl_segment,
     //! tl_spare, tl_cleaning, tl_low_watermark); config_error names the key.
-    static tl_config parse_tl_options(const device_spec& spec) {
-        tl_config cfg;
-        for (const auto& [key, value] : spec.tl_options) {
-            try {
-                if (key == "tl_page") cfg.page_bytes = parse_size(value);
-                else if (key == "tl_segment") cfg.segment_bytes = parse_size(value);
-                else if (key == "tl_spare") cfg.spare_bytes = parse_size(value);
-                else if (key == "tl_cleaning") cfg.policy = parse_cleaning_policy(value);
-                else if (key == "tl_low_watermark") cfg.low_watermark_segments = static_cast<std::uint64_t>(parse_size(value));
-                else
-                    throw config_error("unknown translation-layer option (expected tl_page, tl_segment, tl_spare, "
-                                       "tl_cleaning or tl_low_watermark)");
-            } catch (const config_error& e) {
-                throw config_error(spec.origin + ": field '" + key + "': " + e.what());
-            }
-        }
-        try {
-            cfg.validate(spec.size, spec.name);
-        } catch (const config_error& e) {
-            throw config_error(spec.origin + ": " + e.what());
-        }
-        return cfg;
-    }
+    static tl_config parse_tl_options(const device_spec& spec);
 
 private:
-    void build() {
-        std::unique_ptr<device_model> model;
-        if (!spec_.model.empty()) {
-            try {
-                model = make_model(spec_.model, spec_.params);
-            } catch (const config_error& e) {
-                throw config_error(spec_.origin + ": device '" + spec_.name + "': " + e.what());
-            }
-        }
-        std::unique_ptr<stxxl::file> backing;
-        if (spec_.io_impl == "memory") {
-            backing = std::make_unique<sparse_memory_file>(spec_.size);
-        } else {
-            backing = open_backing_file();
-        }
-        try {
-            emulated_ = std::make_unique<emulated_file>(spec_.name, std::move(backing), std::move(model),
-                                                        spec_.size, queue_id_, spec_.pacing);
-        } catch (const config_error& e) {
-            throw config_error(spec_.origin + ": " + e.what());
-        }
-        emulated_->set_clock(clock_);
-        emulated_->add_queues(extra_queue_ids_);
-        {
-            std::lock_guard<std::mutex> lock(queue_id_pool::instance().creation_mutex());
-            emulated_->touch_queue();
-        }
-        std::uint64_t allocatable = spec_.size;
-        if (spec_.tl) {
-            tl_config cfg = parse_tl_options(spec_);
-            tl_queue_id_ = queue_id_pool::instance().acquire();
-            std::lock_guard<std::mutex> lock(queue_id_pool::instance().creation_mutex());
-            tl_ = std::make_unique<translation_layer>(*emulated_, spec_.size, cfg, spec_.name, tl_queue_id_);
-            tl_->set_clock(clock_);
-            allocatable = tl_->size();
-        }
-        // The allocator hands out whole Br pages under a translation layer.
-        // Flash without a translation layer gets a write frontier, so that a container's
-        // consecutive block writes are sequential on the device (see allocation_order).
-        allocator_ = std::make_unique<extent_allocator>(
-            spec_.name, allocatable, tl_ ? tl_->config().page_bytes : 4096,
-            spec_.klass == device_class::flash && !tl_ ? allocation_order::write_frontier : allocation_order::best_fit);
-        // Unstated sizes: Br the default (at least a TL page), or, when only bw= is stated, the
-        // largest power-of-two divisor of it up to the default, so a stated Bw is never grown;
-        // Bw the default (the TL segment), fitted to whole reads.
-        std::uint64_t br = spec_.br, bw = spec_.bw;
-        if (br == 0) {
-            br = tl_ ? std::max<std::uint64_t>(block_sizes().br, tl_->config().page_bytes) : block_sizes().br;
-            if (bw != 0) br = std::gcd(br, bw);
-        }
-        if (bw == 0) bw = block_sizes::whole_reads_bw(br, tl_ ? tl_->config().segment_bytes : block_sizes().bw);
-        try {
-            blocks_ = block_sizes(br, bw);
-        } catch (const config_error& e) {
-            throw config_error(spec_.origin + ": device '" + spec_.name + "': " + e.what());
-        }
-    }
+    void build();
 
     //! Opens (or creates) the backing file of a file device. The path's last component must be
     //! a regular file or absent, never a symbolic link (config_error naming the config line): a
     //! link would be written through, and created-then-removed at its target or its own name.
     //! A new file is created with O_EXCL | O_NOFOLLOW; its identity (device, inode) is recorded
     //! so that teardown removes that file and nothing else.
-    std::unique_ptr<stxxl::file> open_backing_file() {
-        const std::string& path = spec_.path;
-        const std::string where = spec_.origin + ": device '" + spec_.name + "': field 'path': '" + path + "'";
-        struct stat st {};
-        if (::lstat(path.c_str(), &st) == 0) {
-            if (S_ISLNK(st.st_mode))
-                throw config_error(where + " is a symbolic link; expected a regular file or a path that does not "
-                                   "exist yet (links are not followed: give the path the link points to)");
-            if (!S_ISREG(st.st_mode))
-                throw config_error(where + " is not a regular file (block devices are for `flashxxl characterize "
-                                   "--allow-write`, not for machine configs)");
-            if (st.st_size > 0 && !spec_.reuse)
-                throw config_error(where + " already exists and was not created by this machine; remove it or "
-                                   "pass reuse=on to overwrite it");
-        } else if (errno == ENOENT) {
-            int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-            if (fd < 0) {
-                if (errno == EEXIST || errno == ELOOP)
-                    throw config_error(where + " appeared while the machine was being built; expected a path that "
-                                       "does not exist yet");
-                throw io_failure(where + ": cannot create it: " + std::strerror(errno));
-            }
-            bool ok = ::fstat(fd, &st) == 0;
-            ::close(fd);
-            if (!ok) throw io_failure(where + ": cannot stat the new file: " + std::strerror(errno));
-            created_ = true;
-        } else {
-            throw io_failure(where + ": cannot stat it: " + std::strerror(errno));
-        }
-        backing_dev_ = st.st_dev;
-        backing_ino_ = st.st_ino;
-        int mode = stxxl::file::RDWR | stxxl::file::CREAT | stxxl::file::NO_LOCK;
-        if (spec_.direct == "on") mode |= stxxl::file::REQUIRE_DIRECT;
-        if (spec_.direct == "try") mode |= stxxl::file::DIRECT;
-        int queue = spec_.io_impl == "linuxaio" ? +stxxl::file::DEFAULT_LINUXAIO_QUEUE : +stxxl::file::DEFAULT_QUEUE;
-        std::unique_ptr<stxxl::file> f;
-        try {
-            f.reset(stxxl::create_file(spec_.io_impl, path, mode, queue));
-        } catch (const std::exception& e) {
-            throw io_failure(where + ": cannot open it: " + e.what());
-        }
-        // STXXL opens by name: make sure it opened the file checked above, not a replacement.
-        if (!is_backing_file())
-            throw config_error(where + " was replaced while the machine was being built; expected the regular "
-                               "file checked a moment before");
-        try {
-            // Sparse: the file system allocates only what is written.
-            if (f->size() < spec_.size) f->set_size(spec_.size);
-        } catch (const std::exception& e) {
-            throw io_failure(where + ": cannot size it: " + e.what());
-        }
-        return f;
-    }
+    std::unique_ptr<stxxl::file> open_backing_file();
 
     //! True when the path still names the regular file this device opened or created.
-    bool is_backing_file() const {
-        struct stat st {};
-        return ::lstat(spec_.path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == backing_dev_ &&
-               st.st_ino == backing_ino_;
-    }
+    bool is_backing_file() const;
 
-    void release_queues() {
-        for (int id : extra_queue_ids_) queue_id_pool::instance().release(id);
-        extra_queue_ids_.clear();
-        queue_id_pool::instance().release(queue_id_);
-    }
+    void release_queues();
 
     //! Removes the backing file if this device created it and it is still that file (same
     //! device and inode, not a link): whatever else sits at the path now is left alone.
-    void remove_backing_file() {
-        if (created_ && !spec_.keep && is_backing_file()) ::unlink(spec_.path.c_str());
-        created_ = false;
-    }
+    void remove_backing_file();
 
     stxxl::request_ptr submit(io_op op, void* buffer, std::uint64_t offset, std::uint64_t length, role r,
-                              const stxxl::completion_handler& on_complete) {
-        if (!tl_) return emulated_->submit(op, buffer, offset, length, r, on_complete);
-        {
-            std::lock_guard<std::mutex> lock(host_mutex_);
-            host_by_role_[index_of(r)].add(op, length);
-        }
-        return op == io_op::read ? tl_->aread(buffer, offset, length, on_complete)
-                                 : tl_->awrite(buffer, offset, length, on_complete);
-    }
+                              const stxxl::completion_handler& on_complete);
 
     device_spec spec_;
     modelled_clock* clock_;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "flashxxl/device/device_class.hpp"
-#include "flashxxl/device/emulated_file.hpp"
+#include "flashxxl/device/pacing_options.hpp"
 #include "flashxxl/device/model_params.hpp"
 
 namespace flashxxl {

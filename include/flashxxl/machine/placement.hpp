@@ -11,40 +11,11 @@
 #include <vector>
 
 #include "flashxxl/device/device_class.hpp"
+#include "flashxxl/machine/placement_policy.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/role.hpp"
 
 namespace flashxxl {
-
-//! What a placement policy may know about a device when it chooses.
-struct placement_device {
-    std::string name;
-    device_class klass;
-    std::uint64_t capacity;
-    std::uint64_t free_bytes;
-};
-
-//! Maps (role, block index, size) to a device index. Implementations need not be thread-safe:
-//! the machine calls choose() under its own lock. A policy should only pick a device whose
-//! free_bytes covers the request; when none can, it returns any index and the machine's
-//! allocator throws out_of_space naming that device.
-class placement_policy {
-public:
-    virtual ~placement_policy() = default;
-    virtual std::string name() const = 0;
-    //! A one-line description of what goes where.
-    virtual std::string describe(const std::vector<placement_device>& devices) const = 0;
-    virtual std::size_t choose(role r, std::uint64_t block_index, std::uint64_t bytes,
-                               const std::vector<placement_device>& devices) = 0;
-    //! The devices blocks of role `r` may go to (machine::block_sizes_for derives a role's
-    //! default block sizes from them). Default: every device.
-    virtual std::vector<std::size_t> devices_for(role r, const std::vector<placement_device>& devices) const {
-        (void)r;
-        std::vector<std::size_t> all;
-        for (std::size_t i = 0; i < devices.size(); ++i) all.push_back(i);
-        return all;
-    }
-};
 
 namespace detail {
 //! Among `candidates`, the one for block_index (round robin), preferring devices with room.
@@ -210,74 +181,7 @@ private:
 
 //! The policies a config or CLI can name: random_striping, flash_aware, single, per_role.
 //! `options` holds the placement line's key=value pairs (seed=, device=, static_data=a,b ...).
-inline std::unique_ptr<placement_policy> make_placement(const std::string& policy,
-                                                        const std::map<std::string, std::string>& options) {
-    auto unknown = [&](const std::vector<std::string>& known) {
-        for (const auto& kv : options) {
-            bool ok = false;
-            for (const auto& k : known) ok = ok || kv.first == k;
-            if (!ok) {
-                std::string list;
-                for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-                throw config_error("placement " + policy + ": unknown option '" + kv.first + "'" +
-                                   (known.empty() ? std::string(" (it takes none)") : " (expected " + list + ")"));
-            }
-        }
-    };
-    if (policy == "random_striping") {
-        unknown({"seed"});
-        auto it = options.find("seed");
-        std::uint64_t seed = 1;
-        if (it != options.end()) {
-            try {
-                std::size_t used = 0;
-                seed = std::stoull(it->second, &used);
-                if (used != it->second.size()) throw std::invalid_argument("x");
-            } catch (const std::exception&) {
-                throw config_error("placement random_striping: seed '" + it->second + "' is not an integer");
-            }
-        }
-        return std::make_unique<random_striping>(seed);
-    }
-    if (policy == "flash_aware") {
-        unknown({});
-        return std::make_unique<flash_aware>();
-    }
-    if (policy == "single") {
-        unknown({"device"});
-        auto it = options.find("device");
-        if (it == options.end() || it->second.empty())
-            throw config_error("placement single: needs device=NAME");
-        return std::make_unique<single_device>(it->second);
-    }
-    if (policy == "per_role") {
-        std::map<role, std::vector<std::string>> lists;
-        for (const auto& kv : options) {
-            role r;
-            try {
-                r = parse_role(kv.first);
-            } catch (const config_error&) {
-                throw config_error("placement per_role: unknown role '" + kv.first +
-                                   "' (expected static_data, hot, scratch, stream)");
-            }
-            std::vector<std::string> names;
-            std::string cur;
-            for (char c : kv.second + ",") {
-                if (c == ',') {
-                    if (cur.empty())
-                        throw config_error("placement per_role: empty device name in '" + kv.second + "'");
-                    names.push_back(cur);
-                    cur.clear();
-                } else {
-                    cur += c;
-                }
-            }
-            lists[r] = names;
-        }
-        return std::make_unique<per_role_placement>(std::move(lists));
-    }
-    throw config_error("unknown placement policy '" + policy +
-                       "' (expected random_striping, flash_aware, single or per_role)");
-}
+std::unique_ptr<placement_policy> make_placement(const std::string& policy,
+                                                 const std::map<std::string, std::string>& options);
 
 } // namespace flashxxl

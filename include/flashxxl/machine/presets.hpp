@@ -2,11 +2,9 @@
 #pragma once
 
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "flashxxl/error.hpp"
-#include "flashxxl/machine/machine_config.hpp"
+#include "flashxxl/machine/machine_spec.hpp"
 
 namespace flashxxl {
 
@@ -30,55 +28,12 @@ struct machine_preset {
 
 //! The embedded presets. Device sizes are what the allocator may use; the emulated capacity
 //! (seek distances, zones) comes from each model (shared/DEVICE-MODELS.md).
-inline const std::vector<machine_preset>& machine_presets() {
-    static const std::vector<machine_preset> presets = {
-        {"hybrid-2009", "one emulated Hama 32 GB SSD + one emulated Seagate Barracuda 7200.11 (seeds/000 Section 4)",
-         "name=hybrid-2009\n"
-         "flash=memory,32GiB,memory name=ssd model=hama-ssd-2009\n"
-         "disk=memory,400GiB,memory name=hdd model=barracuda-7200.11\n"
-         "placement=flash_aware\n"},
-        {"two-hdd-2009", "two emulated Seagate Barracuda 7200.11 disks (the all-HDD baseline of seeds/000 Table 4.1)",
-         "name=two-hdd-2009\n"
-         "disk=memory,400GiB,memory name=hdd0 model=barracuda-7200.11\n"
-         "disk=memory,400GiB,memory name=hdd1 model=barracuda-7200.11\n"
-         "placement=random_striping\n"},
-        {"modern", "one emulated NVMe gen4 TLC SSD + one emulated modern 7200 rpm HDD",
-         "name=modern\n"
-         "flash=memory,512GiB,memory name=ssd model=nvme-gen4\n"
-         "disk=memory,4TiB,memory name=hdd model=hdd-modern\n"
-         "placement=flash_aware\n"},
-    };
-    return presets;
-}
+const std::vector<machine_preset>& machine_presets();
 
 //! The names of the presets, for messages and --help.
-inline std::string machine_preset_names() {
-    std::string s;
-    for (const auto& p : machine_presets()) s += (s.empty() ? "" : ", ") + p.name;
-    return s;
-}
+std::string machine_preset_names();
 
 //! The spec of a preset with the options applied; throws config_error for an unknown name.
-inline machine_spec preset_machine_spec(const std::string& name, const machine_options& opts = {}) {
-    for (const auto& p : machine_presets()) {
-        if (p.name != name) continue;
-        machine_spec spec = parse_machine_config(p.config, "preset " + name);
-        for (device_spec& d : spec.devices) {
-            if (!opts.backing_dir.empty()) {
-                d.io_impl = "syscall";
-                d.path = opts.backing_dir + "/" + spec.name + "-" + d.name + ".img";
-                d.keep = opts.keep;
-            }
-            d.pacing.enabled = opts.pace;
-            d.pacing.scale = opts.scale;
-        }
-        if (!opts.placement.empty()) {
-            spec.placement.policy = opts.placement;
-            spec.placement.options.clear();
-        }
-        return spec;
-    }
-    throw config_error("unknown machine preset '" + name + "' (expected one of: " + machine_preset_names() + ")");
-}
+machine_spec preset_machine_spec(const std::string& name, const machine_options& opts = {});
 
 } // namespace flashxxl

@@ -1,0 +1,121 @@
+// seeds/001 Section 4's DFS experiment: block size Br, Bw and the translation layer on the emulated Hama SSD.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flashxxl/error.hpp"
+#include "flashxxl/graph/csr_builder.hpp"
+#include "flashxxl/graph/dfs.hpp"
+#include "flashxxl/graph/grid_generator.hpp"
+#include "flashxxl/graph/node_permutation.hpp"
+#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+//! The experiment's parameters: a side x side grid (seeds/001 ran square grids) on a lone
+//! hama-ssd-2009 of `device_bytes`, DFS with budget `memory` and the graph's page caches of
+//! `graph_cache` bytes per vector (both capped at cache_share of their structure when set).
+//! Defaults: seeds/001's Br = 128 KiB and Bw = 16 MiB scaled down 32 times (block ratio 128
+//! kept, so the Bw / Br read-volume ratio can be compared with it), docs/reproduce.md says why.
+struct dfs_experiment_options {
+    std::uint64_t side = 256;
+    std::uint64_t br = 4 * KiB;
+    std::uint64_t bw = 512 * KiB;
+    std::uint64_t memory = 4 * MiB;
+    std::uint64_t graph_cache = 1 * MiB;
+    std::uint64_t device_bytes = 1 * GiB;
+    dfs_marks marks = dfs_marks::separate;
+    double cache_share = 0;  //!< dfs_options::cache_share; also caps each graph vector's cache
+    //! Node ids through a seeded node_permutation (a random layout on the device), as the
+    //! paper's volumes imply: about 0.6 block reads per node with Br and with Bw alike, which a
+    //! row-major grid, walked row by row, never needs. 0: the generator's row-major ids.
+    std::uint64_t shuffle_seed = 1;
+};
+
+//! One column: "TL", "Br" or "Bw".
+struct dfs_experiment_row {
+    std::string label;
+    bool ran = false;
+    std::string why_not;  //!< the config_error of a run that cannot be set up (Bw with the cache cap)
+    std::uint64_t br = 0, bw = 0;
+    std::uint64_t read_bytes = 0, write_bytes = 0;  //!< device volumes of the DFS phase
+    double modelled_s = 0;                          //!< the DFS phase on the machine's virtual clock
+    std::uint64_t visited = 0;
+    std::uint64_t marks_cache = 0, tl_memory = 0;
+};
+
+namespace detail {
+inline std::string dfs_machine_config(const dfs_experiment_options& o, bool tl) {
+    std::string line = "flash=memory," + std::to_string(o.device_bytes) + "B,memory name=ssd model=hama-ssd-2009";
+    if (tl) line += " tl=on tl_page=" + std::to_string(o.br) + "B tl_segment=" + std::to_string(o.bw) + "B";
+    return std::string("name=dfs-") + (tl ? "tl" : "ssd") + "\n" + line + "\nplacement=single device=ssd\n";
+}
+} // namespace detail
+
+//! Runs one column on a fresh machine: "Br" (B = Br), "Bw" (B = Bw) or "TL" (pages of Br,
+//! segments of Bw). A configuration DFS cannot set up (config_error) comes back with ran =
+//! false and the reason.
+inline dfs_experiment_row run_dfs_column(const std::string& label, const dfs_experiment_options& o) {
+    dfs_experiment_row row;
+    row.label = label;
+    const bool tl = label == "TL";
+    const std::uint64_t b_size = label == "Bw" ? o.bw : o.br;
+    const block_sizes b(b_size, b_size);
+    row.br = row.bw = b_size;
+    machine m = machine::from_config_text(detail::dfs_machine_config(o, tl), "dfs experiment " + label);
+    const std::uint64_t n = o.side * o.side;
+    std::uint64_t cache = o.graph_cache;
+    // The targets vector (4 arcs per inner node) is the graph's larger structure.
+    const double target_bytes = double(n) * 4 * sizeof(bfs_node);
+    if (o.cache_share > 0) cache = std::min<std::uint64_t>(cache, std::uint64_t(o.cache_share * target_bytes));
+    try {
+        if (o.cache_share > 0 && cache < csr_graph::target_vector::min_memory(b))
+            throw config_error("dfs: a graph cache of " + format_bytes(double(cache)) + " is below the " +
+                               format_bytes(double(csr_graph::target_vector::min_memory(b))) + " that " +
+                               b.describe() + " need");
+        const std::uint64_t build_memory = std::max(o.memory, csr_build_min_memory(b));
+        std::unique_ptr<csr_graph> g;
+        if (o.shuffle_seed) {
+            relabeled_source<grid_generator> gen(grid_generator(o.side), o.shuffle_seed);
+            g = build_csr(m, build_memory, b, gen, cache);
+        } else {
+            grid_generator gen(o.side);
+            g = build_csr(m, build_memory, b, gen, cache);
+        }
+        dfs_options d;
+        d.marks = o.marks;
+        d.cache_share = o.cache_share;
+        dfs_result r = dfs(m, *g, o.memory, b, 0, d);
+        const phase_stats& p = r.phases.at(0);
+        row.ran = true;
+        row.read_bytes = p.total().read_bytes;
+        row.write_bytes = p.total().write_bytes;
+        row.modelled_s = p.modelled.elapsed_s;
+        row.visited = r.visited;
+        row.marks_cache = r.marks_cache;
+        row.tl_memory = r.tl_memory;
+    } catch (const config_error& e) {
+        row.why_not = e.what();
+    }
+    return row;
+}
+
+//! The three columns in seeds/001's order (TL, Br, Bw); `before(label)` runs before each.
+inline std::vector<dfs_experiment_row> run_dfs_experiment(const dfs_experiment_options& o,
+                                                          const std::function<void(const std::string&)>& before = {}) {
+    std::vector<dfs_experiment_row> rows;
+    for (const char* label : {"TL", "Br", "Bw"}) {
+        if (before) before(label);
+        rows.push_back(run_dfs_column(label, o));
+    }
+    return rows;
+}
+
+} // namespace flashxxl

@@ -1,0 +1,267 @@
+// The device class's out-of-line parts (core library): building the stack, backing files, I/O, stats.
+#include "flashxxl/machine/device.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <numeric>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <stxxl/bits/io/create_file.h>
+#include <stxxl/bits/io/file.h>
+
+#include "flashxxl/device/emulated_file.hpp"
+#include "flashxxl/device/modelled_clock.hpp"
+#include "flashxxl/device/model_presets.hpp"
+#include "flashxxl/device/sparse_memory_file.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/machine/io_failure_message.hpp"
+#include "flashxxl/machine/queue_id_pool.hpp"
+#include "flashxxl/tl/translation_layer.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+device::device(const device_spec& spec, modelled_clock* virtual_clock)
+    : spec_(spec), clock_(virtual_clock) {
+    queue_id_ = queue_id_pool::instance().acquire();
+    try {
+        for (unsigned i = 1; i < spec_.io_threads; ++i) extra_queue_ids_.push_back(queue_id_pool::instance().acquire());
+        build();
+    } catch (...) {
+        tl_.reset();
+        emulated_.reset();
+        if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
+        remove_backing_file();
+        release_queues();
+        throw;
+    }
+}
+
+device::~device() {
+    tl_.reset();        // the translation layer flushes into the emulated file
+    emulated_.reset();  // drains outstanding requests, closes the backing
+    remove_backing_file();
+    if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
+    release_queues();
+}
+
+stxxl::file& device::file() { return tl_ ? static_cast<stxxl::file&>(*tl_) : static_cast<stxxl::file&>(*emulated_); }
+
+const device_model* device::model() const { return emulated_->model(); }
+
+void device::release_range(std::uint64_t offset, std::uint64_t length) noexcept {
+    std::uint64_t a = allocator_->alignment();
+    try {
+        file().discard(offset, (length + a - 1) / a * a);
+    } catch (...) {
+        ++release_errors_;
+    }
+    try {
+        allocator_->release(offset, length);
+    } catch (...) {
+        ++release_errors_;
+    }
+}
+
+void device::wait(const stxxl::request_ptr& req, role r) {
+    auto begin = std::chrono::steady_clock::now();
+    try {
+        req->wait(false);
+    } catch (const stxxl::io_error& e) {
+        failed_request f{spec_.name, spec_.origin, spec_.path, req->get_type() == stxxl::request::WRITE,
+                         std::uint64_t(req->get_offset()), std::uint64_t(req->get_size()), to_string(r)};
+        throw io_failure(io_failure_message(f, e.what()));
+    }
+    double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    emulated_->add_wait(r, waited);
+    if (clock_)
+        if (const auto* timed = dynamic_cast<const modelled_request*>(req.get()))
+            clock_->wait_until(timed->completion_s());
+}
+
+device_stats device::stats() const {
+    device_stats s = emulated_->stats();
+    if (tl_) {
+        std::lock_guard<std::mutex> lock(host_mutex_);
+        for (std::size_t i = 0; i < role_count; ++i) {
+            double wait = s.by_role[i].wait_s;
+            s.by_role[i] = host_by_role_[i];
+            s.by_role[i].wait_s = wait;
+        }
+    }
+    return s;
+}
+
+double device::free_at_s() const { return emulated_->free_at_s(); }
+
+double device::busy_seconds() const { return emulated_->busy_seconds(); }
+
+tl_config device::parse_tl_options(const device_spec& spec) {
+    tl_config cfg;
+    for (const auto& [key, value] : spec.tl_options) {
+        try {
+            if (key == "tl_page") cfg.page_bytes = parse_size(value);
+            else if (key == "tl_segment") cfg.segment_bytes = parse_size(value);
+            else if (key == "tl_spare") cfg.spare_bytes = parse_size(value);
+            else if (key == "tl_cleaning") cfg.policy = parse_cleaning_policy(value);
+            else if (key == "tl_low_watermark") cfg.low_watermark_segments = static_cast<std::uint64_t>(parse_size(value));
+            else
+                throw config_error("unknown translation-layer option (expected tl_page, tl_segment, tl_spare, "
+                                   "tl_cleaning or tl_low_watermark)");
+        } catch (const config_error& e) {
+            throw config_error(spec.origin + ": field '" + key + "': " + e.what());
+        }
+    }
+    try {
+        cfg.validate(spec.size, spec.name);
+    } catch (const config_error& e) {
+        throw config_error(spec.origin + ": " + e.what());
+    }
+    return cfg;
+}
+
+void device::build() {
+    std::unique_ptr<device_model> model;
+    if (!spec_.model.empty()) {
+        try {
+            model = make_model(spec_.model, spec_.params);
+        } catch (const config_error& e) {
+            throw config_error(spec_.origin + ": device '" + spec_.name + "': " + e.what());
+        }
+    }
+    std::unique_ptr<stxxl::file> backing;
+    if (spec_.io_impl == "memory") {
+        backing = std::make_unique<sparse_memory_file>(spec_.size);
+    } else {
+        backing = open_backing_file();
+    }
+    try {
+        emulated_ = std::make_unique<emulated_file>(spec_.name, std::move(backing), std::move(model),
+                                                    spec_.size, queue_id_, spec_.pacing);
+    } catch (const config_error& e) {
+        throw config_error(spec_.origin + ": " + e.what());
+    }
+    emulated_->set_clock(clock_);
+    emulated_->add_queues(extra_queue_ids_);
+    {
+        std::lock_guard<std::mutex> lock(queue_id_pool::instance().creation_mutex());
+        emulated_->touch_queue();
+    }
+    std::uint64_t allocatable = spec_.size;
+    if (spec_.tl) {
+        tl_config cfg = parse_tl_options(spec_);
+        tl_queue_id_ = queue_id_pool::instance().acquire();
+        std::lock_guard<std::mutex> lock(queue_id_pool::instance().creation_mutex());
+        tl_ = std::make_unique<translation_layer>(*emulated_, spec_.size, cfg, spec_.name, tl_queue_id_);
+        tl_->set_clock(clock_);
+        allocatable = tl_->size();
+    }
+    // The allocator hands out whole Br pages under a translation layer.
+    // Flash without a translation layer gets a write frontier, so that a container's
+    // consecutive block writes are sequential on the device (see allocation_order).
+    allocator_ = std::make_unique<extent_allocator>(
+        spec_.name, allocatable, tl_ ? tl_->config().page_bytes : 4096,
+        spec_.klass == device_class::flash && !tl_ ? allocation_order::write_frontier : allocation_order::best_fit);
+    // Unstated sizes: Br the default (at least a TL page), or, when only bw= is stated, the
+    // largest power-of-two divisor of it up to the default, so a stated Bw is never grown;
+    // Bw the default (the TL segment), fitted to whole reads.
+    std::uint64_t br = spec_.br, bw = spec_.bw;
+    if (br == 0) {
+        br = tl_ ? std::max<std::uint64_t>(block_sizes().br, tl_->config().page_bytes) : block_sizes().br;
+        if (bw != 0) br = std::gcd(br, bw);
+    }
+    if (bw == 0) bw = block_sizes::whole_reads_bw(br, tl_ ? tl_->config().segment_bytes : block_sizes().bw);
+    try {
+        blocks_ = block_sizes(br, bw);
+    } catch (const config_error& e) {
+        throw config_error(spec_.origin + ": device '" + spec_.name + "': " + e.what());
+    }
+}
+
+std::unique_ptr<stxxl::file> device::open_backing_file() {
+    const std::string& path = spec_.path;
+    const std::string where = spec_.origin + ": device '" + spec_.name + "': field 'path': '" + path + "'";
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0) {
+        if (S_ISLNK(st.st_mode))
+            throw config_error(where + " is a symbolic link; expected a regular file or a path that does not "
+                               "exist yet (links are not followed: give the path the link points to)");
+        if (!S_ISREG(st.st_mode))
+            throw config_error(where + " is not a regular file (block devices are for `flashxxl characterize "
+                               "--allow-write`, not for machine configs)");
+        if (st.st_size > 0 && !spec_.reuse)
+            throw config_error(where + " already exists and was not created by this machine; remove it or "
+                               "pass reuse=on to overwrite it");
+    } else if (errno == ENOENT) {
+        int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            if (errno == EEXIST || errno == ELOOP)
+                throw config_error(where + " appeared while the machine was being built; expected a path that "
+                                   "does not exist yet");
+            throw io_failure(where + ": cannot create it: " + std::strerror(errno));
+        }
+        bool ok = ::fstat(fd, &st) == 0;
+        ::close(fd);
+        if (!ok) throw io_failure(where + ": cannot stat the new file: " + std::strerror(errno));
+        created_ = true;
+    } else {
+        throw io_failure(where + ": cannot stat it: " + std::strerror(errno));
+    }
+    backing_dev_ = st.st_dev;
+    backing_ino_ = st.st_ino;
+    int mode = stxxl::file::RDWR | stxxl::file::CREAT | stxxl::file::NO_LOCK;
+    if (spec_.direct == "on") mode |= stxxl::file::REQUIRE_DIRECT;
+    if (spec_.direct == "try") mode |= stxxl::file::DIRECT;
+    int queue = spec_.io_impl == "linuxaio" ? +stxxl::file::DEFAULT_LINUXAIO_QUEUE : +stxxl::file::DEFAULT_QUEUE;
+    std::unique_ptr<stxxl::file> f;
+    try {
+        f.reset(stxxl::create_file(spec_.io_impl, path, mode, queue));
+    } catch (const std::exception& e) {
+        throw io_failure(where + ": cannot open it: " + e.what());
+    }
+    // STXXL opens by name: make sure it opened the file checked above, not a replacement.
+    if (!is_backing_file())
+        throw config_error(where + " was replaced while the machine was being built; expected the regular "
+                           "file checked a moment before");
+    try {
+        // Sparse: the file system allocates only what is written.
+        if (f->size() < spec_.size) f->set_size(spec_.size);
+    } catch (const std::exception& e) {
+        throw io_failure(where + ": cannot size it: " + e.what());
+    }
+    return f;
+}
+
+bool device::is_backing_file() const {
+    struct stat st {};
+    return ::lstat(spec_.path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == backing_dev_ &&
+           st.st_ino == backing_ino_;
+}
+
+void device::release_queues() {
+    for (int id : extra_queue_ids_) queue_id_pool::instance().release(id);
+    extra_queue_ids_.clear();
+    queue_id_pool::instance().release(queue_id_);
+}
+
+void device::remove_backing_file() {
+    if (created_ && !spec_.keep && is_backing_file()) ::unlink(spec_.path.c_str());
+    created_ = false;
+}
+
+stxxl::request_ptr device::submit(io_op op, void* buffer, std::uint64_t offset, std::uint64_t length, role r,
+                              const stxxl::completion_handler& on_complete) {
+    if (!tl_) return emulated_->submit(op, buffer, offset, length, r, on_complete);
+    {
+        std::lock_guard<std::mutex> lock(host_mutex_);
+        host_by_role_[index_of(r)].add(op, length);
+    }
+    return op == io_op::read ? tl_->aread(buffer, offset, length, on_complete)
+                             : tl_->awrite(buffer, offset, length, on_complete);
+}
+
+} // namespace flashxxl

@@ -1,0 +1,133 @@
+// The machine class's out-of-line parts (core library): building devices, allocation, placement, stats.
+#include "flashxxl/machine/machine.hpp"
+
+#include <algorithm>
+
+#include "flashxxl/error.hpp"
+#include "flashxxl/machine/placement.hpp"
+
+namespace flashxxl {
+
+machine::machine(const machine_spec& spec)
+    : name_(spec.name), clock_(std::make_unique<modelled_clock>()), lock_(std::make_unique<std::mutex>()) {
+    for (const device_spec& d : spec.devices) devices_.push_back(std::make_unique<device>(d, clock_.get()));
+    try {
+        placement_ = make_placement(spec.placement.policy, spec.placement.options);
+        check_placement();
+    } catch (const config_error& e) {
+        throw config_error((spec.placement.origin.empty() ? spec.origin : spec.placement.origin) + ": " +
+                           e.what());
+    }
+}
+
+machine machine::from_preset(const std::string& name, const machine_options& opts) {
+    return machine(preset_machine_spec(name, opts));
+}
+
+machine machine::from_config_text(const std::string& text, const std::string& origin) {
+    return machine(parse_machine_config(text, origin));
+}
+
+machine machine::from_config_file(const std::string& path) { return machine(load_machine_config(path)); }
+
+machine::machine(machine&&) noexcept = default;
+machine& machine::operator=(machine&&) noexcept = default;
+machine::~machine() = default;
+
+device& machine::dev(std::size_t i) {
+    if (i >= devices_.size())
+        throw config_error("machine '" + name_ + "' has no device #" + std::to_string(i));
+    return *devices_[i];
+}
+
+const device& machine::dev(std::size_t i) const { return *devices_.at(i); }
+
+device& machine::dev(const std::string& device_name) {
+    for (auto& d : devices_)
+        if (d->name() == device_name) return *d;
+    std::string names;
+    for (auto& d : devices_) names += (names.empty() ? "" : ", ") + d->name();
+    throw config_error("machine '" + name_ + "' has no device '" + device_name + "' (it has " + names + ")");
+}
+
+void machine::set_placement(std::unique_ptr<placement_policy> policy) {
+    std::lock_guard<std::mutex> lock(*lock_);
+    check_placement_locked(*policy);  // a bad policy is refused and the old one stays
+    placement_ = std::move(policy);
+}
+
+owned_extent machine::allocate(role r, std::uint64_t bytes, std::uint64_t block_index) {
+    std::lock_guard<std::mutex> lock(*lock_);
+    std::size_t i = placement_->choose(r, block_index, bytes, placement_view());
+    if (i >= devices_.size())
+        throw config_error("placement " + placement_->name() + " chose device #" + std::to_string(i) +
+                           " of machine '" + name_ + "'");
+    device& d = *devices_[i];
+    std::uint64_t offset = d.allocator().allocate(bytes);
+    return owned_extent(extent{&d, offset, bytes, r});
+}
+
+block_sizes machine::block_sizes_for(role r) const {
+    std::vector<std::size_t> on;
+    {
+        std::lock_guard<std::mutex> lock(*lock_);
+        on = placement_->devices_for(r, placement_view());
+    }
+    if (on.empty()) return block_sizes();
+    std::uint64_t br = 0, bw = 0;
+    for (std::size_t i : on) {
+        block_sizes b = devices_.at(i)->blocks();
+        br = std::max(br, b.br);
+        bw = std::max(bw, b.bw);
+    }
+    return block_sizes(br, block_sizes::whole_reads_bw(br, bw));
+}
+
+std::vector<placement_device> machine::placement_view() const {
+    std::vector<placement_device> v;
+    for (const auto& d : devices_)
+        v.push_back({d->name(), d->klass(), d->capacity(), d->allocator().free_bytes()});
+    return v;
+}
+
+std::string machine::describe_placement() const {
+    return placement_->name() + ": " + placement_->describe(placement_view());
+}
+
+std::vector<device_stats> machine::stats() const {
+    std::vector<device_stats> v;
+    for (const auto& d : devices_) v.push_back(d->stats());
+    return v;
+}
+
+double machine::max_busy_seconds() const {
+    double m = 0;
+    for (const auto& d : devices_) m = std::max(m, d->busy_seconds());
+    return m;
+}
+
+modelled_time machine::modelled() const { return clock_->time(); }
+
+double machine::modelled_horizon_s() const {
+    double h = clock_->now();
+    for (const auto& d : devices_) h = std::max(h, d->free_at_s());
+    return h;
+}
+
+void machine::check_placement() {
+    std::lock_guard<std::mutex> lock(*lock_);
+    check_placement_locked(*placement_);
+}
+
+void machine::check_placement_locked(placement_policy& policy) const {
+    if (dynamic_cast<random_striping*>(&policy)) return;  // keep its random stream untouched
+    auto view = placement_view();
+    for (role r : all_roles) {
+        std::size_t i = policy.choose(r, 0, 0, view);
+        if (i >= devices_.size())
+            throw config_error("placement " + policy.name() + " chose device #" + std::to_string(i) +
+                               " of machine '" + name_ + "'");
+    }
+}
+
+} // namespace flashxxl

@@ -1,0 +1,243 @@
+// The machine config parser (core library): STXXL-style disk=/flash= lines plus key=value options.
+#include "flashxxl/machine/machine_config.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <system_error>
+
+#include <unistd.h>
+
+#include "flashxxl/error.hpp"
+#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/units.hpp"
+
+namespace flashxxl {
+
+bool detail::is_stxxl_flag(const std::string& word) {
+    return word == "unlink" || word == "unlink_on_open" || word == "delete" || word == "delete_on_exit" ||
+           word == "autogrow" || word == "noautogrow" || word == "direct" || word == "nodirect" ||
+           word == "raw_device";
+}
+
+bool detail::apply_stxxl_option(device_spec& d, const std::string& key, const std::string& value) {
+    if (key == "unlink" || key == "unlink_on_open" || key == "delete" || key == "delete_on_exit") {
+        if (d.io_impl == "memory") throw config_error("applies to file devices (syscall, linuxaio), not to memory");
+        d.keep = false;
+        return true;
+    }
+    if (key == "direct" && value.empty()) return d.direct = "on", true;
+    if (key == "nodirect") return d.direct = "off", true;
+    if (key == "direct" && (value == "yes" || value == "no")) return d.direct = value == "yes" ? "on" : "off", true;
+    if (key == "autogrow" || key == "noautogrow") {
+        if (key == "autogrow" && !value.empty() && value != "on" && value != "off" && value != "yes" && value != "no")
+            throw config_error("expected autogrow, noautogrow or autogrow=on|off|yes|no, got '" + value + "'");
+        return true;
+    }
+    if (key == "queue" || key == "queue_length" || key == "devid" || key == "device_id") {
+        if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
+            throw config_error("expected a whole number, got '" + value + "'");
+        return true;
+    }
+    if (key == "raw_device")
+        throw config_error("raw devices are not machine devices (use `flashxxl characterize --device` to measure one)");
+    return false;
+}
+
+machine_spec parse_machine_config(const std::string& text, const std::string& origin) {
+    machine_spec spec;
+    spec.origin = origin;
+    std::istringstream in(text);
+    std::string line;
+    std::size_t line_no = 0;
+    bool have_placement = false;
+    std::set<std::string> names;
+    auto fail = [&](const std::string& field, const std::string& what) -> config_error {
+        return config_error(origin, line_no, field, what);
+    };
+    auto on_off = [&](const std::string& key, const std::string& v) {
+        if (v == "on" || v == "true" || v == "1") return true;
+        if (v == "off" || v == "false" || v == "0") return false;
+        throw fail(key, "expected on or off, got '" + v + "'");
+    };
+    while (std::getline(in, line)) {
+        ++line_no;
+        if (auto nul = line.find('\0'); nul != std::string::npos)
+            throw fail("", "NUL byte at column " + std::to_string(nul + 1) +
+                               " (expected a text file of disk=, flash=, placement= and name= lines)");
+        // A comment starts with '#' at the start of a line or after a blank, so that STXXL's "###"
+        // (the process id) can stand inside a path.
+        for (std::size_t hash = line.find('#'); hash != std::string::npos; hash = line.find('#', hash + 1))
+            if (hash == 0 || std::isspace(static_cast<unsigned char>(line[hash - 1]))) {
+                line.erase(hash);
+                break;
+            }
+        std::istringstream words(line);
+        std::vector<std::string> tokens;
+        for (std::string w; words >> w;) tokens.push_back(w);
+        if (tokens.empty()) continue;
+        std::string head = tokens[0];
+        auto eq = head.find('=');
+        if (eq == std::string::npos)
+            throw fail("", "expected KEY=VALUE (disk=, flash=, placement= or name=), got '" + head + "'");
+        std::string key = head.substr(0, eq), value = head.substr(eq + 1);
+        std::vector<std::pair<std::string, std::string>> options;
+        bool device_line = key == "disk" || key == "flash";
+        for (std::size_t i = 1; i < tokens.size(); ++i) {
+            auto e = tokens[i].find('=');
+            if (device_line && e == std::string::npos && detail::is_stxxl_flag(tokens[i])) {
+                options.emplace_back(tokens[i], "");  // an STXXL flag without a value
+                continue;
+            }
+            if (e == std::string::npos || e == 0)
+                throw fail(tokens[i], "expected key=value, got '" + tokens[i] + "'");
+            options.emplace_back(tokens[i].substr(0, e), tokens[i].substr(e + 1));
+        }
+        if (key == "name") {
+            if (!options.empty()) throw fail("name", "takes no options");
+            if (value.empty()) throw fail("name", "empty machine name");
+            if (!spec.name.empty()) throw fail("name", "a second name= line (the machine is already named '" + spec.name + "')");
+            spec.name = value;
+        } else if (key == "placement") {
+            if (have_placement) throw fail("placement", "a second placement line");
+            have_placement = true;
+            if (value.empty()) throw fail("placement", "expected a policy name");
+            spec.placement.policy = value;
+            spec.placement.origin = origin + ":" + std::to_string(line_no);
+            for (auto& kv : options) {
+                if (spec.placement.options.count(kv.first)) throw fail(kv.first, "given twice");
+                spec.placement.options[kv.first] = kv.second;
+            }
+        } else if (key == "disk" || key == "flash") {
+            device_spec d;
+            d.klass = key == "flash" ? device_class::flash : device_class::hdd;
+            d.origin = origin + ":" + std::to_string(line_no);
+            std::vector<std::string> fields;
+            std::string cur;
+            for (char c : value + ",") {
+                if (c == ',') {
+                    fields.push_back(cur);
+                    cur.clear();
+                } else {
+                    cur += c;
+                }
+            }
+            if (fields.size() != 3)
+                throw fail(key, "expected PATH,SIZE,IO_IMPL (3 comma-separated fields), got " +
+                                    std::to_string(fields.size()) + " in '" + value + "'");
+            d.path = fields[0];
+            if (d.path.empty()) throw fail("path", "empty path");
+            // STXXL's rule: the first "###" in a path becomes the process id (one file per run).
+            if (auto pid_mark = d.path.find("###"); pid_mark != std::string::npos)
+                d.path.replace(pid_mark, 3, std::to_string(::getpid()));
+            bool decimal = false;
+            try {
+                d.size = parse_stxxl_size(fields[1], &decimal);
+            } catch (const config_error& e) {
+                throw fail("size", e.what());
+            }
+            if (d.size == 0)
+                throw fail("size", "device size must be positive (STXXL's size 0, a growing file, is not supported: "
+                                   "flashxxl devices have a fixed capacity)");
+            if (decimal) d.size -= d.size % 4096;  // STXXL's 1G = 10^9 bytes: whole 4 KiB blocks of it
+            if (d.size == 0) throw fail("size", "device size is below 4 KiB");
+            if (d.size % 4096 != 0) throw fail("size", "device size must be a multiple of 4 KiB");
+            d.io_impl = fields[2];
+            if (d.io_impl != "memory" && d.io_impl != "syscall" && d.io_impl != "linuxaio")
+                throw fail("io_impl", "unknown I/O implementation '" + d.io_impl +
+                                          "' (expected memory, syscall or linuxaio)");
+            if (d.io_impl == "memory" && d.path != "memory")
+                throw fail("path", "a memory device's path must be 'memory', got '" + d.path + "'");
+            if (d.io_impl != "memory" && d.path == "memory")
+                throw fail("path", "'memory' is only a path for io_impl memory");
+            std::set<std::string> seen;
+            bool have_scale = false;
+            for (auto& [k, v] : options) {
+                if (!seen.insert(k).second) throw fail(k, "given twice");
+                try {
+                    if (detail::apply_stxxl_option(d, k, v)) {
+                        // an STXXL option, with STXXL's meaning (see detail::apply_stxxl_option)
+                    } else if (k == "name") {
+                        if (v.empty()) throw fail(k, "empty device name");
+                        d.name = v;
+                    } else if (k == "model") {
+                        d.model = v;
+                    } else if (k == "pace") {
+                        d.pacing.enabled = on_off(k, v);
+                    } else if (k == "scale") {
+                        d.pacing.scale = parse_number(v);
+                        have_scale = true;
+                        if (!(d.pacing.scale > 0)) throw fail(k, "must be > 0");
+                    } else if (k == "direct") {
+                        if (v != "on" && v != "off" && v != "try") throw fail(k, "expected on, off or try");
+                        d.direct = v;
+                    } else if (k == "keep") {
+                        d.keep = on_off(k, v);
+                    } else if (k == "reuse") {
+                        d.reuse = on_off(k, v);
+                    } else if (k == "io_threads") {
+                        double n = parse_number(v);
+                        if (!(n >= 1 && n <= 64) || n != double(unsigned(n)))
+                            throw fail(k, "expected a whole number from 1 to 64, got '" + v + "'");
+                        d.io_threads = unsigned(n);
+                    } else if (k == "br" || k == "bw") {
+                        std::uint64_t bytes = parse_size(v);
+                        if (bytes == 0 || bytes % 4096 != 0)
+                            throw fail(k, "block size '" + v + "' must be a positive multiple of 4 KiB");
+                        (k == "br" ? d.br : d.bw) = bytes;
+                    } else if (k == "tl") {
+                        d.tl = on_off(k, v);
+                    } else if (k.rfind("tl_", 0) == 0) {
+                        d.tl_options[k] = v;
+                    } else {
+                        d.params.set(k, v);
+                    }
+                } catch (const config_error& e) {
+                    if (e.line() != 0) throw;
+                    throw fail(k, e.what());
+                }
+            }
+            if (have_scale && !d.pacing.enabled)
+                throw fail("scale", "scale= has no effect without pace=on");
+            if (d.model.empty() && !d.params.empty())
+                throw fail(d.params.values().begin()->first,
+                           "unknown key (not a device option, and there is no model= to take it as a parameter)");
+            if (d.model.empty() && d.pacing.enabled) throw fail("pace", "pacing needs a model=");
+            if (d.io_threads > 1 && (!d.model.empty() || d.io_impl != "syscall"))
+                throw fail("io_threads", "more than one I/O thread is for real devices only (io_impl syscall, "
+                                         "no model=): a model serves one request at a time");
+            if (d.br != 0 && d.bw != 0) {
+                try {
+                    block_sizes(d.br, d.bw);
+                } catch (const config_error& e) {
+                    throw fail("bw", e.what());
+                }
+            }
+            if (!d.tl && !d.tl_options.empty())
+                throw fail(d.tl_options.begin()->first, "translation-layer option without tl=on");
+            if (d.name.empty()) d.name = key + std::to_string(spec.devices.size());
+            if (!names.insert(d.name).second) throw fail("name", "device name '" + d.name + "' used twice");
+            spec.devices.push_back(std::move(d));
+        } else {
+            throw fail(key, "unknown key (expected disk, flash, placement or name)");
+        }
+    }
+    if (spec.devices.empty()) throw config_error(origin + ": no devices (expected disk= or flash= lines)");
+    if (spec.name.empty()) spec.name = origin;
+    return spec;
+}
+
+machine_spec load_machine_config(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw config_error("machine config '" + path + "' is a directory (expected a file of disk= / flash= lines)");
+    std::ifstream in(path);
+    if (!in) throw config_error("cannot open machine config '" + path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_machine_config(text.str(), path);
+}
+
+} // namespace flashxxl

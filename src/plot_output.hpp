@@ -1,0 +1,123 @@
+// The CLI's `--plot DIR`: CSV tables and gnuplot charts of a report, checked before the run, written atomically and signed.
+#pragma once
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+
+#include "flashxxl/characterize/gnuplot_report.hpp"
+#include "flashxxl/error.hpp"
+#include "flashxxl/safe_output.hpp"
+
+namespace flashxxl::cli {
+
+//! The gnuplot terminal this machine has: pngcairo, else png, else svg; empty without gnuplot.
+inline std::string gnuplot_terminal() {
+    if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) return "";
+    if (std::system("gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1") == 0) return "pngcairo";
+    if (std::system("gnuplot -e 'set terminal png' >/dev/null 2>&1") == 0) return "png";
+    return "svg";
+}
+
+//! The directory of `--plot DIR`. Each chart NAME is three files: NAME.csv (the numbers, one
+//! row per bar), NAME.gp (a gnuplot script that reads NAME.csv) and NAME.png (.svg where
+//! gnuplot has no PNG terminal; none without gnuplot, the script stays). Every file carries
+//! the signature "written by flashxxl" and goes through safe_output_file: a file flashxxl did
+//! not write is refused unless `force`, never a device, FIFO or link. reserve() checks a chart's
+//! paths before the run, so that a refused output costs no run.
+class plot_directory {
+public:
+    //! `dir` empty: no plots (every call is a no-op). Creates the directory.
+    plot_directory(std::string dir, std::string option, bool force)
+        : dir_(std::move(dir)), option_(std::move(option)), force_(force) {
+        if (dir_.empty()) return;
+        struct stat st {};
+        if (::stat(dir_.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+            throw refused_output(option_ + " '" + dir_ + "' is not a directory");
+        if (::mkdir(dir_.c_str(), 0755) != 0 && errno != EEXIST)
+            throw io_failure(option_ + " '" + dir_ + "': cannot create the directory: " + std::strerror(errno));
+        terminal_ = gnuplot_terminal();
+    }
+
+    bool enabled() const { return !dir_.empty(); }
+
+    //! Checks that chart `name`'s files may be written.
+    void reserve(const std::string& name) const {
+        if (!enabled()) return;
+        for (const std::string& p : {path(name, ".csv"), path(name, ".gp"), path(name, image_extension())})
+            check_output_path(p, option_, force_, {characterize::gnuplot_signature()});
+    }
+
+    //! Writes chart `name`: `csv` (a header line, then rows) and the gnuplot `script`, which reads
+    //! `name.csv` (comma-separated, the first line its header) and whose output is set before it
+    //! runs. Returns the paths written; notes go to `notes` (nullptr: none).
+    std::vector<std::string> write(const std::string& name, const std::string& csv, const std::string& script,
+                                   std::ostream* notes) const {
+        std::vector<std::string> written;
+        if (!enabled()) return written;
+        const std::vector<std::string> sig{characterize::gnuplot_signature()};
+        const std::string comment = "# " + characterize::gnuplot_signature() + "\n";
+        safe_output_file table(path(name, ".csv"), option_, force_, sig);
+        table.stream() << comment << csv;
+        table.commit();
+        written.push_back(table.path());
+        safe_output_file gp(path(name, ".gp"), option_, force_, sig);
+        gp.stream() << comment << "set datafile separator ','\n"
+                    << "if (!exists(\"out\")) out = '" << name << image_extension() << "'\n"
+                    << "set terminal " << (terminal_.empty() ? "pngcairo" : terminal_) << " size 960,540\n"
+                    << "set output out\n"
+                    << "set termoption noenhanced\n"  // underscores in labels stay underscores
+                    << "set key outside right top\n"
+                    << script;
+        gp.commit();
+        written.push_back(gp.path());
+        if (terminal_.empty()) {
+            if (notes) *notes << "gnuplot not found: wrote " << gp.path() << " (run it with gnuplot for the chart)\n";
+            return written;
+        }
+        safe_output_file image(path(name, image_extension()), option_, force_, sig);
+        const std::string& tmp = image.temp_path();
+        const std::string cmd = "cd '" + dir_ + "' && gnuplot -e \"out='" + tmp.substr(tmp.find_last_of('/') + 1) +
+                                "'\" '" + name + ".gp' 2>/dev/null";
+        if (std::system(cmd.c_str()) != 0) {
+            if (notes) *notes << "flashxxl: warning: gnuplot failed on " << gp.path() << "\n";
+            return written;
+        }
+        characterize::stamp_image(tmp);
+        image.commit();
+        written.push_back(image.path());
+        return written;
+    }
+
+private:
+    std::string image_extension() const { return terminal_ == "svg" ? ".svg" : ".png"; }
+    std::string path(const std::string& name, const std::string& ext) const { return dir_ + "/" + name + ext; }
+
+    std::string dir_, option_;
+    bool force_ = false;
+    std::string terminal_;
+};
+
+//! Text for a single-quoted gnuplot string: a quote is doubled.
+inline std::string gnuplot_text(const std::string& s) {
+    std::string q;
+    for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
+    return q;
+}
+
+//! Quotes a CSV field when it holds a comma or a quote.
+inline std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+} // namespace flashxxl::cli
