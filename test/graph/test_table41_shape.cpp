@@ -17,7 +17,7 @@ constexpr bool sanitized = false;
 #endif
 
 // The default experiment on a 1 000 000-node Figure 4.1 tree (a third of `flashxxl placement`'s
-// graph; at 500 000 nodes the two middle columns come within 0.01 of each other): about twenty
+// graph; at 500 000 nodes the two middle columns come within 0.01 of each other): about ten
 // seconds here, deterministic (modelled time only).
 TEST(Table41Shape, FourPlacementsComeInThePapersOrderWithinTwelveHundredths) {
     if (sanitized) GTEST_SKIP() << "a 1 000 000-node BFS four times: run in the release build only";
