@@ -49,8 +49,10 @@ TEST(Table41Shape, RepeatedRunsGiveIdenticalModelledTimes) {
     table41_options o;
     o.mu = 64;
     o.small_mu = 8;
+    o.streams = block_sizes(64 * KiB, 64 * KiB);  // small blocks and M keep it fast under ASan
+    o.memory = 16 * MiB;
     bfs_visitor vis;
-    auto open = [] { return open_graph_source("tree:nodes=30000"); };
+    auto open = [] { return open_graph_source("tree:nodes=10000"); };
     std::vector<table41_row> first = run_table41<bfs_visitor>(open, o, vis);
     std::vector<table41_row> second = run_table41<bfs_visitor>(open, o, vis);
     for (std::size_t i = 0; i < first.size(); ++i) {
