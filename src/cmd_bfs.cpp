@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -94,12 +95,17 @@ void run(const bfs_options& o) {
                     (unsigned long long)o.seed);
     std::printf("\nsource %llu: %llu levels, %llu nodes reached\n", (unsigned long long)o.source,
                 (unsigned long long)r.bfs.levels(), (unsigned long long)r.bfs.reached);
-    if (o.algo == "mm")
-        std::printf("clusters %llu (%llu growth rounds, cluster file %s), %llu loaded; hot pool: %llu records scanned, "
-                    "%llu at most\n",
+    if (o.algo == "mm") {
+        std::uint64_t on_device = 0;
+        for (const bfs_level_detail& d : r.bfs.level_details) on_device = std::max(on_device, d.pool_device_records);
+        std::printf("clusters %llu (%llu growth rounds, cluster file %s), %llu loaded in %llu reads; hot pool: %llu "
+                    "records scanned, %llu at most, %llu at most on the device (in-memory share %s; per level: --json)\n",
                     (unsigned long long)r.bfs.clusters, (unsigned long long)r.bfs.growth_rounds,
                     format_bytes(double(r.bfs.cluster_file_bytes)).c_str(), (unsigned long long)r.bfs.clusters_loaded,
-                    (unsigned long long)r.bfs.pool_records_scanned, (unsigned long long)r.bfs.max_pool_records);
+                    (unsigned long long)r.bfs.cluster_reads, (unsigned long long)r.bfs.pool_records_scanned,
+                    (unsigned long long)r.bfs.max_pool_records, (unsigned long long)on_device,
+                    format_bytes(double(r.bfs.pool_memory_bytes)).c_str());
+    }
     for (const phase_stats& p : r.bfs.phases) print_phase(p);
     print_command_modelled_time("bfs", m);
 }

@@ -31,9 +31,10 @@ namespace {
 
 struct placement_options {
     std::string graph = "tree:nodes=3000000";
-    // Defaults reproduce seeds/000 Table 4.1's ratios (docs/bfs.md, "placement"): streams in
-    // 1 MiB blocks, the cluster file read in 16 KiB blocks.
-    std::string br = "1MiB", bw = "1MiB", cluster_br = "16KiB", memory = "64MiB";
+    // Defaults reproduce seeds/000 Table 4.1's ratios (docs/bfs.md, "placement"; the same as
+    // table41_options'): streams in 768 KiB blocks, the cluster file read in 8 KiB blocks and
+    // striped in 64 KiB blocks.
+    std::string br = "768KiB", bw = "768KiB", cluster_br = "8KiB", cluster_bw, memory = "64MiB";
     std::uint64_t mu = 0, small_mu = 0, seed = 1, source = 0;
     std::string backing_dir;
     bool pace = false;
@@ -101,10 +102,15 @@ void run(const placement_options& o) {
     t.streams = block_sizes(parse_size_option("--br", o.br), parse_size_option("--bw", o.bw));
     // The cluster file's reads: --cluster-br, else Br (one block size for everything).
     t.cluster_br = o.cluster_br.empty() ? t.streams.br : parse_size_option("--cluster-br", o.cluster_br);
-    // Cluster sizes: 256 and 32 nodes by default (docs/bfs.md says how they were chosen); one of
-    // them given alone sets the other at the same 8 : 1 ratio.
-    t.mu = o.mu, t.small_mu = o.small_mu;
-    if (t.mu == 0 && t.small_mu == 0) t.mu = 256, t.small_mu = 32;
+    // Its write block, the unit random striping places: --cluster-bw, else the default 64 KiB
+    // when that holds whole reads, else whole reads in Bw.
+    if (!o.cluster_bw.empty())
+        t.cluster_bw = parse_size_option("--cluster-bw", o.cluster_bw);
+    else if (t.cluster_bw % t.cluster_br != 0)
+        t.cluster_bw = 0;
+    // Cluster sizes: table41_options' 512 and 64 nodes by default (docs/bfs.md says how they
+    // were chosen); one of them given alone sets the other at the same 8 : 1 ratio.
+    if (o.mu != 0 || o.small_mu != 0) t.mu = o.mu, t.small_mu = o.small_mu;
     if (t.mu == 0) t.mu = 8 * t.small_mu;
     if (t.small_mu == 0) t.small_mu = std::max<std::uint64_t>(1, t.mu / 8);
     t.seed = o.seed;
@@ -112,7 +118,8 @@ void run(const placement_options& o) {
     t.machine.backing_dir = o.backing_dir;
     t.machine.pace = o.pace;
     t.machine.scale = o.scale;
-    const std::uint64_t br = t.streams.br, bw = t.streams.bw, memory = t.memory, cluster_br = t.cluster_br;
+    const std::uint64_t br = t.streams.br, bw = t.streams.bw, memory = t.memory, cluster_br = t.cluster_br,
+                        cluster_bw = t.cluster_write_block();
     require_memory("placement", memory, bfs_experiment_min_memory(t.streams), o.memory, t.streams);
     const plot_directory plots(o.plot, "--plot", o.force);
     plots.reserve("table41-devices");  // refused outputs cost no run
@@ -137,7 +144,8 @@ void run(const placement_options& o) {
 
     if (o.json) {
         nlohmann::json j = {{"command", "placement"}, {"graph", rows.empty() ? "" : rows[0].result.graph},
-                            {"br_bytes", br}, {"bw_bytes", bw}, {"cluster_br_bytes", cluster_br}, {"memory_bytes", memory},
+                            {"br_bytes", br}, {"bw_bytes", bw}, {"cluster_br_bytes", cluster_br},
+                            {"cluster_bw_bytes", cluster_bw}, {"memory_bytes", memory},
                             {"pace", o.pace}, {"scale", o.scale},
                             {"largest_ratio_difference", cmp.largest_difference},
                             {"paper_order", cmp.same_order}};
@@ -179,9 +187,10 @@ void run(const placement_options& o) {
     std::printf("placement: MM_BFS phase (seeds/000 Table 4.1) on %s: %llu nodes, %llu edges, %llu levels\n",
                 first.graph.c_str(), (unsigned long long)first.csr.nodes, (unsigned long long)first.csr.edges(),
                 (unsigned long long)first.bfs.levels());
-    std::printf("Br %s, Bw %s (hot pool, level lists, sorters), cluster file Br %s, M %s, pacing %s\n\n",
+    std::printf("Br %s, Bw %s (hot pool, level lists, sorters), cluster file Br %s / Bw %s, M %s, pacing %s\n\n",
                 format_bytes(double(br)).c_str(), format_bytes(double(bw)).c_str(),
-                format_bytes(double(cluster_br)).c_str(), format_bytes(double(memory)).c_str(),
+                format_bytes(double(cluster_br)).c_str(), format_bytes(double(cluster_bw)).c_str(),
+                format_bytes(double(memory)).c_str(),
                 o.pace ? ("on, scale " + std::to_string(o.scale)).c_str() : "off");
     std::printf("%-36s %5s %12s %12s %10s  %s\n", "configuration", "mu", "modelled", "I/O wait", "wall",
                 "per device: RDV / WRV / modelled busy time");
@@ -236,10 +245,13 @@ void register_placement_command(CLI::App& app) {
                     "read block size of the cluster file, the structure read at random, one cluster per read "
                     "(empty: --br)")
         ->capture_default_str();
+    cmd->add_option("--cluster-bw", o->cluster_bw,
+                    "write block size of the cluster file, the unit random striping places (a multiple of "
+                    "--cluster-br; empty: 64KiB if that is one, else whole --cluster-br reads in --bw)");
     cmd->add_option("--memory", o->memory, "memory budget M of each phase (IEC units)")->capture_default_str();
-    cmd->add_option("--mu", o->mu, "cluster size of the first three runs (0: 256, or 8 x --small-mu)")
+    cmd->add_option("--mu", o->mu, "cluster size of the first three runs (0: 512, or 8 x --small-mu)")
         ->capture_default_str();
-    cmd->add_option("--small-mu", o->small_mu, "cluster size of the last run (0: 32, or --mu / 8)")
+    cmd->add_option("--small-mu", o->small_mu, "cluster size of the last run (0: 64, or --mu / 8)")
         ->capture_default_str();
     cmd->add_option("--seed", o->seed, "seed of the master choice")->capture_default_str();
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();

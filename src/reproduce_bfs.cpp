@@ -11,6 +11,7 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_experiment.hpp"
 #include "flashxxl/graph/graph_source.hpp"
+#include "flashxxl/graph/table2_experiment.hpp"
 #include "flashxxl/graph/table41_experiment.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
@@ -24,49 +25,35 @@ std::optional<double> ratio(double a, double b) {
     return a / b;
 }
 
-//! seeds/001 Table 2's BFS, one column: MM_BFS (CSR build, preprocessing, BFS phase) on `m`
-//! with block sizes `b` and budget `memory`. The one place reproduce calls mm_bfs: when
-//! graph/table2_experiment.hpp (branch hotpool) lands, swap this body for it.
-bfs_experiment_result run_table2_column(machine& m, const std::string& graph, const block_sizes& b,
-                                        std::uint64_t memory) {
-    auto source = open_graph_source(graph);
-    bfs_experiment_options eo;
-    eo.algo = "mm";
-    eo.memory = memory;
-    cli_bfs_visitor vis;
-    return run_bfs_experiment(m, *source, b, eo, vis);
-}
-
 struct phase_figures {
     double pp_s = 0, bfs_s = 0, pp_read = 0, bfs_read = 0, pp_write = 0, bfs_write = 0;
     double total_s() const { return pp_s + bfs_s; }
 };
 
-phase_figures figures(const bfs_experiment_result& r) {
+//! seeds/001 Table 2, one column: graph/table2_experiment.hpp's run (the in-memory-pool MM_BFS
+//! on a fresh machine with the 2009 SSD alone, TL in front of it for `tl`).
+phase_figures run_table2_column(std::uint64_t side, table2_block_config c, const table2_options& o) {
+    const table2_run r = run_table2(side, c, o);
     phase_figures f;
-    if (const phase_stats* p = r.bfs.phase("preprocessing")) {
-        f.pp_s = p->modelled.elapsed_s;
-        f.pp_read = double(p->total().read_bytes);
-        f.pp_write = double(p->total().write_bytes);
-    }
-    if (const phase_stats* p = r.bfs.phase("bfs")) {
-        f.bfs_s = p->modelled.elapsed_s;
-        f.bfs_read = double(p->total().read_bytes);
-        f.bfs_write = double(p->total().write_bytes);
-    }
+    f.pp_s = r.preprocessing_s;
+    f.bfs_s = r.bfs_s;
+    f.pp_read = double(r.preprocessing_read_bytes);
+    f.pp_write = double(r.preprocessing_write_bytes);
+    f.bfs_read = double(r.bfs_read_bytes);
+    f.bfs_write = double(r.bfs_write_bytes);
     return f;
 }
 
 //! One row of seeds/001 Table 2 (seconds, GB), read from the garbled seed text by the
 //! ratios issue 14 quotes (1.29 / 0.50, 0.76 / 0.66, 2.75 / 2.01, 2.70 / 2.75).
-struct table2_paper_row {
+struct table2_paper_figures {
     int log2_nodes;
     double br_pp_s, br_bfs_s, bw_pp_s, bw_bfs_s, tl_total_s;
     double br_pp_write, br_bfs_write, br_bfs_read, bw_bfs_read;
 };
 
-const std::vector<table2_paper_row>& table2_paper() {
-    static const std::vector<table2_paper_row> rows = {
+const std::vector<table2_paper_figures>& table2_paper() {
+    static const std::vector<table2_paper_figures> rows = {
         {20, 31.5, 768.4, 40.5, 381.4, 766.0, 0.560, 0.009, 1.924, 0.094},
         {22, 100.0, 1697.0, 76.2, 1126.0, 1763.4, 2.271, 0.104, 8.080, 0.188},
         {24, 632.9, 4570.4, 1738.2, 9184.6, 5191.0, 9.251, 1.654, 61.660, 457.750},
@@ -99,9 +86,11 @@ report_table seeds000_table4_1(scale s, const progress_fn& progress) {
     }
     for (std::size_t i = 0; i < rows.size(); ++i)
         t.rows.push_back({rows[i].conf.label + ": I/O wait", cmp.paper_io_wait[i], cmp.io_wait[i], ""});
-    t.notes = {"Graph: the Figure 4.1 tree with " + std::to_string(nodes) +
-                   " nodes (the paper: 2^28); streams in 1 MiB blocks, the cluster file in 16 KiB reads, M 64 MiB, "
-                   "mu 256 / 32: `flashxxl placement`'s defaults, chosen as docs/bfs.md says.",
+    t.notes = {"Graph: the Figure 4.1 tree with " + std::to_string(nodes) + " nodes (the paper: 2^28); streams in " +
+                   format_size(o.streams.br) + " blocks, the cluster file read in " + format_size(o.cluster_br) +
+                   " and striped in " + format_size(o.cluster_write_block()) + " blocks, M " + format_size(o.memory) +
+                   ", mu " + std::to_string(o.mu) + " / " + std::to_string(o.small_mu) +
+                   ": `flashxxl placement`'s defaults, chosen as docs/bfs.md says.",
                std::string("The paper's order in both rows: ") + (cmp.same_order ? "yes" : "NO") +
                    "; largest difference between the ratios: " + std::to_string(cmp.largest_difference) +
                    (nodes < 3000000 ? " (the 3 M-node full run is the calibrated one; smaller trees may swap the "
@@ -116,28 +105,23 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
     t.id = "seeds001_table2";
     t.title = "seeds/001 Table 2: MM_BFS on square grids with block size Br, Bw and the translation layer (TL)";
     t.unit = "ratio";
-    // Blocks 32 times smaller than the paper's 128 KiB / 16 MiB, |V| 32 times smaller. M: the
-    // paper's M / Bw = 32 is below what MM_BFS needs with B = Bw here, so M = 40 Bw.
-    const block_sizes br(4 * KiB, 4 * KiB), bw(512 * KiB, 512 * KiB);
-    const std::uint64_t memory = std::max<std::uint64_t>(20 * MiB, bfs_experiment_min_memory(bw));
-    std::size_t grids = s == scale::tiny ? 1 : s == scale::quick ? 2 : 4;
-    const std::string ssd = "flash=memory,4GiB,memory name=ssd model=hama-ssd-2009";
+    // graph/table2_experiment.hpp at scale 32: Br 4 KiB, Bw 512 KiB, M 16 MiB (the paper's
+    // 128 KiB / 16 MiB / 512 MiB over 32: M / Br and M / Bw kept), |V| 32 times smaller.
+    const table2_options o;
+    // quick: the first three rows, so that it reaches the crossover (the paper's Bw loses from 2^24 on).
+    std::size_t grids = s == scale::tiny ? 1 : s == scale::quick ? 3 : 4;
     for (std::size_t k = 0; k < grids; ++k) {
-        const table2_paper_row& p = table2_paper()[k];
+        const table2_paper_figures& p = table2_paper()[k];
         const int log2_nodes = p.log2_nodes - 5;
         const std::uint64_t side = std::uint64_t(std::llround(std::sqrt(std::ldexp(1.0, log2_nodes))));
         const std::string graph = "grid:side=" + std::to_string(side);
         const std::string tag = "2^" + std::to_string(log2_nodes) + " (paper 2^" + std::to_string(p.log2_nodes) + ")";
         if (progress) progress(graph + ", TL");
-        machine m_tl = machine::from_config_text("name=ssd-tl\n" + ssd + " tl=on tl_page=4KiB tl_segment=512KiB\n"
-                                                 "placement=single device=ssd\n", "reproduce table 2");
-        const phase_figures tl = figures(run_table2_column(m_tl, graph, br, memory));
+        const phase_figures tl = run_table2_column(side, table2_block_config::tl, o);
         if (progress) progress(graph + ", Br");
-        machine m_br = machine::from_config_text("name=ssd\n" + ssd + "\nplacement=single device=ssd\n", "reproduce");
-        const phase_figures fbr = figures(run_table2_column(m_br, graph, br, memory));
+        const phase_figures fbr = run_table2_column(side, table2_block_config::br, o);
         if (progress) progress(graph + ", Bw");
-        machine m_bw = machine::from_config_text("name=ssd\n" + ssd + "\nplacement=single device=ssd\n", "reproduce");
-        const phase_figures fbw = figures(run_table2_column(m_bw, graph, bw, memory));
+        const phase_figures fbw = run_table2_column(side, table2_block_config::bw, o);
         t.rows.push_back({tag + ": Bw / Br preprocessing time", p.bw_pp_s / p.br_pp_s, ratio(fbw.pp_s, fbr.pp_s), ""});
         t.rows.push_back({tag + ": Bw / Br BFS-phase time", p.bw_bfs_s / p.br_bfs_s, ratio(fbw.bfs_s, fbr.bfs_s),
                           "issue 14's target: below 1 on the smallest grid, above 1 on the largest"});
@@ -151,12 +135,13 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                           std::to_string(fbr.pp_s) + " + " + std::to_string(fbr.bfs_s) + ", Bw " +
                           std::to_string(fbw.pp_s) + " + " + std::to_string(fbw.bfs_s));
     }
-    t.notes.push_back("Scaling: Br 4 KiB, Bw 512 KiB (the paper's 128 KiB / 16 MiB over 32, block ratio 128 kept), "
-                      "|V| over 32 per row, M " + format_size(memory) + " (the paper's M / Bw = 32 is below MM_BFS's "
-                      "minimum with B = Bw here). The paper's |V| per row is inferred: Bw loses from 2^24 on (the "
-                      "text), volumes grow 4 times per row.");
-    t.notes.push_back("MM_BFS keeps its hot pool and level lists on the device (docs/bfs.md); issue 14's in-memory hot "
-                      "pool (branch hotpool) is what the BFS-phase rows wait for.");
+    t.notes.push_back("Scaling (graph/table2_experiment.hpp, scale 32): Br " + format_size(o.br()) + ", Bw " +
+                      format_size(o.bw()) + ", M " + format_size(o.memory()) +
+                      " (the paper's 128 KiB / 16 MiB / 512 MiB over 32: block ratio 128 and M / Bw = 32 kept), "
+                      "|V| over 32 per row. The paper's |V| per row is inferred: Bw loses from 2^24 on (the text), "
+                      "volumes grow 4 times per row.");
+    t.notes.push_back("MM_BFS with the in-memory hot pool (docs/bfs.md): Bw wins the BFS phase while its pool fits "
+                      "its share of M and loses once the overflow is merge-scanned every level.");
     return t;
 }
 

@@ -73,7 +73,7 @@ if sys.argv[1] == 'placement':
 elif sys.argv[1] not in ('gen', 'characterize'):
     assert d['machine_spec']['devices'], d['machine_spec']
 # Units in names: a quantity never hides its unit, and numbers are numbers.
-unitless = {'br', 'bw', 'memory', 'size', 'capacity', 'rdv', 'wrv', 'cluster_br', 'element_size', 'block', 'page',
+unitless = {'br', 'bw', 'memory', 'size', 'capacity', 'rdv', 'wrv', 'cluster_br', 'cluster_bw', 'element_size', 'block', 'page',
             'pacing', 'id_width', 'segment', 'time', 'elapsed'}
 number_text = re.compile(r'^-?[0-9][0-9.]*(e[-+]?[0-9]+)?\\s*([KMGT]i?B|B|[kKMGT]|s|ms|us)?$')
 def walk(x, path):

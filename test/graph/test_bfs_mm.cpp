@@ -30,9 +30,17 @@ void check_all_graphs(machine& m, const block_sizes& b, std::uint64_t memory, st
         std::vector<std::uint64_t> sources = {tg.n / 3};
         if (two_sources) sources.push_back(0);
         for (std::uint64_t source : sources) {
+            // Twice: as designed (pool and levels in memory as far as M allows), and with no
+            // memory for them, so that the external overflow pool and spilled levels are used.
+            for (bool on_device : {false, true}) {
+            SCOPED_TRACE(on_device ? "pool and levels on the device" : "pool in memory");
             bfs_level_recorder rec(tg.n);
             mm_bfs_options o;
             o.mu = mu;
+            if (on_device) {
+                o.pool_memory = 0;
+                o.level_memory = 0;
+            }
             bfs_result r = mm_bfs(m, *g, memory, b, source, rec, o);
             flashxxl::testing::expect_levels_match_boost(tg, source, rec);
             EXPECT_EQ(rec.level_sizes, r.level_sizes);
@@ -46,11 +54,20 @@ void check_all_graphs(machine& m, const block_sizes& b, std::uint64_t memory, st
             EXPECT_GT(r.phases[0].of(role::static_data).write_bytes, 0u);
             EXPECT_LE(r.clusters_loaded, r.clusters);
             EXPECT_GE(r.clusters_loaded, 1u);
-            if (r.reached > 100 && r.mu > 1) {  // with mu = 1 a loaded cluster is used up at once
+            if (on_device && r.reached > 100 && r.mu > 1) {  // with mu = 1 a loaded cluster is used up at once
                 EXPECT_GT(r.phases[1].of(role::hot).write_bytes, 0u) << "the hot pool stayed in memory";
             }
+            ASSERT_EQ(r.level_details.size(), r.level_sizes.size());
+            std::uint64_t loaded = 0;
+            for (std::size_t t = 0; t < r.level_details.size(); ++t) {
+                EXPECT_EQ(r.level_details[t].size, r.level_sizes[t]);
+                loaded += r.level_details[t].clusters_loaded;
+            }
+            EXPECT_EQ(loaded, r.clusters_loaded);
+            EXPECT_LE(r.cluster_reads, r.clusters_loaded);
             flashxxl::testing::expect_block_shapes(r.phases[0].total(), b, "preprocessing");
             flashxxl::testing::expect_block_shapes(r.phases[1].total(), b, "bfs");
+            }
         }
     }
 }
@@ -107,6 +124,47 @@ TEST(mm_bfs, clusters_are_loaded_once_and_the_pool_bound_holds) {
     std::uint64_t records = g->arc_count();
     EXPECT_LT(r.pool_records_scanned, 4 * o.mu * records);
     EXPECT_LT(r.pool_records_scanned, r.levels() * records / 4);
+    // The pool (at most a few thousand records here) fits its share of M: nothing is written
+    // in the BFS phase, and the level report says so.
+    EXPECT_LT(r.max_pool_records * sizeof(adjacency_record) * 3, r.pool_memory_bytes);
+    EXPECT_EQ(r.phases[1].total().write_bytes, 0u);
+    for (const bfs_level_detail& d : r.level_details) EXPECT_EQ(d.pool_device_records, 0u);
+    // Neighbouring clusters come with the read blocks of requested ones: fewer reads.
+    EXPECT_LT(r.cluster_reads, r.clusters_loaded);
+}
+
+//! TPIE's habit: what the BFS phase allocates (sorters, streams, the in-memory pool, level lists,
+//! request list and bitsets, the cluster file's read buffer) stays within M, counted through one
+//! memory_account, whether the pool fits in memory or overflows, at the minimum budget and above.
+TEST(mm_bfs, the_bfs_phase_allocates_at_most_m) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(90));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    const block_sizes b(4096, 16384);
+    auto g = build_csr(m, 512 * 1024, b, src);
+    for (std::uint64_t memory : {mm_bfs_min_memory(b), std::uint64_t(512 * 1024), std::uint64_t(4 * 1024 * 1024)}) {
+        for (int variant = 0; variant < 3; ++variant) {
+            SCOPED_TRACE("memory " + std::to_string(memory) + " variant " + std::to_string(variant));
+            memory_account acc;
+            mm_bfs_options o;
+            o.mu = 8;
+            o.account = &acc;
+            if (variant == 1) o.pool_memory = 0;   // the overflow pool carries the load
+            if (variant == 2) o.level_memory = 0;  // every level spills
+            bfs_level_recorder rec(tg.n);
+            bfs_result r = mm_bfs(m, *g, memory, b, 0, rec, o);
+            flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
+            EXPECT_GT(acc.peak(), 0u);
+            EXPECT_LE(acc.peak(), memory);
+            EXPECT_EQ(acc.current(), 0u) << "everything charged is given back";
+            if (variant == 1) {
+                EXPECT_GT(r.phases[1].of(role::hot).write_bytes, 0u);
+            }
+            if (variant == 2) {
+                EXPECT_GT(r.phases[1].of(role::scratch).write_bytes, 0u);
+            }
+        }
+    }
 }
 
 TEST(mm_bfs, default_mu_follows_the_unit_cost_optimum) {

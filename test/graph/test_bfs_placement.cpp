@@ -35,6 +35,7 @@ placement_run run_on(machine& m, const test_graph& tg, std::uint64_t mu) {
     bfs_level_recorder rec(tg.n);
     mm_bfs_options o;
     o.mu = mu;
+    o.pool_memory = 0;  // the pool of the paper's graphs is many times M: keep it on the devices
     placement_run r;
     r.result = mm_bfs(m, *g, 512 * 1024, small_blocks, 0, rec, o);
     r.level = rec.level;

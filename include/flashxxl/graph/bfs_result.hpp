@@ -77,6 +77,16 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
+//! One level of MM_BFS's BFS phase (shared/BFS.md, "Log per level"): L(t) and what expanding
+//! it took (the clusters its nodes asked for, the pool after they were loaded).
+struct bfs_level_detail {
+    std::uint64_t size = 0;                 //!< |L(t)|
+    std::uint64_t clusters_loaded = 0;      //!< clusters that entered the hot pool for L(t)'s lists
+    std::uint64_t cluster_reads = 0;        //!< read requests for them (a read block may bring several)
+    std::uint64_t pool_memory_records = 0;  //!< hot-pool records in memory after the level's loads
+    std::uint64_t pool_device_records = 0;  //!< hot-pool records in the external overflow pool
+};
+
 //! The result of mr_bfs / mm_bfs.
 struct bfs_result {
     std::uint64_t source = 0;
@@ -85,12 +95,15 @@ struct bfs_result {
     // MM_BFS only:
     std::uint64_t mu = 0;                      //!< target cluster size (nodes)
     std::uint64_t clusters = 0;                //!< clusters built (K)
-    std::uint64_t clusters_loaded = 0;         //!< cluster reads in the BFS phase
+    std::uint64_t clusters_loaded = 0;         //!< clusters loaded in the BFS phase (each at most once)
+    std::uint64_t cluster_reads = 0;           //!< their read requests (neighbours share a read block)
+    std::uint64_t pool_memory_bytes = 0;       //!< M's share for the in-memory hot pool
     std::uint64_t growth_rounds = 0;           //!< rounds of the parallel cluster BFS
     std::uint64_t cluster_file_bytes = 0;      //!< size of the cluster index file F
     std::uint64_t pool_records_scanned = 0;    //!< sum over levels of |H| (records)
     std::uint64_t max_pool_records = 0;        //!< largest |H|
     std::uint64_t neighbour_records = 0;       //!< sum over levels of |S_N|
+    std::vector<bfs_level_detail> level_details;  //!< MM_BFS: per level t = 0, 1, ...
     std::vector<phase_stats> phases;           //!< "preprocessing", "bfs" (mm) or "bfs" (mr)
 
     //! Levels (number of non-empty levels).

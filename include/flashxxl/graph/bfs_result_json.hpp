@@ -31,19 +31,36 @@ inline void to_json(nlohmann::json& j, const phase_stats& p) {
     }
 }
 
+inline void to_json(nlohmann::json& j, const bfs_level_detail& d) {
+    j = nlohmann::json{{"nodes", d.size},
+                       {"clusters_loaded", d.clusters_loaded},
+                       {"cluster_reads", d.cluster_reads},
+                       {"pool_memory_records", d.pool_memory_records},
+                       {"pool_device_records", d.pool_device_records}};
+}
+
 inline void to_json(nlohmann::json& j, const bfs_result& r) {
     j = nlohmann::json{{"source", r.source},
                        {"reached", r.reached},
-                       {"levels", r.levels()},
+                       {"level_count", r.levels()},
                        {"mu", r.mu},
                        {"clusters", r.clusters},
                        {"clusters_loaded", r.clusters_loaded},
+                       {"cluster_reads", r.cluster_reads},
+                       {"pool_memory_bytes", r.pool_memory_bytes},
                        {"growth_rounds", r.growth_rounds},
                        {"cluster_file_bytes", r.cluster_file_bytes},
                        {"pool_records_scanned", r.pool_records_scanned},
                        {"max_pool_records", r.max_pool_records},
                        {"neighbour_records", r.neighbour_records},
                        {"phases", r.phases}};
+    // Per level: MM_BFS's details, MR_BFS's level sizes.
+    if (!r.level_details.empty()) {
+        j["levels"] = r.level_details;
+    } else {
+        j["levels"] = nlohmann::json::array();
+        for (std::uint64_t n : r.level_sizes) j["levels"].push_back({{"nodes", n}});
+    }
 }
 
 } // namespace flashxxl

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <stxxl/bits/io/request.h>
@@ -87,13 +88,44 @@ public:
     //! Calls f(record) for every record of cluster c, in (v, w) order.
     template <class F>
     void read(std::uint64_t c, F&& f) {
-        if (writer_) throw invalid_request("cluster_file::read before finish()");
         if (c >= clusters())
             throw invalid_request("cluster_file::read: cluster " + std::to_string(c) + " >= " +
                                   std::to_string(clusters()));
+        read_clusters(c, c + 1, f);
+    }
+
+    //! The clusters [first, last) that lie wholly inside the Br blocks read() reads for cluster
+    //! c (c among them): read_clusters(first, last) costs the same single request as read(c).
+    //! MM_BFS loads them together when its pool has room (shared/BFS.md, "Engineering").
+    std::pair<std::uint64_t, std::uint64_t> block_neighbours(std::uint64_t c) const {
+        if (c >= clusters())
+            throw invalid_request("cluster_file::block_neighbours: cluster " + std::to_string(c) + " >= " +
+                                  std::to_string(clusters()));
+        const std::uint64_t a = index_[c], b = index_[c + 1];
+        if (a == b) return {c, c + 1};
+        const std::uint64_t k = a / items_per_segment_;
+        if ((b - 1) / items_per_segment_ != k) return {c, c + 1};  // spans two segments: two requests
+        const std::uint64_t per_block = layout_.items_per_block();
+        const std::uint64_t base = k * items_per_segment_;
+        const std::uint64_t lo = base + (a - base) / per_block * per_block;
+        const std::uint64_t hi = std::min(records_, base + ((b - 1 - base) / per_block + 1) * per_block);
+        // first: the smallest cluster starting at or after lo; last: one past the largest ending by hi.
+        std::uint64_t first = std::lower_bound(index_.begin(), index_.begin() + c + 1, lo) - index_.begin();
+        std::uint64_t last = std::upper_bound(index_.begin() + c + 1, index_.end(), hi) - index_.begin() - 1;
+        return {first, std::max(last, c + 1)};
+    }
+
+    //! Calls f(record) for every record of clusters [first, last), in (c(v), v, w) order, with one
+    //! read request per Bw segment the range touches.
+    template <class F>
+    void read_clusters(std::uint64_t first, std::uint64_t last, F&& f) {
+        if (writer_) throw invalid_request("cluster_file::read before finish()");
+        if (first >= last || last > clusters())
+            throw invalid_request("cluster_file::read_clusters: range [" + std::to_string(first) + ", " +
+                                  std::to_string(last) + ") not within " + std::to_string(clusters()) + " clusters");
         const std::uint64_t br = blocks_.br;
         const std::uint64_t per_block = layout_.items_per_block();
-        std::uint64_t a = index_[c], b = index_[c + 1];
+        std::uint64_t a = index_[first], b = index_[last];
         while (a < b) {
             std::uint64_t k = a / items_per_segment_;
             const extent& ext = segments_[k].ext.get();
@@ -106,9 +138,9 @@ public:
             // The buffer holds blocks [blk0, blk1) of the segment; records [j0, j1) block by block.
             const char* block = buffer_.data();
             for (std::uint64_t blk = blk0; blk < blk1; ++blk, block += br) {
-                const std::uint64_t first = blk * per_block;
-                const std::uint64_t from = std::max(j0, first), to = std::min(j1, first + per_block);
-                const char* p = block + (from - first) * sizeof(adjacency_record);
+                const std::uint64_t first_item = blk * per_block;
+                const std::uint64_t from = std::max(j0, first_item), to = std::min(j1, first_item + per_block);
+                const char* p = block + (from - first_item) * sizeof(adjacency_record);
                 for (std::uint64_t j = from; j < to; ++j, p += sizeof(adjacency_record)) {
                     adjacency_record rec;
                     std::memcpy(&rec, p, sizeof rec);

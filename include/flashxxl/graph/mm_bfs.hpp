@@ -13,6 +13,7 @@
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/graph/bfs_level_store.hpp"
 #include "flashxxl/graph/bfs_levels.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/bfs_result.hpp"
@@ -21,6 +22,8 @@
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/graph/mm_clustering.hpp"
 #include "flashxxl/io/blocks.hpp"
+#include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/io/memory_charge.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
@@ -35,143 +38,344 @@ struct mm_bfs_options {
     //! random reads are cheap, while the streams (hot pool, level lists, sorters) use `b`,
     //! sized for the HDD. Unset: `b` for everything.
     std::optional<block_sizes> cluster_blocks;
+    //! Bytes of M for the in-memory hot pool; unset: what the split of M leaves (mm_bfs_split).
+    //! 0 keeps all but a few records of the pool on the device (the pre-2006 design; tests use
+    //! it to exercise the overflow, experiments that scale a graph down to keep the paper's
+    //! ratio of pool to M).
+    std::optional<std::uint64_t> pool_memory;
+    //! Bytes of M for each in-memory level list; unset: the split's share (0: every level on
+    //! the device).
+    std::optional<std::uint64_t> level_memory;
+    //! Load the whole read block (the unloaded neighbouring clusters that lie in the Br blocks
+    //! of a requested cluster) when the in-memory pool has room: no extra I/O.
+    bool load_block_neighbours = true;
+    //! When set, every buffer of the BFS phase is charged here (a test compares its peak with M).
+    memory_account* account = nullptr;
 };
 
-//! Memory the BFS phase of mm_bfs needs at least with block sizes `b`.
+//! Memory the BFS phase of mm_bfs needs at least with block sizes `b`, besides 9 bits per
+//! cluster: the cluster file's Bw read buffer, the streams of a spilled level or pool (two
+//! readers and a writer at a time), the neighbour sorter's minimum and 64 KiB for the
+//! in-memory pool and levels.
 inline std::uint64_t mm_bfs_phase_min_memory(const block_sizes& b) {
-    return 2 * sorter<level_record, level_by_node>::min_memory(b) +
-           2 * sorter<adjacency_record, adjacency_by_owner>::min_memory(b) + 8 * b.br + 5 * b.bw;
+    return b.bw + 2 * bfs_level_store::cursor_memory(b) + bfs_level_store::writer_memory(b) +
+           sorter<level_record, level_by_node>::min_memory(b) + 64 * KiB;
 }
 //! Memory mm_bfs needs at least with block sizes `b` (the larger of its two phases).
 inline std::uint64_t mm_bfs_min_memory(const block_sizes& b) {
     return std::max(mm_bfs_phase_min_memory(b), clustering_min_memory(b));
 }
 
-//! The BFS phase of MM_BFS (shared/BFS.md) on a cluster file built by build_clusters. The hot
-//! pool H (adjacency records sorted by node, role `hot`: on HDDs under flash_aware) holds the
-//! lists of loaded clusters' unvisited nodes. Per level t:
-//! 1. merge-scan L(t-1) with H: lists found go to the neighbour sorter S_N, the rest of H is
-//!    rewritten; nodes without a list in H ask for their cluster (sorter S_C);
+//! How the BFS phase splits M (bytes): what the fixed part (mm_bfs_phase_min_memory less its
+//! 64 KiB, plus the cluster bitsets and request list) leaves is `free`; the neighbour sorter
+//! gets a quarter (at least its minimum), each of the three level lists a 24th, the hot pool
+//! the rest: half of it for the records kept in memory from level to level, a quarter to stage
+//! a level's loaded clusters and a quarter for the copy that merges them in.
+struct mm_bfs_split {
+    std::uint64_t fixed = 0;
+    std::uint64_t neighbours = 0;  //!< the neighbour sorter S_N
+    std::uint64_t level = 0;  //!< per level list (L(t-2), L(t-1), L(t))
+    std::uint64_t pool = 0;   //!< in-memory hot pool: kept records, staging and its merge copy
+    std::uint64_t keep = 0;   //!< bytes of pool records kept in memory between levels
+    std::uint64_t stage = 0;  //!< bytes of the staging area (and of its merge copy)
+    mm_bfs_split(std::uint64_t memory, const block_sizes& b, std::uint64_t clusters, const mm_bfs_options& o) {
+        const std::uint64_t sorter_min = sorter<level_record, level_by_node>::min_memory(b);
+        // (at the minimum, `free` is the sorter's minimum plus 64 KiB)
+        fixed = mm_bfs_phase_min_memory(b) - 64 * KiB - sorter_min + 2 * (clusters / 8 + 8) + 4 * clusters;
+        if (memory < fixed + sorter_min + 64 * KiB)
+            throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the " +
+                               format_bytes(double(fixed + sorter_min + 64 * KiB)) + " that " + b.describe() +
+                               " and " + std::to_string(clusters) + " clusters need");
+        const std::uint64_t free = memory - fixed;
+        neighbours = std::max(sorter_min, free / 4);
+        const std::uint64_t rest = free - neighbours;
+        level = std::min(o.level_memory ? *o.level_memory : free / 24, rest / 6);
+        pool = rest - 3 * level;
+        stage = std::max<std::uint64_t>(pool / 4, 512 * sizeof(adjacency_record));
+        keep = pool / 2;
+        if (o.pool_memory) keep = std::min(keep, *o.pool_memory);
+        pool = keep + 2 * stage;
+    }
+};
+
+//! The BFS phase of MM_BFS (shared/BFS.md) on a cluster file built by build_clusters, engineered
+//! as Ajwani, Meyer and Osipov describe (SODA 2006, ALENEX 2007). The hot pool H (adjacency
+//! records (v, w, c(w)) of loaded clusters' unvisited nodes) is a sorted array in memory as far
+//! as its share of M allows; only the overflow is an external sorted pool (role `hot`: on HDDs
+//! under flash_aware) that is merge-scanned. Level lists are in memory while they fit their
+//! share (bfs_level_store), the cluster requests are a list deduplicated by a bitset, the
+//! neighbour sorter S_N sorts in memory unless it outgrows its share: a level that stays
+//! small creates no file. Per level t:
+//! 1. L(t-1) against H: lists found (in memory: binary search; on the device: one merge-scan
+//!    that rewrites the overflow) go to S_N; nodes without a list ask for their cluster;
 //! 2. the requested clusters are read in ascending order, one random read each (role
-//!    static_data), and sorted by node;
-//! 3. the lists of the asking nodes go to S_N, the rest is merged into H;
+//!    static_data), together with the unloaded clusters in the same Br blocks while the pool
+//!    has room; the records go to a staging area;
+//! 3. the staged records are sorted, the lists of L(t-1)'s nodes go to S_N, the rest is merged
+//!    into the in-memory pool (or, if the staging area filled, merged into the overflow);
 //! 4. S_N sorted, repeats dropped, L(t-1) and L(t-2) subtracted: that is L(t).
-//! Level lists and sorters have role scratch and block sizes `b` (config_error for an invalid
-//! pair; the file keeps its own). `memory` bounds the buffers.
+//! `memory` bounds everything the phase allocates, the file's read buffer included
+//! (mm_bfs_split says how; config_error below the minimum); every buffer is charged to
+//! `account` (when given), so a test can compare its peak with M. Streams use block sizes
+//! `b`; the file keeps its own. res.level_details gets one entry per level.
 template <class Visitor>
 void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                  Visitor& vis, bfs_result& res) {
+                  Visitor& vis, bfs_result& res, const mm_bfs_options& opts = {},
+                  memory_account* account = nullptr) {
     using pool = vector<adjacency_record>;
-    using id_list = vector<bfs_node>;
     using n_sorter = sorter<level_record, level_by_node>;
-    using c_sorter = sorter<bfs_node, std::less<bfs_node>>;
-    using a_sorter = sorter<adjacency_record, adjacency_by_owner>;
     b.validate();
-    // Two level / pool readers (2 Br each) and two writers (2 Bw each) at a time, the cluster
-    // file's Bw read buffer, slack for the third reader of the subtraction step.
-    const std::uint64_t streams = 8 * b.br + 5 * b.bw;
+    memory_account own_account;
+    memory_account& acc = account ? *account : own_account;
     if (memory < mm_bfs_phase_min_memory(b))
         throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
                            format_bytes(double(mm_bfs_phase_min_memory(b))) + " for " + b.describe());
-    const std::uint64_t s_n_memory = (memory - streams) / 2;
-    const std::uint64_t s_c_memory = std::max(c_sorter::min_memory(b), (memory - streams) / 8);
-    const std::uint64_t loaded_memory = (memory - streams) / 2 - s_c_memory;
+    const std::uint64_t clusters = file.clusters();
+    const mm_bfs_split split(memory, b, clusters, opts);
+    res.pool_memory_bytes = split.pool;
+    // The cluster file's read buffer (allocated in its own account) is part of M.
+    memory_charge file_buffer(&acc, file.blocks().bw);
+    memory_charge bitsets(&acc, 2 * (clusters / 8 + 8));
+    std::vector<bool> loaded(clusters, false), requested(clusters, false);
+    std::vector<bfs_node> requests;
+    memory_charge requests_charge(&acc, 0);
 
-    auto prev2 = make_level_list(m, b);
-    auto prev = make_level_list(m, b);
-    {
-        level_list::stream_writer w(*prev);
-        w.push(level_record{bfs_node(source), 0, bfs_node(source)});
-    }
+    // The in-memory pool: hot[0, prefix) sorted by (v, w); records of visited nodes are
+    // tombstoned (w = no_bfs_node) until the compaction after the scan. Loaded records are
+    // staged in hot[prefix, end) (at most `stage`) and merged in through a copy of them.
+    // hot[0, keep) survives from level to level; the excess is merged into the overflow by
+    // the next level's merge-scan (one rewrite per level). Staging at least 512 records.
+    const std::uint64_t keep = split.keep / sizeof(adjacency_record);
+    const std::uint64_t stage = split.stage / sizeof(adjacency_record);
+    const std::uint64_t capacity = keep + stage;
+    std::vector<adjacency_record> hot;
+    hot.reserve(capacity);
+    memory_charge hot_charge(&acc, hot.capacity() * sizeof(adjacency_record));
+    std::uint64_t prefix = 0, dead = 0;
+    std::unique_ptr<pool> overflow;  // the external sorted pool (null when empty)
+    const adjacency_by_owner by_owner;
+
+    auto prev2 = std::make_unique<bfs_level_store>(m, b, split.level, acc);
+    auto prev = std::make_unique<bfs_level_store>(m, b, split.level, acc);
+    prev2->finish();
+    prev->push(level_record{bfs_node(source), 0, bfs_node(source)});
+    prev->finish();
     vis.discover_vertex(source, 0, source);
     vis.finish_level(0, 1);
     res.level_sizes.push_back(1);
-    auto hot = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
+    res.level_details.push_back(bfs_level_detail{1, 0, 0, 0, 0});
 
-    for (std::uint64_t t = 1;; ++t) {
-        n_sorter neighbours(m, s_n_memory, b, level_by_node(), role::scratch);
-        res.pool_records_scanned += hot->size();
-        res.max_pool_records = std::max<std::uint64_t>(res.max_pool_records, hot->size());
-        // 1. L(t-1) against H.
-        auto rest = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
-        id_list missing(m, id_list::min_memory(b), b, role::scratch);
-        c_sorter requests(m, s_c_memory, b, std::less<bfs_node>(), role::scratch);
+    // Merges the sorted records [first, last) into the overflow pool (one rewrite).
+    auto spill = [&](const adjacency_record* first, const adjacency_record* last) {
+        if (first == last) return;
+        auto merged = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
         {
-            level_list::stream_reader l(*prev);
-            pool::stream_reader h(*hot);
-            pool::stream_writer out(*rest);
-            id_list::stream_writer miss(missing);
-            bool matched = false;
-            while (!l.empty() || !h.empty()) {
-                if (h.empty() || (!l.empty() && l->v < h->v)) {
-                    if (!matched) {
-                        miss.push(l->v);
-                        requests.push(l->c);
-                    }
-                    matched = false;
-                    ++l;
-                } else if (l.empty() || h->v < l->v) {
-                    out.push(*h);
-                    ++h;
-                } else {
-                    neighbours.push(level_record{h->w, h->cw, h->v});
-                    matched = true;
-                    ++h;
-                }
-            }
-            out.finish();
-            miss.finish();
-        }
-        hot = std::move(rest);
-        // 2. Load the requested clusters.
-        if (!requests.empty()) {
-            requests.sort();
-            a_sorter loaded(m, loaded_memory, b, adjacency_by_owner(), role::scratch);
-            bool have_last = false;
-            bfs_node last = 0;
-            for (; !requests.empty(); ++requests) {
-                const bfs_node c = *requests;
-                if (have_last && c == last) continue;
-                have_last = true;
-                last = c;
-                file.read(c, [&](const adjacency_record& r) { loaded.push(r); });
-                ++res.clusters_loaded;
-            }
-            requests.clear();
-            // 3. Lists of the asking nodes to S_N, the rest merged into H.
-            loaded.sort();
-            auto merged = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
-            {
-                pool::stream_reader h(*hot);
-                id_list::stream_reader miss(missing);
-                pool::stream_writer out(*merged);
-                for (; !loaded.empty(); ++loaded) {
-                    const adjacency_record r = *loaded;
-                    while (!miss.empty() && *miss < r.v) ++miss;
-                    if (!miss.empty() && *miss == r.v) {
-                        neighbours.push(level_record{r.w, r.cw, r.v});
-                        continue;
-                    }
-                    while (!h.empty() && h->v < r.v) {
+            pool::stream_writer out(*merged, &acc);
+            if (overflow) {
+                pool::stream_reader h(*overflow, 0, std::uint64_t(-1), 1, &acc);
+                for (; first != last; ++first) {
+                    while (!h.empty() && by_owner(*h, *first)) {
                         out.push(*h);
                         ++h;
                     }
-                    out.push(r);
+                    out.push(*first);
                 }
                 for (; !h.empty(); ++h) out.push(*h);
-                out.finish();
+            } else {
+                for (; first != last; ++first) out.push(*first);
             }
-            hot = std::move(merged);
+            out.finish();
         }
-        missing.clear();
+        overflow = std::move(merged);
+    };
+
+    for (std::uint64_t t = 1;; ++t) {
+        // Level t-1's entry: the clusters its nodes needed, the pool after loading them.
+        bfs_level_detail& detail = res.level_details.back();
+        n_sorter neighbours(m, split.neighbours, b, level_by_node(), role::scratch, &acc);
+        const std::uint64_t overflow_records = overflow ? overflow->size() : 0;
+        res.pool_records_scanned += prefix - dead + overflow_records;
+        res.max_pool_records = std::max<std::uint64_t>(res.max_pool_records, prefix - dead + overflow_records);
+        // 1. L(t-1) against H: the kept records by binary search; the overflow and the records
+        // beyond `keep` (the excess) by one merge-scan that writes the new overflow.
+        {
+            const std::uint64_t kept = std::min(prefix, keep);
+            std::unique_ptr<pool> rest;
+            std::unique_ptr<pool::stream_reader> h;
+            std::unique_ptr<pool::stream_writer> out;
+            if (overflow || prefix > keep) {
+                rest = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
+                if (overflow) h = std::make_unique<pool::stream_reader>(*overflow, 0, std::uint64_t(-1), 1, &acc);
+                out = std::make_unique<pool::stream_writer>(*rest, &acc);
+            }
+            auto e = hot.begin() + kept;
+            const auto e_end = hot.begin() + prefix;
+            // Writes the overflow's and the excess's records before node v (all with v = no_bfs_node).
+            auto emit_before = [&](bfs_node v) {
+                for (;;) {
+                    const bool he = h && !h->empty() && (*h)->v < v;
+                    const bool ee = e != e_end && e->v < v;
+                    if (!he && !ee) return;
+                    if (he && (!ee || by_owner(**h, *e))) {
+                        out->push(**h);
+                        ++*h;
+                    } else {
+                        out->push(*e);
+                        ++e;
+                    }
+                }
+            };
+            auto pos = hot.begin();
+            const auto end = hot.begin() + kept;
+            for (auto l = prev->read(); !l.empty(); ++l) {
+                const bfs_node v = l->v;
+                bool found = false;
+                pos = std::lower_bound(pos, end, v, [](const adjacency_record& r, bfs_node x) { return r.v < x; });
+                for (; pos != end && pos->v == v; ++pos) {
+                    neighbours.push(level_record{pos->w, pos->cw, v});
+                    pos->w = no_bfs_node;
+                    ++dead;
+                    found = true;
+                }
+                if (out) {
+                    emit_before(v);
+                    for (; h && !h->empty() && (*h)->v == v; ++*h) {
+                        neighbours.push(level_record{(*h)->w, (*h)->cw, v});
+                        found = true;
+                    }
+                    for (; e != e_end && e->v == v; ++e) {
+                        neighbours.push(level_record{e->w, e->cw, v});
+                        found = true;
+                    }
+                }
+                if (!found && !loaded[l->c] && !requested[l->c]) {
+                    requested[l->c] = true;
+                    requests.push_back(l->c);
+                }
+            }
+            if (out) {
+                emit_before(no_bfs_node);
+                for (; h && !h->empty(); ++*h) out->push(**h);  // records of node no_bfs_node: none
+                out->finish();
+                out.reset();
+                h.reset();
+                overflow = rest->empty() ? nullptr : std::move(rest);
+                hot.resize(kept);
+                prefix = kept;
+            }
+            requests_charge.set(requests.capacity() * sizeof(bfs_node));
+        }
+        if (dead > 0) {  // compact the tombstones
+            auto kept = std::remove_if(hot.begin(), hot.begin() + prefix,
+                                       [](const adjacency_record& r) { return r.w == no_bfs_node; });
+            hot.erase(kept, hot.begin() + prefix);
+            prefix = hot.size();
+            dead = 0;
+        }
+        // 2./3. Load the requested clusters into the staging area hot[prefix, end).
+        if (!requests.empty()) {
+            std::sort(requests.begin(), requests.end());
+            auto stage_capacity = [&] { return std::min(capacity - prefix, stage); };
+            // Sorts the staged records, moves the lists of L(t-1)'s nodes to S_N, and merges the
+            // rest into the in-memory pool when it fits (always at the end, `last`: the staging
+            // area is within the array), else into the overflow.
+            auto settle = [&](bool last) {
+                auto first = hot.begin() + prefix;
+                std::sort(first, hot.end(), by_owner);
+                auto out = first;
+                auto l = prev->read();
+                for (auto it = first; it != hot.end(); ++it) {
+                    while (!l.empty() && l->v < it->v) ++l;
+                    if (!l.empty() && l->v == it->v)
+                        neighbours.push(level_record{it->w, it->cw, it->v});
+                    else
+                        *out++ = *it;
+                }
+                hot.erase(out, hot.end());
+                if (!last && hot.size() + stage / 2 > capacity) {  // too little room left to stage: overflow
+                    spill(hot.data() + prefix, hot.data() + hot.size());
+                    hot.resize(prefix);
+                    return;
+                }
+                const std::uint64_t staged = hot.size() - prefix;
+                if (staged == 0) return;
+                std::vector<adjacency_record> copy;
+                memory_charge copy_charge(&acc, staged * sizeof(adjacency_record));
+                copy.assign(hot.begin() + prefix, hot.end());
+                // Merge from the back: hot[0, prefix) and copy into hot[0, prefix + staged).
+                std::uint64_t i = prefix, j = staged, k = prefix + staged;
+                while (j > 0) {
+                    if (i > 0 && by_owner(copy[j - 1], hot[i - 1]))
+                        hot[--k] = hot[--i];
+                    else
+                        hot[--k] = copy[--j];
+                }
+                prefix = hot.size();
+            };
+            for (bfs_node c : requests) {
+                requested[c] = false;
+                if (loaded[c]) continue;  // came with a neighbour's read block
+                std::uint64_t first = c, last = c + 1;
+                if (opts.load_block_neighbours) {
+                    auto span = file.block_neighbours(c);
+                    std::uint64_t f = c, l = c + 1;
+                    while (f > span.first && !loaded[f - 1]) --f;
+                    while (l < span.second && !loaded[l]) ++l;
+                    std::uint64_t records = 0;
+                    for (std::uint64_t x = f; x < l; ++x) records += file.cluster_records(x);
+                    // Only while the pool, with them, still fits what memory keeps between
+                    // levels: extra records that would overflow cost a rewrite per level.
+                    const std::uint64_t staged = hot.size() - prefix;
+                    if (staged + records <= stage_capacity() && hot.size() + records <= keep) {
+                        first = f;
+                        last = l;
+                    }
+                }
+                file.read_clusters(first, last, [&](const adjacency_record& r) {
+                    if (hot.size() - prefix == stage_capacity()) settle(false);
+                    hot.push_back(r);
+                });
+                for (std::uint64_t x = first; x < last; ++x) loaded[x] = true;
+                detail.clusters_loaded += last - first;
+                ++detail.cluster_reads;
+            }
+            requests.clear();
+            settle(true);
+        }
+        res.clusters_loaded += detail.clusters_loaded;
+        res.cluster_reads += detail.cluster_reads;
+        detail.pool_memory_records = prefix;
+        detail.pool_device_records = overflow ? overflow->size() : 0;
         // 4. L(t) = S_N minus L(t-1) minus L(t-2).
         res.neighbour_records += neighbours.size();
         neighbours.sort();
-        auto next = make_level_list(m, b);
-        std::uint64_t count = subtract_levels(neighbours, *prev, *prev2, *next, t, vis);
+        auto next = std::make_unique<bfs_level_store>(m, b, split.level, acc);
+        std::uint64_t count = 0;
+        {
+            auto r1 = prev->read();
+            auto r2 = prev2->read();
+            bool have_last = false;
+            bfs_node last = 0;
+            for (; !neighbours.empty(); ++neighbours) {
+                const level_record rec = *neighbours;
+                if (have_last && rec.v == last) continue;
+                have_last = true;
+                last = rec.v;
+                while (!r1.empty() && r1->v < rec.v) ++r1;
+                if (!r1.empty() && r1->v == rec.v) continue;
+                while (!r2.empty() && r2->v < rec.v) ++r2;
+                if (!r2.empty() && r2->v == rec.v) continue;
+                next->push(rec);
+                ++count;
+                vis.discover_vertex(rec.v, t, rec.parent);
+                vis.tree_edge(rec.parent, rec.v);
+            }
+            next->finish();
+        }
         if (count == 0) break;
         vis.finish_level(t, count);
         res.level_sizes.push_back(count);
+        res.level_details.push_back(bfs_level_detail{count, 0, 0, 0, 0});
         prev2 = std::move(prev);
         prev = std::move(next);
     }
@@ -214,7 +418,7 @@ bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
     }
     {
         phase_meter meter(m, "bfs");
-        mm_bfs_phase(m, *file, memory, b, source, vis, res);
+        mm_bfs_phase(m, *file, memory, b, source, vis, res, opts, opts.account);
         res.phases.push_back(meter.finish());
     }
     return res;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,19 +42,36 @@ inline const std::vector<table41_configuration>& table41_configurations() {
     return columns;
 }
 
-//! The experiment's parameters. The defaults reproduce the paper's ratios on the 3 M-node
-//! Figure 4.1 tree (docs/bfs.md, "placement", says how they were chosen): the streams (hot
-//! pool, level lists, sorters) move 1 MiB blocks, as STXXL-based BFS codes did, and the cluster
-//! file, read at random one cluster at a time, is read in 16 KiB blocks.
+//! The experiment's parameters. The defaults reproduce the paper's ratios on the Figure 4.1
+//! tree (docs/bfs.md, "placement", says how they were chosen, from a sweep with the in-memory
+//! hot pool): the streams (hot pool overflow, level lists, sorters) move 768 KiB blocks; the
+//! cluster file, read at random one cluster at a time, is read in 8 KiB blocks and written (and
+//! so randomly striped) in 64 KiB blocks, enough blocks for striping to spread the scaled file.
 struct table41_options {
-    block_sizes streams{1 * MiB, 1 * MiB};
-    std::uint64_t cluster_br = 16 * KiB;
+    block_sizes streams{768 * KiB, 768 * KiB};
+    std::uint64_t cluster_br = 8 * KiB;
+    //! The cluster file's write block, which is also the unit random striping places: 0 means
+    //! whole_reads_bw(cluster_br, streams.bw). With 1 MiB units the source's cluster (most of
+    //! the tree's records when mu exceeds the tree's 105 levels) fills all but a few blocks, and
+    //! where those few land decides the two-HDD column.
+    std::uint64_t cluster_bw = 64 * KiB;
     std::uint64_t memory = 64 * MiB;
-    std::uint64_t mu = 256;       //!< cluster size of the first three columns
-    std::uint64_t small_mu = 32;  //!< cluster size of the last column
+    std::uint64_t mu = 512;       //!< cluster size of the first three columns
+    std::uint64_t small_mu = 64;  //!< cluster size of the last column
     std::uint64_t seed = 1;       //!< masters; striping of column i uses seed + i
     std::uint64_t source = 0;
+    //! M's share for MM_BFS's in-memory hot pool (mm_bfs_options::pool_memory). The paper's
+    //! 2^28-node tree has a pool many times M; on the scaled-down graph the default 0 keeps it
+    //! (all but a staging batch) on the device, so the pool traffic the placements differ in
+    //! stays what the paper measured. Unset: the split of M.
+    std::optional<std::uint64_t> pool_memory = std::uint64_t(0);
+    //! The same for the level lists (mm_bfs_options::level_memory); unset: the split of M.
+    std::optional<std::uint64_t> level_memory;
     machine_options machine;      //!< backing, pacing (the placement is set per column)
+    //! The cluster file's write block in effect.
+    std::uint64_t cluster_write_block() const {
+        return cluster_bw ? cluster_bw : block_sizes::whole_reads_bw(cluster_br, streams.bw);
+    }
 };
 
 //! What one column measured.
@@ -73,12 +91,15 @@ std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edg
                                      const table41_options& o, Visitor& vis,
                                      const std::function<void(std::size_t)>& before_column = {}) {
     o.streams.validate();
-    if (o.cluster_br > o.streams.bw)
+    if (o.cluster_bw == 0 && o.cluster_br > o.streams.bw)
         throw config_error("placement: the cluster file's Br " + format_size(o.cluster_br) +
                            " is larger than Bw " + format_size(o.streams.bw) +
                            " (the file is written in Bw blocks of whole reads)");
+    if (o.cluster_bw != 0 && (o.cluster_bw < o.cluster_br || o.cluster_bw % o.cluster_br != 0))
+        throw config_error("placement: the cluster file's Bw " + format_size(o.cluster_bw) +
+                           " is not a multiple of its Br " + format_size(o.cluster_br) + " (--cluster-bw, --cluster-br)");
     if (o.mu == 0 || o.small_mu == 0) throw config_error("placement: cluster sizes must be at least 1");
-    const block_sizes cluster_blocks(o.cluster_br, block_sizes::whole_reads_bw(o.cluster_br, o.streams.bw));
+    const block_sizes cluster_blocks(o.cluster_br, o.cluster_write_block());
     std::vector<table41_row> rows;
     const auto& columns = table41_configurations();
     for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -95,6 +116,8 @@ std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edg
         eo.mm.seed = o.seed;
         eo.mm.mu = c.small_mu ? o.small_mu : o.mu;
         eo.mm.cluster_blocks = cluster_blocks;
+        eo.mm.pool_memory = o.pool_memory;
+        eo.mm.level_memory = o.level_memory;
         table41_row r;
         r.conf = c;
         r.result = run_bfs_experiment(m, *source, o.streams, eo, vis);

@@ -1,0 +1,90 @@
+// seeds/001 Table 2's shape in modelled time: MM_BFS on grids with Br, Bw and the translation layer, scaled down.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "flashxxl/graph/table2_experiment.hpp"
+
+using namespace flashxxl;
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+
+namespace {
+
+void print(const table2_run& r) {
+    std::printf("side %5llu %s: pp %8.2f s bfs %8.2f s | pp R %7.1f W %7.1f MiB | bfs R %7.1f W %7.3f MiB | mu %llu "
+                "K %llu loaded %llu reads %llu max pool %llu\n",
+                (unsigned long long)r.side, to_string(r.config), r.preprocessing_s, r.bfs_s,
+                r.preprocessing_read_bytes / 1048576.0, r.preprocessing_write_bytes / 1048576.0,
+                r.bfs_read_bytes / 1048576.0, r.bfs_write_bytes / 1048576.0, (unsigned long long)r.result.mu,
+                (unsigned long long)r.result.clusters, (unsigned long long)r.result.clusters_loaded,
+                (unsigned long long)r.result.cluster_reads, (unsigned long long)r.result.max_pool_records);
+}
+
+} // namespace
+
+TEST(Table2Shape, PaperBlockSizesFitTheDocumentedMemory) {
+    // bench/graph/bench_bfs_table2.sh runs Br = Bw = 16 MiB with M = 512 MiB.
+    const block_sizes bw(16 * MiB, 16 * MiB);
+    EXPECT_LE(bfs_experiment_min_memory(bw), 512 * MiB);
+    table2_options o;
+    EXPECT_LE(bfs_experiment_min_memory(block_sizes(o.bw(), o.bw())), o.memory());
+}
+
+// The paper's configuration scaled down 32 times (Br 4 KiB, Bw 512 KiB, M 16 MiB): on the
+// 128 x 128 grid the hot pool fits in memory with either block size, on the 512 x 512 grid the
+// Bw pool (clusters of ~50 nodes) outgrows its share of M and is merge-scanned every level.
+// About fifteen seconds, deterministic (modelled time only).
+TEST(Table2Shape, BwWinsTheBfsPhaseOnSmallGridsAndLosesOnLargeOnes) {
+    if (sanitized) GTEST_SKIP() << "six grid BFS runs up to 262 144 nodes: run in the release build only";
+    table2_options o;
+    double br_total = 0, tl_total = 0;
+    for (std::uint64_t side : {128, 512}) {
+        SCOPED_TRACE("side " + std::to_string(side));
+        const table2_run br = run_table2(side, table2_block_config::br, o);
+        const table2_run bw = run_table2(side, table2_block_config::bw, o);
+        const table2_run tl = run_table2(side, table2_block_config::tl, o);
+        print(br);
+        print(bw);
+        print(tl);
+        EXPECT_EQ(br.result.level_sizes, bw.result.level_sizes);
+        EXPECT_EQ(br.result.level_sizes, tl.result.level_sizes);
+        EXPECT_EQ(br.result.levels(), 2 * side - 1);
+        // Fewer random reads win while the pool fits; past that, every level rewrites Bw blocks.
+        if (side == 128) {
+            EXPECT_LT(bw.bfs_s / br.bfs_s, 1.0);
+        } else {
+            EXPECT_GT(bw.bfs_s / br.bfs_s, 1.0);
+        }
+        // The BFS phase writes almost nothing (paper: 0.009 GB against 0.56 GB).
+        EXPECT_LE(double(br.bfs_write_bytes), 0.05 * double(br.preprocessing_write_bytes));
+        EXPECT_LE(double(tl.bfs_write_bytes), 0.05 * double(tl.preprocessing_write_bytes));
+        br_total += br.total_s();
+        tl_total += tl.total_s();
+    }
+    // The translation layer: the paper measured it within 4 % of Br. Here it is faster, by 11 %
+    // at this scale: its Bw segment writes beat the 4 KiB writes the scaled Br makes (at scale 8,
+    // 16 KiB blocks, it is within 6 % on the 1024 x 1024 grid; docs/bfs.md).
+    EXPECT_LE(tl_total, 1.0 * br_total);
+    EXPECT_GE(tl_total, 0.85 * br_total);
+}
+
+TEST(Table2Shape, SweepForDocs) {
+    const char* sides = std::getenv("TABLE2_SIDES");
+    if (!sides) GTEST_SKIP() << "set TABLE2_SIDES=\"s1 s2 ...\" to print a sweep";
+    table2_options o;
+    if (const char* sc = std::getenv("TABLE2_SCALE")) o.scale = std::strtoull(sc, nullptr, 10);
+    for (const char* p = sides; *p;) {
+        char* end = nullptr;
+        std::uint64_t side = std::strtoull(p, &end, 10);
+        if (end == p) break;
+        p = end;
+        for (auto c : {table2_block_config::br, table2_block_config::bw, table2_block_config::tl})
+            print(run_table2(side, c, o));
+    }
+}
