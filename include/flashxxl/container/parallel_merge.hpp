@@ -186,13 +186,28 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
     // O(k log k log n) each and would otherwise run one after another on the caller); piece t
     // publishes its end as row t + 1 of `cut`, which the caller reads for the last piece.
     std::vector<std::uint32_t> cut((pieces + 1) * k, 0);
+    // libstdc++'s multiseq_partition leaks its scratch arrays when the comparator throws, so
+    // the selection gets a comparator that keeps the first exception, answers "not before"
+    // from then on (a consistent order, so the selection finishes and frees its memory), and
+    // the exception is rethrown once it has.
     auto select = [&](std::uint64_t rank, std::vector<T*>& split) {
         if (rank == total) {
             for (std::size_t s = 0; s < k; ++s) split[s] = ne[s].second;
         } else if (rank == 0) {
             for (std::size_t s = 0; s < k; ++s) split[s] = ne[s].first;
         } else {
-            __gnu_parallel::multiseq_partition(ne.begin(), ne.end(), std::ptrdiff_t(rank), split.begin(), before);
+            std::exception_ptr failed;
+            auto guarded = [&](const T& a, const T& b) {
+                if (failed) return false;
+                try {
+                    return bool(before(a, b));
+                } catch (...) {
+                    failed = std::current_exception();
+                    return false;
+                }
+            };
+            __gnu_parallel::multiseq_partition(ne.begin(), ne.end(), std::ptrdiff_t(rank), split.begin(), guarded);
+            if (failed) std::rethrow_exception(failed);
         }
     };
     team->run(pieces, [&](std::size_t t) {
