@@ -99,6 +99,13 @@ inline volumes st_volume(const stxxl::stats_data& d) {
     return {std::uint64_t(d.get_read_volume()), std::uint64_t(d.get_written_volume())};
 }
 
+//! Stores in r what STXXL read and wrote since `before` (its process-wide statistics).
+inline void record_stxxl_volumes(result& r, const stxxl::stats_data& before) {
+    volumes v = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before);
+    r.st_read = v.read;
+    r.st_written = v.written;
+}
+
 //! The benchmark's one-disk machine; `capacity` is rounded up to whole MiB (devices are 4 KiB multiples).
 inline machine fx_machine(const bench_settings& s, std::uint64_t capacity) {
     capacity = (capacity + MiB - 1) / MiB * MiB;
@@ -259,9 +266,7 @@ result bench_sorter(const bench_settings& st, std::uint64_t n, std::size_t threa
         s.sort();
         r.ok = is_sorted_stream<T>(s) && r.ok;
         r.st_s = seconds_since(t0);
-        volumes v = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before);
-        r.st_read = v.read;
-        r.st_written = v.written;
+        record_stxxl_volumes(r, before);
     }
     return r;
 }
@@ -292,9 +297,7 @@ result bench_sort(const bench_settings& st, std::uint64_t n, std::size_t threads
         auto t0 = std::chrono::steady_clock::now();
         stxxl::sort(v.begin(), v.end(), stxxl_less<T>(), st.memory);
         r.st_s = seconds_since(t0);
-        volumes vv = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before);
-        r.st_read = vv.read;
-        r.st_written = vv.written;
+        record_stxxl_volumes(r, before);
         r.ok = r.ok && is_sorted_stream<T>(typename SV::bufreader_type(v));
     }
     return r;
@@ -329,7 +332,7 @@ result bench_vector_scan(const bench_settings& st, std::uint64_t n, const block_
         auto t0 = std::chrono::steady_clock::now();
         for (typename SV::bufreader_type in(v); !in.empty(); ++in) st_sum += item_kind<T>::key(*in);
         r.st_s = seconds_since(t0);
-        r.st_read = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before).read;
+        record_stxxl_volumes(r, before);
     }
     r.ok = !(st.run_flashxxl && st.run_stxxl) || fx_sum == st_sum;
     return r;
@@ -395,9 +398,7 @@ result bench_pq(const bench_settings& st, std::uint64_t n, std::size_t threads, 
             pq_workload<T>(q, n, interleaved, r.ok);
         }
         r.st_s = seconds_since(t0);
-        volumes v = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before);
-        r.st_read = v.read;
-        r.st_written = v.written;
+        record_stxxl_volumes(r, before);
     }
     return r;
 }

@@ -10,6 +10,7 @@
 #include "flashxxl/graph/bfs_visitor.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/graph/sorted_subtraction.hpp"
 
 namespace flashxxl {
 
@@ -36,23 +37,11 @@ std::uint64_t subtract_levels(Sorter& neighbours, level_list& prev, level_list& 
                               Visitor& vis) {
     level_list::stream_reader r1(prev), r2(prev2);
     level_list::stream_writer w(out);
-    std::uint64_t count = 0;
-    bool have_last = false;
-    bfs_node last = 0;
-    for (; !neighbours.empty(); ++neighbours) {
-        const level_record rec = *neighbours;
-        if (have_last && rec.v == last) continue;
-        have_last = true;
-        last = rec.v;
-        while (!r1.empty() && r1->v < rec.v) ++r1;
-        if (!r1.empty() && r1->v == rec.v) continue;
-        while (!r2.empty() && r2->v < rec.v) ++r2;
-        if (!r2.empty() && r2->v == rec.v) continue;
+    std::uint64_t count = subtract_sorted(neighbours, r1, r2, [&](const level_record& rec) {
         w.push(rec);
-        ++count;
         vis.discover_vertex(rec.v, t, rec.parent);
         vis.tree_edge(rec.parent, rec.v);
-    }
+    });
     w.finish();
     return count;
 }

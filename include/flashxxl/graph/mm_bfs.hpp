@@ -12,6 +12,7 @@
 
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
+#include "flashxxl/graph/sorted_subtraction.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_level_store.hpp"
 #include "flashxxl/graph/bfs_levels.hpp"
@@ -354,22 +355,11 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
         {
             auto r1 = prev->read();
             auto r2 = prev2->read();
-            bool have_last = false;
-            bfs_node last = 0;
-            for (; !neighbours.empty(); ++neighbours) {
-                const level_record rec = *neighbours;
-                if (have_last && rec.v == last) continue;
-                have_last = true;
-                last = rec.v;
-                while (!r1.empty() && r1->v < rec.v) ++r1;
-                if (!r1.empty() && r1->v == rec.v) continue;
-                while (!r2.empty() && r2->v < rec.v) ++r2;
-                if (!r2.empty() && r2->v == rec.v) continue;
+            count = subtract_sorted(neighbours, r1, r2, [&](const level_record& rec) {
                 next->push(rec);
-                ++count;
                 vis.discover_vertex(rec.v, t, rec.parent);
                 vis.tree_edge(rec.parent, rec.v);
-            }
+            });
             next->finish();
         }
         if (count == 0) break;

@@ -19,6 +19,7 @@
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
+#include "flashxxl/graph/sorted_subtraction.hpp"
 
 namespace flashxxl {
 
@@ -147,20 +148,10 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
         {
             nc_list::stream_reader r1(*frontier), r2(*previous);
             nc_list::stream_writer w(*next);
-            bool have_last = false;
-            bfs_node last = 0;
-            for (; !reached.empty(); ++reached) {
-                const node_cluster rec = *reached;
-                if (have_last && rec.v == last) continue;
-                have_last = true;
-                last = rec.v;
-                while (!r1.empty() && r1->v < rec.v) ++r1;
-                if (!r1.empty() && r1->v == rec.v) continue;
-                while (!r2.empty() && r2->v < rec.v) ++r2;
-                if (!r2.empty() && r2->v == rec.v) continue;
+            subtract_sorted(reached, r1, r2, [&](const node_cluster& rec) {
                 w.push(rec);
                 assignment.push(rec);
-            }
+            });
             w.finish();
         }
         previous = std::move(frontier);
