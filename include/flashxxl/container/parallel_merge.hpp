@@ -10,6 +10,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -126,6 +127,20 @@ private:
     std::exception_ptr error_;
 };
 
+//! Merges the `n` smallest items of the sorted sequences [first, last) into `out` (0 < n <= the
+//! items they hold) on the calling thread and advances each sequence's first
+//! past what it gave: libstdc++'s stable loser tree (the one its multiway merge takes for more
+//! than four sequences; by reference for items up to four pointers, by pointer beyond). Its
+//! 2-, 3- and 4-way special cases are left out: each is another instantiation per item type,
+//! and a sorter's merge steps rarely see so few sequences.
+template <class T, class Before>
+T* loser_tree_merge(std::pair<T*, T*>* first, std::pair<T*, T*>* last, T* out, std::uint64_t n, const Before& before) {
+    using tree = typename std::conditional<__gnu_parallel::_LoserTreeTraits<T>::_M_use_pointer,
+                                           __gnu_parallel::_LoserTreePointer<true, T, Before>,
+                                           __gnu_parallel::_LoserTree<true, T, Before>>::type;
+    return __gnu_parallel::multiway_merge_loser_tree<tree>(first, last, out, std::ptrdiff_t(n), before);
+}
+
 //! Merges the `n` smallest items of the sorted sequences `seqs` ([first, second) each) into
 //! `out` and advances each sequence's first past what it gave; returns the end of the output
 //! (out + min(n, items in seqs)). Stable: ties leave in the order of their sequences, so the
@@ -135,7 +150,7 @@ private:
 //! output is cut into pieces of equal size by exact multisequence selection and the pieces are
 //! merged at once, one per thread. Both parts are libstdc++'s parallel mode
 //! (__gnu_parallel::multiseq_partition, the selection its exact-splitting multiway merge uses,
-//! and __gnu_parallel::__sequential_multiway_merge, its stable loser tree); only the threads
+//! and its stable loser tree: loser_tree_merge); only the threads
 //! are merge_team's instead of an OpenMP team (see merge_team for why).
 //! The sequences are pairs of mutable pointers because libstdc++'s loser tree wants them; the
 //! items are only read.
@@ -164,8 +179,7 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
     const std::size_t pieces =
         team == nullptr || n < parallel_merge_min_items ? 1 : std::size_t(std::min<std::uint64_t>(team->size(), n / 4096));
     if (pieces <= 1) {
-        T* end = __gnu_parallel::__sequential_multiway_merge</*stable=*/true, /*sentinels=*/false>(
-            ne.data(), ne.data() + ne.size(), out, *ne[0].first, std::ptrdiff_t(n), before);
+        T* end = loser_tree_merge(ne.data(), ne.data() + ne.size(), out, n, before);
         for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first;
         return end;
     }
@@ -177,8 +191,7 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
     for (const seq& q : ne) longest = std::max<std::uint64_t>(longest, std::uint64_t(q.second - q.first));
     if (longest >= (std::uint64_t(1) << 32)) {
         // Not reached by the containers (a chunk holds at most M / sizeof(T) items); kept simple.
-        T* end = __gnu_parallel::__sequential_multiway_merge</*stable=*/true, /*sentinels=*/false>(
-            ne.data(), ne.data() + ne.size(), out, *ne[0].first, std::ptrdiff_t(n), before);
+        T* end = loser_tree_merge(ne.data(), ne.data() + ne.size(), out, n, before);
         for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first;
         return end;
     }
@@ -216,20 +229,17 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
         select(n * (t + 1) / pieces, to);
         std::vector<seq> part(k);
         std::uint64_t at = 0, len = 0;  // where the piece's output starts; its length
-        const T* any = nullptr;
         for (std::size_t s = 0; s < k; ++s) {
             part[s] = seq(from[s], to[s]);
             at += std::uint64_t(from[s] - ne[s].first);
             cut[(t + 1) * k + s] = std::uint32_t(to[s] - ne[s].first);
             len += std::uint64_t(to[s] - from[s]);
-            if (from[s] != to[s]) any = from[s];
         }
         if (len == 0) return;
         // Leading empty pieces are left out: libstdc++ binds a reference to the first one's end.
         std::size_t first = 0;
         while (part[first].first == part[first].second) ++first;
-        __gnu_parallel::__sequential_multiway_merge</*stable=*/true, /*sentinels=*/false>(
-            part.data() + first, part.data() + part.size(), out + at, *any, std::ptrdiff_t(len), before);
+        loser_tree_merge(part.data() + first, part.data() + part.size(), out + at, len, before);
     });
     for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first + cut[pieces * k + s];
     return out + n;

@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <future>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "flashxxl/container/background_task.hpp"
 #include "flashxxl/container/chunk_sort_pool.hpp"
 #include "flashxxl/container/parallel_merge.hpp"
 #include "flashxxl/container/parallel_run_merger.hpp"
@@ -145,7 +145,7 @@ public:
         if (state_ != state::input || size_ != 0)
             throw invalid_request("flashxxl::sorter::set_threads after the first push; call clear() first");
         threads_ = resolve_threads(n);
-        sorting_ = std::make_unique<chunk_sort_pool<T, Cmp>>(&cmp_, threads_);
+        sorting_ = make_sorting_pool();
     }
 
     //! Items per sorted run (the run buffer holds this many; half when double-buffered).
@@ -210,11 +210,11 @@ public:
     //! Ends the input and prepares the sorted output.
     void sort() {
         if (state_ != state::input) throw invalid_request("flashxxl::sorter::sort called twice; call clear() first");
-        if (runs_.empty() && !finishing_.valid()) {
+        if (runs_.empty() && !finishing_.running()) {
             seal_rest();
             sorting_->wait(cur_);
             // The sorted chunks are merged as they are streamed out, through the stage.
-            chunk_merger_ = std::make_unique<chunk_merger>(chunk_source<T>{&chunks_}, before{&cmp_}, threads_);
+            chunk_merger_ = std::make_unique<run_merger>(merge_source{nullptr, &chunks_}, before{&cmp_}, threads_);
             chunk_merger_->start(chunks_.size());
             stage_ = aligned_buffer(stage_blocks_ * blocks_.br, account_);
             state_ = state::memory_output;
@@ -294,20 +294,26 @@ private:
         bool operator()(const T& a, const T& b) const { return (*cmp)(a, b); }
     };
     using prefetcher_type = forecast_prefetcher<T, before>;
-    //! Merge inputs read from the devices: each run hands out its Br blocks, and shows those
-    //! read ahead.
-    struct run_source {
+    using chunk_list = std::vector<std::pair<const T*, const T*>>;
+    //! A merge's inputs: runs read from the devices (`pool`: each run hands out its Br blocks,
+    //! and shows those read ahead), or else the sorted chunks of a run buffer. One source type
+    //! for both, so the merger is compiled once per item type, not twice.
+    struct merge_source {
         prefetcher_type* pool;
+        const chunk_list* chunks;
         bool next_range(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
-            return pool->next_range(i, cur, end, consumed);
+            if (pool) return pool->next_range(i, cur, end, consumed);
+            return chunk_source<T>{chunks}.next_range(i, cur, end, consumed);
         }
         template <class F>
         bool for_each_ready(std::size_t i, F&& f) const {
-            return pool->for_each_ready(i, f);
+            return pool && pool->for_each_ready(i, f);
         }
     };
-    using run_merger = parallel_run_merger<T, before, run_source>;
-    using chunk_merger = parallel_run_merger<T, before, chunk_source<T>>;
+    using run_merger = parallel_run_merger<T, before, merge_source>;
+    std::unique_ptr<chunk_sort_pool> make_sorting_pool() {
+        return std::make_unique<chunk_sort_pool>(&sort_chunk_with<T, Cmp>, &cmp_, threads_);
+    }
     //! Br blocks of the output stage (operator* / operator++ read from it): a 64th of the
     //! usable memory, at least 2. Each refill is one merge step, split among the threads, so a
     //! stage of 2 Br (64 Ki 8-byte items at Br = 256 KiB) gave 16 threads 4 Ki items each and
@@ -383,14 +389,13 @@ private:
     //! Writes buffer `batch` (n items, in sorted chunks) as one run through `w`: waits for its
     //! chunk sorts and merges the chunks straight into the Bw write buffers, the copy the
     //! writer needs anyway.
-    run write_run(int batch, std::uint64_t n, const std::vector<std::pair<const T*, const T*>>& chunks,
-                  block_writer<T>& w) {
+    run write_run(int batch, std::uint64_t n, const chunk_list& chunks, block_writer<T>& w) {
         w.record_block_keys();
         sorting_->wait(batch);
         if (chunks.size() == 1) {
             w.push(buffers_[batch].template as<T>(), n);
         } else {
-            chunk_merger merger(chunk_source<T>{&chunks}, before{&cmp_}, threads_);
+            run_merger merger(merge_source{nullptr, &chunks}, before{&cmp_}, threads_);
             merger.start(chunks.size());
             drain_into(merger, w);
         }
@@ -419,8 +424,8 @@ private:
             join_finishing();
             if (!writer_)
                 writer_ = std::make_unique<block_writer<T>>(*machine_, role_, blocks_, block_counter_, account_, 2);
-            finishing_ = std::async(std::launch::async, [this, batch = cur_, n = count_, chunks = chunks_]() {
-                return write_run(batch, n, chunks, *writer_);
+            finishing_.start([this, batch = cur_, n = count_, chunks = chunks_]() {
+                finished_run_ = write_run(batch, n, chunks, *writer_);
             });
             cur_ ^= 1;
         }
@@ -431,8 +436,9 @@ private:
 
     //! Waits for the background run formation (if any) and takes its run.
     void join_finishing() {
-        if (!finishing_.valid()) return;
-        runs_.push_back(finishing_.get());
+        if (!finishing_.running()) return;
+        finishing_.join();
+        runs_.push_back(std::move(finished_run_));
         ++runs_formed_;
         ++runs_written_;
     }
@@ -455,7 +461,7 @@ private:
             prefetcher_type pool(*machine_, role_, blocks_, before{&cmp_}, merge_buffers_, account_);
             hand_over(in.begin() + std::ptrdiff_t(next), take, pool);
             next += take;
-            run_merger merger(run_source{&pool}, before{&cmp_}, threads_);
+            run_merger merger(merge_source{&pool, nullptr}, before{&cmp_}, threads_);
             merger.start(take);
             block_writer<T> w(*machine_, role_, blocks_, block_counter_, account_, 2);
             w.record_block_keys();
@@ -481,7 +487,7 @@ private:
         std::size_t k = runs_.size();
         hand_over(runs_.begin(), k, *prefetcher_);
         runs_.clear();
-        merger_ = std::make_unique<run_merger>(run_source{prefetcher_.get()}, before{&cmp_}, threads_);
+        merger_ = std::make_unique<run_merger>(merge_source{prefetcher_.get(), nullptr}, before{&cmp_}, threads_);
         merger_->start(k);
         ++passes_;
     }
@@ -502,15 +508,16 @@ private:
     memory_account* account_;
     std::uint64_t run_capacity_ = 0;
     std::uint64_t chunk_begin_ = 0;  // first item of the chunk being filled
-    std::vector<std::pair<const T*, const T*>> chunks_;  // sealed chunks of the buffer being filled
+    chunk_list chunks_;              // sealed chunks of the buffer being filled
     bool double_buffered_ = false;   // see expect()
     int cur_ = 0;                    // the buffer being filled (batch of its chunks)
     aligned_buffer buffers_[2];      // run buffers: [cur_] fills; the other may be in the background
     std::unique_ptr<block_writer<T>> writer_;  // the background run formation's writer
-    std::future<run> finishing_;     // background run formation of buffers_[cur_ ^ 1]
+    background_task finishing_;      // background run formation of buffers_[cur_ ^ 1]
+    run finished_run_;               // what it wrote
     std::size_t threads_ = default_threads();  // see threads()
     //! Sorts sealed chunks on threads_ threads besides the caller.
-    std::unique_ptr<chunk_sort_pool<T, Cmp>> sorting_ = std::make_unique<chunk_sort_pool<T, Cmp>>(&cmp_, threads_);
+    std::unique_ptr<chunk_sort_pool> sorting_ = make_sorting_pool();
     std::size_t merge_buffers_ = 0, final_buffers_ = 0;  // Br buffers of a merge's pool (with / without a writer)
     std::size_t fan_in_ = 0, final_fan_in_ = 0;
     std::uint64_t stage_blocks_ = 2;  // Br blocks of the output stage (stage_blocks_for)
@@ -524,7 +531,7 @@ private:
     std::uint64_t passes_ = 0, runs_formed_ = 0, runs_written_ = 0, forecast_misses_ = 0;
     std::unique_ptr<prefetcher_type> prefetcher_;  // the final merge's runs
     std::unique_ptr<run_merger> merger_;           // the final merge (merge_output)
-    std::unique_ptr<chunk_merger> chunk_merger_;   // the sorted chunks of the run buffer (memory_output)
+    std::unique_ptr<run_merger> chunk_merger_;     // the sorted chunks of the run buffer (memory_output)
 };
 
 } // namespace flashxxl

@@ -1,0 +1,68 @@
+// The untyped half of block_writer: Bw write buffers, one extent and one write per full buffer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <stxxl/bits/io/request.h>
+
+#include "flashxxl/io/aligned_buffer.hpp"
+#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/io/segment.hpp"
+#include "flashxxl/machine/machine.hpp"
+
+namespace flashxxl {
+
+//! Everything of block_writer<T> that does not depend on the item type, compiled once in the
+//! core library: the `buffers` Bw buffers (one allocation), the extents (machine::allocate with
+//! the role and a running block index), one write of bytes_for(fill) bytes per buffer, the
+//! waits and the segments written. block_writer<T> places the items and counts them; it calls
+//! write_buffer() when a buffer is full (or at the end).
+//!
+//! Errors: out_of_space from the allocator propagates; the writer stays destructible and its
+//! destructor waits for its requests; the extents it still holds go back with it.
+class segment_writer {
+public:
+    //! \param items_per_block items in one Br block (block_layout<T>::items_per_block())
+    //! \param block_counter   running index handed to the placement policy, advanced per extent
+    segment_writer(machine& m, role r, const block_sizes& b, std::uint64_t items_per_block,
+                   std::uint64_t& block_counter, memory_account* account, std::size_t buffers);
+    segment_writer(const segment_writer&) = delete;
+    segment_writer& operator=(const segment_writer&) = delete;
+    ~segment_writer();
+
+    const block_sizes& blocks() const { return blocks_; }
+    //! Items in one full Bw buffer.
+    std::uint64_t items_per_segment() const { return per_segment_; }
+
+protected:
+    //! The buffer being filled (Bw bytes at a block boundary).
+    char* current_buffer() const { return buffers_[current_].buf; }
+    //! Writes the current buffer's `items` items to a fresh extent, moves on to the next
+    //! buffer and waits until that one's earlier write is done.
+    void write_buffer(std::uint64_t items);
+    //! Waits for every write and hands the segments (and with them their extents) over.
+    std::vector<segment> take_segments();
+
+private:
+    struct slot {
+        char* buf;  // its Bw in memory_
+        stxxl::request_ptr req;
+        device* dev;
+    };
+    void wait_slot(slot& s);
+
+    machine* machine_;
+    role role_;
+    block_sizes blocks_;
+    std::uint64_t per_block_;    // items in one Br block
+    std::uint64_t per_segment_;  // items in one Bw buffer
+    std::uint64_t* counter_;
+    aligned_buffer memory_;  // the buffers, one allocation (in huge pages from 2 MiB on)
+    std::vector<slot> buffers_;
+    std::size_t current_ = 0;
+    std::vector<segment> segments_;
+};
+
+} // namespace flashxxl
