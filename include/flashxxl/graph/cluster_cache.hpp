@@ -9,7 +9,6 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/io/memory_account.hpp"
-#include "flashxxl/io/memory_charge.hpp"
 
 namespace flashxxl {
 
@@ -29,7 +28,10 @@ public:
     //! Bytes counted per entry besides its records (the hash map's node and bucket).
     static constexpr std::uint64_t entry_overhead = 64;
 
-    cluster_cache(std::uint64_t capacity, memory_account* account) : capacity_(capacity), charge_(account, 0) {}
+    cluster_cache(std::uint64_t capacity, memory_account* account) : capacity_(capacity), account_(account) {}
+    ~cluster_cache() {
+        if (account_) account_->remove(bytes_);
+    }
     cluster_cache(const cluster_cache&) = delete;
     cluster_cache& operator=(const cluster_cache&) = delete;
 
@@ -51,7 +53,7 @@ public:
         e.records.reserve(records);
         e.expected = records;
         bytes_ += need;
-        charge_.set(bytes_);
+        if (account_) account_->add(need);
         open_ = &e;
         return true;
     }
@@ -71,9 +73,10 @@ public:
         for (const adjacency_record& r : it->second.records) f(r);
         if (&it->second == open_) open_ = nullptr;
         records_ -= it->second.records.size();
-        bytes_ -= it->second.expected * sizeof(adjacency_record) + entry_overhead;
+        const std::uint64_t freed = it->second.expected * sizeof(adjacency_record) + entry_overhead;
         entries_.erase(it);
-        charge_.set(bytes_);
+        bytes_ -= freed;
+        if (account_) account_->remove(freed);
     }
 
 private:
@@ -86,7 +89,7 @@ private:
     std::unordered_map<bfs_node, entry> entries_;
     entry* open_ = nullptr;
     std::uint64_t bytes_ = 0, records_ = 0;
-    memory_charge charge_;
+    memory_account* account_;
 };
 
 } // namespace flashxxl
