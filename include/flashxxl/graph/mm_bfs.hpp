@@ -121,9 +121,10 @@ struct mm_bfs_split {
 //! small creates no file. Per level t:
 //! 1. L(t-1) against H: lists found (in memory: binary search; on the device: one merge-scan
 //!    that rewrites the overflow) go to S_N; nodes without a list ask for their cluster;
-//! 2. the requested clusters are read in ascending order, one random read each (role
-//!    static_data), together with the unloaded clusters in the same Br blocks while the pool
-//!    has room; the records go to a staging area;
+//! 2. the requested clusters are read in ascending order (role static_data), those whose Br
+//!    blocks overlap with one read; the unrequested clusters wholly in the blocks read go to a
+//!    cluster_cache (clean copies, kept while it has room, never spilled), which serves later
+//!    requests without a read; the requested records go to a staging area;
 //! 3. the staged records are sorted, the lists of L(t-1)'s nodes go to S_N, the rest is merged
 //!    into the in-memory pool (or, if the staging area filled, merged into the overflow);
 //! 4. S_N sorted, repeats dropped, L(t-1) and L(t-2) subtracted: that is L(t).
