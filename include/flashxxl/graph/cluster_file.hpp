@@ -94,27 +94,6 @@ public:
         read_clusters(c, c + 1, f);
     }
 
-    //! The clusters [first, last) that lie wholly inside the Br blocks read() reads for cluster
-    //! c (c among them): read_clusters(first, last) costs the same single request as read(c).
-    //! MM_BFS loads them together when its pool has room (shared/BFS.md, "Engineering").
-    std::pair<std::uint64_t, std::uint64_t> block_neighbours(std::uint64_t c) const {
-        if (c >= clusters())
-            throw invalid_request("cluster_file::block_neighbours: cluster " + std::to_string(c) + " >= " +
-                                  std::to_string(clusters()));
-        const std::uint64_t a = index_[c], b = index_[c + 1];
-        if (a == b) return {c, c + 1};
-        const std::uint64_t k = a / items_per_segment_;
-        if ((b - 1) / items_per_segment_ != k) return {c, c + 1};  // spans two segments: two requests
-        const std::uint64_t per_block = layout_.items_per_block();
-        const std::uint64_t base = k * items_per_segment_;
-        const std::uint64_t lo = base + (a - base) / per_block * per_block;
-        const std::uint64_t hi = std::min(records_, base + ((b - 1 - base) / per_block + 1) * per_block);
-        // first: the smallest cluster starting at or after lo; last: one past the largest ending by hi.
-        std::uint64_t first = std::lower_bound(index_.begin(), index_.begin() + c + 1, lo) - index_.begin();
-        std::uint64_t last = std::upper_bound(index_.begin() + c + 1, index_.end(), hi) - index_.begin() - 1;
-        return {first, std::max(last, c + 1)};
-    }
-
     //! The Br blocks [first, last) that read(c) reads, numbered over the whole file (block g
     //! holds records [g x items per Br block, (g + 1) x items per Br block)); empty for an empty
     //! cluster.

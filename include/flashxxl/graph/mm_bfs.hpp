@@ -49,8 +49,8 @@ struct mm_bfs_options {
     //! Bytes of M for each in-memory level list; unset: the split's share (0: every level on
     //! the device).
     std::optional<std::uint64_t> level_memory;
-    //! Load the whole read block (the unloaded neighbouring clusters that lie in the Br blocks
-    //! of a requested cluster) when the in-memory pool has room: no extra I/O.
+    //! Keep the unloaded clusters that lie wholly in the Br blocks read for requested ones (no
+    //! extra I/O) in a cluster_cache while it has room (7/8 of the pool's kept share).
     bool load_block_neighbours = true;
     //! Serve a level's requested clusters whose Br blocks overlap with one read of those blocks
     //! (false: one read per cluster, as the 2008 implementation of seeds/000 did).
