@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "flashxxl/graph/cluster_cache.hpp"
 #include "flashxxl/graph/csr_builder.hpp"
 #include "flashxxl/graph/mm_bfs.hpp"
 #include "graph/test_bfs_support.hpp"
@@ -64,7 +65,9 @@ void check_all_graphs(machine& m, const block_sizes& b, std::uint64_t memory, st
                 loaded += r.level_details[t].clusters_loaded;
             }
             EXPECT_EQ(loaded, r.clusters_loaded);
-            EXPECT_LE(r.cluster_reads, r.clusters_loaded);
+            // A read serves at least one loaded cluster; a cluster that straddles two Bw
+            // segments costs two requests (at most one such cluster per segment boundary).
+            EXPECT_LE(r.cluster_reads, r.clusters_loaded + r.cluster_file_bytes / b.bw);
             flashxxl::testing::expect_block_shapes(r.phases[0].total(), b, "preprocessing");
             flashxxl::testing::expect_block_shapes(r.phases[1].total(), b, "bfs");
             }
@@ -165,6 +168,72 @@ TEST(mm_bfs, the_bfs_phase_allocates_at_most_m) {
             }
         }
     }
+}
+
+//! Counted I/O: with the whole cluster file in one Br block and no in-memory pool (nothing is
+//! cached), every level that needs clusters costs exactly one read request, however many it
+//! needs; with merge_block_requests off, one per cluster.
+TEST(mm_bfs, a_levels_requests_in_one_block_cost_one_read) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(48));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    const block_sizes b(256 * 1024, 256 * 1024);
+    auto g = build_csr(m, 8 * 1024 * 1024, b, src);
+    for (bool merge : {true, false}) {
+        SCOPED_TRACE(merge ? "merged" : "one read per cluster");
+        mm_bfs_options o;
+        o.mu = 8;
+        o.pool_memory = 0;
+        o.merge_block_requests = merge;
+        bfs_level_recorder rec(tg.n);
+        bfs_result r = mm_bfs(m, *g, 8 * 1024 * 1024, b, 0, rec, o);
+        flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
+        ASSERT_LE(r.cluster_file_bytes, b.br) << "the test needs the file in one block";
+        EXPECT_EQ(r.clusters_loaded, r.clusters);
+        std::uint64_t levels_with_several = 0;
+        for (const bfs_level_detail& d : r.level_details) {
+            if (d.clusters_loaded == 0) {
+                EXPECT_EQ(d.cluster_reads, 0u);
+            } else {
+                EXPECT_EQ(d.cluster_reads, merge ? 1u : d.clusters_loaded);
+            }
+            levels_with_several += d.clusters_loaded > 1;
+        }
+        EXPECT_GT(levels_with_several, 5u) << "the test needs levels that request several clusters";
+        EXPECT_EQ(r.phases[1].of(role::static_data).read_ops, r.cluster_reads);
+    }
+}
+
+//! The cache of unrequested clusters: admitted while they fit (records and per-entry overhead
+//! charged), taken out whole, never more than its capacity.
+TEST(mm_bfs, cluster_cache_admits_while_there_is_room) {
+    memory_account acc;
+    const std::uint64_t per = cluster_cache::entry_overhead + 10 * sizeof(adjacency_record);
+    cluster_cache cache(2 * per + 5, &acc);
+    auto fill = [&](bfs_node c, std::uint64_t n) {
+        if (!cache.open(c, n)) return false;
+        for (std::uint64_t i = 0; i < n; ++i) cache.append(adjacency_record{bfs_node(i), c, 0});
+        return true;
+    };
+    EXPECT_TRUE(fill(3, 10));
+    EXPECT_FALSE(cache.open(3, 1)) << "held already";
+    EXPECT_TRUE(fill(7, 10));
+    EXPECT_FALSE(fill(9, 1)) << "full: not admitted, nothing replaced";
+    EXPECT_EQ(acc.current(), 2 * per);
+    EXPECT_TRUE(cache.contains(3));
+    EXPECT_FALSE(cache.contains(9));
+    EXPECT_THROW(cache.append(adjacency_record{}), invalid_request) << "entry 7 is complete";
+    std::vector<adjacency_record> got;
+    cache.take(3, [&](const adjacency_record& r) { got.push_back(r); });
+    ASSERT_EQ(got.size(), 10u);
+    EXPECT_EQ(got[4].v, 4u);
+    EXPECT_EQ(got[4].w, 3u);
+    EXPECT_FALSE(cache.contains(3));
+    EXPECT_EQ(cache.records(), 10u);
+    EXPECT_EQ(acc.current(), per);
+    EXPECT_TRUE(fill(9, 10)) << "room again";
+    EXPECT_THROW(cache.take(3, [](const adjacency_record&) {}), invalid_request);
+    EXPECT_LE(acc.peak(), cache.capacity());
 }
 
 TEST(mm_bfs, default_mu_follows_the_unit_cost_optimum) {

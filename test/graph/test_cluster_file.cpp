@@ -77,6 +77,54 @@ TEST_P(mm_bfs_cluster_file, reads_back_every_cluster_with_block_shaped_io_and_re
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
 
+//! block_span and clusters_in_blocks agree with the layout, and read_cluster_range names each
+//! record's cluster: the ranges MM_BFS uses to serve a level's requests by block.
+TEST_P(mm_bfs_cluster_file, block_spans_and_the_clusters_inside_them) {
+    const block_sizes b = GetParam();
+    machine m = flashxxl::testing::plain_machine();
+    const std::uint64_t k = 40;
+    cluster_file f(m, k, b);
+    for (std::uint64_t c = 0; c < k; ++c)
+        for (const adjacency_record& r : records_of(c)) f.push(bfs_node(c), r);
+    f.finish();
+    const std::uint64_t per_block = block_layout<adjacency_record>(b.br).items_per_block();
+    std::uint64_t first_record = 0;
+    for (std::uint64_t c = 0; c < k; ++c) {
+        SCOPED_TRACE("cluster " + std::to_string(c));
+        const auto span = f.block_span(c);
+        const std::uint64_t n = f.cluster_records(c);
+        if (n == 0) {
+            EXPECT_EQ(span.first, span.second);
+        } else {
+            EXPECT_EQ(span.first, first_record / per_block);
+            EXPECT_EQ(span.second, (first_record + n - 1) / per_block + 1);
+            // c lies wholly in its own blocks; every cluster reported there does too.
+            const auto inside = f.clusters_in_blocks(span.first, span.second);
+            EXPECT_LE(inside.first, c);
+            EXPECT_GT(inside.second, c);
+            for (std::uint64_t x = inside.first; x < inside.second; ++x) {
+                const auto sx = f.block_span(x);
+                EXPECT_GE(sx.first, span.first) << x;
+                EXPECT_LE(sx.second, span.second) << x;
+            }
+            // One read of them names each record's cluster (w of records_of(c) is c's index i, v c * 1000 + i / 3).
+            const std::uint64_t before = f.read_requests();
+            std::uint64_t seen = 0;
+            f.read_cluster_range(inside.first, inside.second, [&](std::uint64_t x, const adjacency_record& r) {
+                EXPECT_EQ(r.v / 1000, x);
+                ++seen;
+            });
+            std::uint64_t want = 0;
+            for (std::uint64_t x = inside.first; x < inside.second; ++x) want += f.cluster_records(x);
+            EXPECT_EQ(seen, want);
+            const std::uint64_t per_segment = f.items_per_segment();
+            const bool straddles = first_record / per_segment != (first_record + n - 1) / per_segment;
+            if (!straddles) EXPECT_EQ(f.read_requests() - before, 1u);
+        }
+        first_record += n;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(runtime, mm_bfs_cluster_file,
                          ::testing::Values(block_sizes(4 * KiB, 16 * KiB), block_sizes(12 * KiB, 36 * KiB),
                                            block_sizes(20 * KiB, 60 * KiB), block_sizes(4 * KiB, 64 * KiB)),

@@ -94,31 +94,38 @@ public:
         read_clusters(c, c + 1, f);
     }
 
-    //! The clusters [first, last) that lie wholly inside the Br blocks read() reads for cluster
-    //! c (c among them): read_clusters(first, last) costs the same single request as read(c).
-    //! MM_BFS loads them together when its pool has room (shared/BFS.md, "Engineering").
-    std::pair<std::uint64_t, std::uint64_t> block_neighbours(std::uint64_t c) const {
+    //! The Br blocks [first, last) that read(c) reads, numbered over the whole file (block g
+    //! holds records [g x items per Br block, (g + 1) x items per Br block)); empty for an empty
+    //! cluster.
+    std::pair<std::uint64_t, std::uint64_t> block_span(std::uint64_t c) const {
         if (c >= clusters())
-            throw invalid_request("cluster_file::block_neighbours: cluster " + std::to_string(c) + " >= " +
+            throw invalid_request("cluster_file::block_span: cluster " + std::to_string(c) + " >= " +
                                   std::to_string(clusters()));
-        const std::uint64_t a = index_[c], b = index_[c + 1];
-        if (a == b) return {c, c + 1};
-        const std::uint64_t k = a / items_per_segment_;
-        if ((b - 1) / items_per_segment_ != k) return {c, c + 1};  // spans two segments: two requests
         const std::uint64_t per_block = layout_.items_per_block();
-        const std::uint64_t base = k * items_per_segment_;
-        const std::uint64_t lo = base + (a - base) / per_block * per_block;
-        const std::uint64_t hi = std::min(records_, base + ((b - 1 - base) / per_block + 1) * per_block);
-        // first: the smallest cluster starting at or after lo; last: one past the largest ending by hi.
-        std::uint64_t first = std::lower_bound(index_.begin(), index_.begin() + c + 1, lo) - index_.begin();
-        std::uint64_t last = std::upper_bound(index_.begin() + c + 1, index_.end(), hi) - index_.begin() - 1;
-        return {first, std::max(last, c + 1)};
+        const std::uint64_t a = index_[c], b = index_[c + 1];
+        if (a == b) return {a / per_block, a / per_block};
+        return {a / per_block, (b - 1) / per_block + 1};
+    }
+    //! The clusters that lie wholly inside the Br blocks [first, last) (block_span numbering):
+    //! read_cluster_range on them reads no block outside that range.
+    std::pair<std::uint64_t, std::uint64_t> clusters_in_blocks(std::uint64_t first, std::uint64_t last) const {
+        const std::uint64_t per_block = layout_.items_per_block();
+        const std::uint64_t lo = first * per_block, hi = std::min(records_, last * per_block);
+        const std::uint64_t f = std::lower_bound(index_.begin(), index_.end(), lo) - index_.begin();
+        std::uint64_t l = std::upper_bound(index_.begin(), index_.end(), hi) - index_.begin();
+        l = l == 0 ? 0 : l - 1;  // index_[l] <= hi: clusters [f, l) end by hi
+        return {std::min(f, clusters()), std::max(std::min(f, clusters()), std::min(l, clusters()))};
     }
 
     //! Calls f(record) for every record of clusters [first, last), in (c(v), v, w) order, with one
     //! read request per Bw segment the range touches.
     template <class F>
     void read_clusters(std::uint64_t first, std::uint64_t last, F&& f) {
+        read_cluster_range(first, last, [&](std::uint64_t, const adjacency_record& rec) { f(rec); });
+    }
+    //! The same, calling f(c, record) with the cluster c of each record.
+    template <class F>
+    void read_cluster_range(std::uint64_t first, std::uint64_t last, F&& f) {
         if (writer_) throw invalid_request("cluster_file::read before finish()");
         if (first >= last || last > clusters())
             throw invalid_request("cluster_file::read_clusters: range [" + std::to_string(first) + ", " +
@@ -126,6 +133,7 @@ public:
         const std::uint64_t br = blocks_.br;
         const std::uint64_t per_block = layout_.items_per_block();
         std::uint64_t a = index_[first], b = index_[last];
+        std::uint64_t c = first, i = a;  // cluster of record i
         while (a < b) {
             std::uint64_t k = a / items_per_segment_;
             const extent& ext = segments_[k].ext.get();
@@ -141,10 +149,11 @@ public:
                 const std::uint64_t first_item = blk * per_block;
                 const std::uint64_t from = std::max(j0, first_item), to = std::min(j1, first_item + per_block);
                 const char* p = block + (from - first_item) * sizeof(adjacency_record);
-                for (std::uint64_t j = from; j < to; ++j, p += sizeof(adjacency_record)) {
+                for (std::uint64_t j = from; j < to; ++j, p += sizeof(adjacency_record), ++i) {
+                    while (index_[c + 1] <= i) ++c;
                     adjacency_record rec;
                     std::memcpy(&rec, p, sizeof rec);
-                    f(rec);
+                    f(c, rec);
                 }
             }
             a = k * items_per_segment_ + j1;

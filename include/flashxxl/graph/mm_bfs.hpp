@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -19,6 +20,7 @@
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/bfs_result.hpp"
 #include "flashxxl/graph/bfs_visitor.hpp"
+#include "flashxxl/graph/cluster_cache.hpp"
 #include "flashxxl/graph/cluster_file.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/graph/mm_clustering.hpp"
@@ -47,9 +49,12 @@ struct mm_bfs_options {
     //! Bytes of M for each in-memory level list; unset: the split's share (0: every level on
     //! the device).
     std::optional<std::uint64_t> level_memory;
-    //! Load the whole read block (the unloaded neighbouring clusters that lie in the Br blocks
-    //! of a requested cluster) when the in-memory pool has room: no extra I/O.
+    //! Keep the unloaded clusters that lie wholly in the Br blocks read for requested ones (no
+    //! extra I/O) in a cluster_cache while it has room (7/8 of the pool's kept share).
     bool load_block_neighbours = true;
+    //! Serve a level's requested clusters whose Br blocks overlap with one read of those blocks
+    //! (false: one read per cluster, as the 2008 implementation of seeds/000 did).
+    bool merge_block_requests = true;
     //! When set, every buffer of the BFS phase is charged here (a test compares its peak with M).
     memory_account* account = nullptr;
 };
@@ -78,6 +83,7 @@ struct mm_bfs_split {
     std::uint64_t level = 0;  //!< per level list (L(t-2), L(t-1), L(t))
     std::uint64_t pool = 0;   //!< in-memory hot pool: kept records, staging and its merge copy
     std::uint64_t keep = 0;   //!< bytes of pool records kept in memory between levels
+    std::uint64_t cache = 0;  //!< bytes of the cache of unrequested neighbouring clusters (cluster_cache)
     std::uint64_t stage = 0;  //!< bytes of the staging area (and of its merge copy)
     mm_bfs_split(std::uint64_t memory, const block_sizes& b, std::uint64_t clusters, const mm_bfs_options& o) {
         const std::uint64_t sorter_min = sorter<level_record, level_by_node>::min_memory(b);
@@ -95,7 +101,13 @@ struct mm_bfs_split {
         stage = std::max<std::uint64_t>(pool / 4, 512 * sizeof(adjacency_record));
         keep = pool / 2;
         if (o.pool_memory) keep = std::min(keep, *o.pool_memory);
-        pool = keep + 2 * stage;
+        // Seven eighths of it hold the clusters a read brings along unasked (cluster_cache: not
+        // admitted, rather than spilled, when room is short; they are clean copies of the file).
+        // The pool proper then holds only requested clusters' unvisited lists, about a frontier
+        // times a cluster's diameter: on the scaled Table 2 grids at most a sixth of its share.
+        cache = o.load_block_neighbours ? keep / 8 * 7 : 0;
+        keep -= cache;
+        pool = keep + cache + 2 * stage;
     }
 };
 
@@ -109,9 +121,10 @@ struct mm_bfs_split {
 //! small creates no file. Per level t:
 //! 1. L(t-1) against H: lists found (in memory: binary search; on the device: one merge-scan
 //!    that rewrites the overflow) go to S_N; nodes without a list ask for their cluster;
-//! 2. the requested clusters are read in ascending order, one random read each (role
-//!    static_data), together with the unloaded clusters in the same Br blocks while the pool
-//!    has room; the records go to a staging area;
+//! 2. the requested clusters are read in ascending order (role static_data), those whose Br
+//!    blocks overlap with one read; the unrequested clusters wholly in the blocks read go to a
+//!    cluster_cache (clean copies, kept while it has room, never spilled), which serves later
+//!    requests without a read; the requested records go to a staging area;
 //! 3. the staged records are sorted, the lists of L(t-1)'s nodes go to S_N, the rest is merged
 //!    into the in-memory pool (or, if the staging area filled, merged into the overflow);
 //! 4. S_N sorted, repeats dropped, L(t-1) and L(t-2) subtracted: that is L(t).
@@ -152,6 +165,7 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     std::vector<adjacency_record> hot;
     hot.reserve(capacity);
     memory_charge hot_charge(&acc, hot.capacity() * sizeof(adjacency_record));
+    cluster_cache cache(split.cache, &acc);
     std::uint64_t prefix = 0, dead = 0;
     std::unique_ptr<pool> overflow;  // the external sorted pool (null when empty)
     const adjacency_by_owner by_owner;
@@ -313,33 +327,68 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                 }
                 prefix = hot.size();
             };
+            auto stage_record = [&](const adjacency_record& r) {
+                if (hot.size() - prefix == stage_capacity()) settle(false);
+                hot.push_back(r);
+            };
+            // Requested clusters the cache holds cost no read; so do empty ones.
             for (bfs_node c : requests) {
-                requested[c] = false;
-                if (loaded[c]) continue;  // came with a neighbour's read block
-                std::uint64_t first = c, last = c + 1;
-                if (opts.load_block_neighbours) {
-                    auto span = file.block_neighbours(c);
-                    std::uint64_t f = c, l = c + 1;
-                    while (f > span.first && !loaded[f - 1]) --f;
-                    while (l < span.second && !loaded[l]) ++l;
-                    std::uint64_t records = 0;
-                    for (std::uint64_t x = f; x < l; ++x) records += file.cluster_records(x);
-                    // Only while the pool, with them, still fits what memory keeps between
-                    // levels: extra records that would overflow cost a rewrite per level.
-                    const std::uint64_t staged = hot.size() - prefix;
-                    if (staged + records <= stage_capacity() && hot.size() + records <= keep) {
-                        first = f;
-                        last = l;
-                    }
+                if (cache.contains(c)) {
+                    cache.take(c, stage_record);
+                } else if (file.cluster_records(c) != 0) {
+                    continue;
                 }
-                file.read_clusters(first, last, [&](const adjacency_record& r) {
-                    if (hot.size() - prefix == stage_capacity()) settle(false);
-                    hot.push_back(r);
-                });
-                for (std::uint64_t x = first; x < last; ++x) loaded[x] = true;
-                detail.clusters_loaded += last - first;
-                ++detail.cluster_reads;
+                loaded[c] = true;
+                ++detail.clusters_loaded;
             }
+            // The others in groups whose Br blocks overlap: one read of the group's blocks serves
+            // them all (requests are sorted, so a group is a run of them). The read takes the
+            // unrequested clusters that lie wholly in those blocks along, into the cache.
+            const std::uint64_t reads_before = file.read_requests();
+            for (std::size_t i = 0; i < requests.size();) {
+                const bfs_node c = requests[i];
+                if (loaded[c]) {
+                    ++i;
+                    continue;
+                }
+                auto span = file.block_span(c);
+                bfs_node last_requested = c;
+                std::size_t j = i + 1;
+                for (; j < requests.size(); ++j) {
+                    const bfs_node d = requests[j];
+                    if (loaded[d]) continue;
+                    const auto sd = file.block_span(d);
+                    if (!opts.merge_block_requests || sd.first >= span.second) break;
+                    span.second = std::max(span.second, sd.second);
+                    last_requested = d;
+                }
+                std::uint64_t first = c, last = last_requested + 1;
+                if (opts.load_block_neighbours) std::tie(first, last) = file.clusters_in_blocks(span.first, span.second);
+                std::uint64_t current = no_bfs_node;
+                bool to_stage = false, to_cache = false;
+                file.read_cluster_range(first, last, [&](std::uint64_t x, const adjacency_record& r) {
+                    if (x != current) {
+                        current = x;
+                        // (with merge_block_requests off, a later request in these blocks still
+                        // gets a read of its own)
+                        to_stage = requested[x] && !loaded[x] && x >= c && x <= last_requested;
+                        to_cache = !requested[x] && !loaded[x] && opts.load_block_neighbours &&
+                                   cache.open(bfs_node(x), file.cluster_records(x));
+                    }
+                    if (to_stage)
+                        stage_record(r);
+                    else if (to_cache)
+                        cache.append(r);
+                });
+                for (std::size_t k = i; k < j; ++k) {
+                    if (loaded[requests[k]]) continue;
+                    loaded[requests[k]] = true;
+                    ++detail.clusters_loaded;
+                }
+                i = j;
+            }
+            detail.cluster_reads += file.read_requests() - reads_before;
+            for (bfs_node c : requests) requested[c] = false;
             requests.clear();
             settle(true);
         }
