@@ -236,10 +236,7 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
             len += std::uint64_t(to[s] - from[s]);
         }
         if (len == 0) return;
-        // Leading empty pieces are left out: libstdc++ binds a reference to the first one's end.
-        std::size_t first = 0;
-        while (part[first].first == part[first].second) ++first;
-        loser_tree_merge(part.data() + first, part.data() + part.size(), out + at, len, before);
+        loser_tree_merge(part.data(), part.data() + part.size(), out + at, len, before);  // empty parts are fine
     });
     for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first + cut[pieces * k + s];
     return out + n;
