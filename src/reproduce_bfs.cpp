@@ -140,8 +140,15 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                       " (the paper's 128 KiB / 16 MiB / 512 MiB over 32: block ratio 128 and M / Bw = 32 kept), "
                       "|V| over 32 per row. The paper's |V| per row is inferred: Bw loses from 2^24 on (the text), "
                       "volumes grow 4 times per row.");
-    t.notes.push_back("MM_BFS with the in-memory hot pool (docs/bfs.md): Bw wins the BFS phase while its pool fits "
-                      "its share of M and loses once the overflow is merge-scanned every level.");
+    t.notes.push_back("MM_BFS with the in-memory hot pool and a cache of the clusters a read brings along "
+                      "(docs/bfs.md): Bw wins the BFS phase while the cache holds the cluster file and loses once "
+                      "it does not (every request then reads a whole Bw block); neither Br nor Bw writes "
+                      "in the BFS phase.");
+    t.notes.push_back("TL / Br: TL's M is less its two Bw segment buffers. TL is faster than Br by 11 % on the larger "
+                      "grids because the 2009 SSD's per-command overhead (0.08 ms per write) weighs 32 times more on "
+                      "a 4 KiB block than on the paper's 128 KiB one; with the SSD's command times scaled too "
+                      "(table2_options::scale_device) TL / Br is 0.99 on 2^17 and 2^19 nodes, but Bw then loses the "
+                      "BFS phase on 2^17 (docs/bfs.md). On 2^15 nodes TL also serves reads from its open segment.");
     return t;
 }
 
