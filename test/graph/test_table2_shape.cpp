@@ -80,8 +80,8 @@ TEST(Table2Shape, BwWinsTheBfsPhaseOnSmallGridsAndLosesOnLargeOnes) {
 // The translation layer's lead over Br at scale 32 is the 2009 SSD's command overhead, which
 // the scaling leaves at its fitted value: a 4 KiB write pays 0.08 ms on 0.16 ms of transfer
 // (a 128 KiB one in the paper 0.08 ms on 5.1 ms). Divide the per-command times by the scale as
-// well and TL comes within 10 % of Br in total, as in the paper (0.99 on this 2^17-node grid); the Bw
-// buffers of the layer are charged to M in both runs.
+// well and TL comes within 10 % of Br in total, as in the paper (0.99 on this 2^17-node grid).
+// TL's M is less the layer's two Bw segment buffers (table2_tl_buffer_memory).
 TEST(Table2Shape, WithTheDeviceScaledTooTheLayerIsWithinTenPercentOfBr) {
     if (sanitized) GTEST_SKIP() << "three grid BFS runs of 131 044 nodes: run in the release build only";
     table2_options o;
