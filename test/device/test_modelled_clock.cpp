@@ -123,6 +123,40 @@ TEST(ModelledClock, WaitingForAnEarlierRequestNeverMovesTheHostBack) {
     EXPECT_DOUBLE_EQ(clock.now(), 3.0);
 }
 
+// What a poller (the merges' prefetch pool) may learn without waiting: a device's own request
+// knows its modelled end from submission on, before the I/O thread has served it; a request
+// of a device without a model says so (it is complete when the real I/O is); a translation
+// layer's request knows its end only once served (it ends with the I/O it causes).
+TEST(ModelledClock, ARequestTellsItsEndBeforeItIsServedAndWhetherItIsModelled) {
+    modelled_clock clock;
+    clocked_device a(clock, "A");
+    page_buffer buf(4);
+    auto first = a.file.submit(io_op::read, buf.data, 0, 3 * 4096, role::scratch);
+    auto second = a.file.submit(io_op::read, buf.data, 0, 2 * 4096, role::scratch);
+    const auto& timed = dynamic_cast<const modelled_request&>(*second);
+    ASSERT_TRUE(timed.known_completion_s().has_value());
+    EXPECT_DOUBLE_EQ(*timed.known_completion_s(), 5e-3);  // queued behind the first: [3, 5] ms
+    EXPECT_TRUE(timed.on_model());
+    wait(clock, first);
+    wait(clock, second);
+    EXPECT_DOUBLE_EQ(timed.completion_s(), 5e-3);
+
+    const std::uint64_t capacity = 1 * MiB;
+    emulated_file bare("bare", std::make_unique<sparse_memory_file>(capacity), nullptr, capacity, next_queue());
+    bare.set_clock(&clock);
+    bare.touch_queue();
+    auto plain = bare.submit(io_op::write, buf.data, 0, 4096, role::scratch);
+    EXPECT_FALSE(dynamic_cast<const modelled_request&>(*plain).on_model());
+    plain->wait(false);
+
+    machine m = machine::from_config_text(
+        "flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on tl_page=16KiB tl_segment=64KiB\n");
+    auto layered = m.dev(0).awrite(buf.data, 0, 16 * KiB, role::hot);
+    EXPECT_FALSE(dynamic_cast<const modelled_request&>(*layered).known_completion_s().has_value());
+    EXPECT_TRUE(dynamic_cast<const modelled_request&>(*layered).on_model());
+    m.dev(0).wait(layered, role::hot);
+}
+
 // One device, each request waited for before the next: the host's elapsed time is exactly the
 // device's busy time, and all of it is I/O wait. Under a translation layer, writes the segment
 // buffer absorbs end when they are submitted; the write that fills a segment ends when the

@@ -220,6 +220,8 @@ private:
             : stxxl::serving_request(on_cmpl, f, buf, off, bytes, type), owner_(f), charge_(charge),
               completion_s_(completion_s), role_(r) {}
         double completion_s() const override { return completion_s_; }
+        std::optional<double> known_completion_s() const override { return completion_s_; }
+        bool on_model() const override { return owner_->model_ != nullptr; }
 
     protected:
         void serve() override {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 
 namespace flashxxl {
 
@@ -64,6 +65,14 @@ public:
     virtual ~modelled_request() = default;
     //! Modelled end of the request on the virtual clock (valid after completion).
     virtual double completion_s() const = 0;
+    //! The modelled end if it is fixed before the request is served (a device's own request is
+    //! charged at submission), so that a poller can tell "not yet" without waiting for the real
+    //! I/O; nullopt where the end is known only once served (a layer's request ends with the I/O
+    //! it causes).
+    virtual std::optional<double> known_completion_s() const { return std::nullopt; }
+    //! False for a request of a device without a model (a real disk, memory): modelled time does
+    //! not move for it, and it is complete when the real I/O is.
+    virtual bool on_model() const { return true; }
 };
 
 //! While a layer inside a device (the translation layer) serves one host request in its own
