@@ -69,7 +69,8 @@ void run(const bfs_options& o) {
     eo.mm.mu = o.mu;
     eo.mm.seed = o.seed;
     bfs_experiment_result r;
-    require_memory("bfs", memory, bfs_experiment_min_memory(blocks), o.memory, blocks);
+    // The translation layers' buffers and maps are charged to every phase's M.
+    require_memory("bfs", memory, bfs_experiment_min_memory(blocks) + bfs_experiment_tl_memory(m, eo), o.memory, blocks);
     bar.update(0, "building CSR, preprocessing");
     vis.nodes = 1;
     r = run_bfs_experiment(m, *source, blocks, eo, static_cast<cli_bfs_visitor&>(vis));
@@ -80,7 +81,7 @@ void run(const bfs_options& o) {
         nlohmann::json j = {{"command", "bfs"},      {"machine", m.name()}, {"placement", m.describe_placement()},
                             {"algo", o.algo},        {"br_bytes", r.br},          {"bw_bytes", r.bw},
                             {"memory_bytes", memory},      {"graph", r.graph},    {"csr", r.csr},
-                            {"result", r.bfs}};
+                            {"translation_layer_memory", r.tl_memory},           {"result", r.bfs}};
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
         j.update(run_metadata(&spec));
@@ -90,6 +91,8 @@ void run(const bfs_options& o) {
     print_graph_and_machine("bfs", r.graph, r.csr, m);
     std::printf("algo %s_bfs, Br %s, Bw %s, M %s", o.algo.c_str(), format_bytes(double(r.br)).c_str(),
                 format_bytes(double(r.bw)).c_str(), format_bytes(double(memory)).c_str());
+    if (r.tl_memory > 0)
+        std::printf(" (of which the translation layers' buffers and maps %s)", format_bytes(double(r.tl_memory)).c_str());
     if (o.algo == "mm")
         std::printf(", mu %llu%s, seed %llu", (unsigned long long)r.bfs.mu, o.mu ? "" : " (default)",
                     (unsigned long long)o.seed);

@@ -11,6 +11,8 @@
 #include "flashxxl/graph/binary_edge_writer.hpp"
 #include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/graph/text_edge_writer.hpp"
+#include "flashxxl/tl/translation_layer_memory.hpp"
+#include "flashxxl/units.hpp"
 #include "support/temp_dir.hpp"
 #include "graph/test_bfs_support.hpp"
 
@@ -104,6 +106,59 @@ TEST(bfs_experiment, runs_both_algorithms_with_the_csr_phase_first) {
     o.algo = "mm";
     flashxxl::testing::expect_invalid_pair_rejected(
         [&] { run_bfs_experiment(m, *src, flashxxl::testing::invalid_pair(), o, v); });
+}
+
+// A translation layer's segment buffers answer reads of the pages they hold, so the experiment
+// charges the layers' memory to M (as dfs does): every phase gets M less the buffers and maps,
+// or less the buffers alone (tl_charge::buffers, what seeds/001 Table 2 uses at scale). The
+// same BFS on the same grid then has a smaller in-memory hot pool behind the layer, and a
+// budget that does not cover the layer is refused, naming what it does not cover.
+TEST(bfs_experiment, charges_the_translation_layers_memory_to_m) {
+    const block_sizes b(4096, 16384);
+    const std::uint64_t memory = bfs_experiment_min_memory(b) + 2 * MiB;
+    auto run = [&](bool layered, tl_charge charge) {
+        machine m = machine::from_config_text(std::string("flash=memory,64MiB,memory name=ssd") +
+                                              (layered ? " tl=on tl_page=4KiB tl_segment=16KiB" : "") +
+                                              "\nplacement=single device=ssd\n");
+        auto src = open_graph_source("grid:side=40");
+        bfs_experiment_options o;
+        o.memory = memory;
+        o.charge = charge;
+        bfs_level_recorder rec(1600);
+        bfs_experiment_result r = run_bfs_experiment(m, *src, b, o, rec);
+        EXPECT_EQ(r.bfs.reached, 1600u);
+        EXPECT_EQ(r.memory + r.tl_memory, memory);
+        if (layered) {
+            const std::uint64_t want =
+                charge == tl_charge::buffers ? translation_layer_buffer_memory(m) : translation_layer_memory(m);
+            EXPECT_EQ(r.tl_memory, want);
+            EXPECT_EQ(translation_layer_buffer_memory(m), 2 * 16 * KiB);
+            EXPECT_GT(translation_layer_memory(m), translation_layer_buffer_memory(m));  // the maps come on top
+        } else {
+            EXPECT_EQ(r.tl_memory, 0u);
+        }
+        return r;
+    };
+    const bfs_experiment_result plain = run(false, tl_charge::buffers_and_maps);
+    const bfs_experiment_result layered = run(true, tl_charge::buffers_and_maps);
+    const bfs_experiment_result buffers_only = run(true, tl_charge::buffers);
+    EXPECT_EQ(plain.bfs.level_sizes, layered.bfs.level_sizes);
+    EXPECT_LT(layered.bfs.pool_memory_bytes, plain.bfs.pool_memory_bytes);
+    EXPECT_LT(buffers_only.tl_memory, layered.tl_memory);
+    EXPECT_LE(layered.bfs.pool_memory_bytes, buffers_only.bfs.pool_memory_bytes);
+
+    machine m = machine::from_config_text(
+        "flash=memory,64MiB,memory name=ssd tl=on tl_page=4KiB tl_segment=16KiB\nplacement=single device=ssd\n");
+    auto src = open_graph_source("grid:side=4");
+    bfs_experiment_options o;
+    o.memory = translation_layer_memory(m);
+    bfs_visitor v;
+    try {
+        run_bfs_experiment(m, *src, b, o, v);
+        FAIL() << "a budget that only covers the layer was accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("translation layers"), std::string::npos) << e.what();
+    }
 }
 
 TEST(bfs_experiment, records_the_run_time_pair_it_ran_with) {

@@ -92,6 +92,8 @@ TEST(Table2Shape, WithTheDeviceScaledTooTheLayerIsWithinTenPercentOfBr) {
     print(tl);
     EXPECT_EQ(br.result.level_sizes, tl.result.level_sizes);
     // The layer's two segment buffers come out of TL's M: its hot pool gets less.
+    EXPECT_EQ(tl.tl_memory, table2_tl_buffer_memory(o));
+    EXPECT_EQ(br.tl_memory, 0u);
     EXPECT_LT(tl.result.pool_memory_bytes, br.result.pool_memory_bytes);
     EXPECT_LE(tl.total_s(), 1.10 * br.total_s());
     EXPECT_GE(tl.total_s(), 0.90 * br.total_s());

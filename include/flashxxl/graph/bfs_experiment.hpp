@@ -13,15 +13,24 @@
 #include "flashxxl/graph/mr_bfs.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/tl/translation_layer_memory.hpp"
+#include "flashxxl/units.hpp"
 
 namespace flashxxl {
+
+//! What of the machine's translation layers an experiment charges to M.
+enum class tl_charge {
+    buffers_and_maps,  //!< translation_layer_memory(m), as dfs charges (the default)
+    buffers,           //!< translation_layer_buffer_memory(m): the segment buffers only
+};
 
 //! What to run.
 struct bfs_experiment_options {
     std::string algo = "mm";      //!< "mm" (mm_bfs) or "mr" (mr_bfs)
-    std::uint64_t memory = 0;     //!< M of every phase
+    std::uint64_t memory = 0;     //!< M of every phase, the translation layers' memory included
     std::uint64_t source = 0;     //!< BFS source node
     mm_bfs_options mm;            //!< mu and seed of mm_bfs
+    tl_charge charge = tl_charge::buffers_and_maps;  //!< see run_bfs_experiment
 };
 
 //! What an experiment measured.
@@ -30,7 +39,14 @@ struct bfs_experiment_result {
     csr_build_stats csr;
     bfs_result bfs;               //!< its phases are preceded by "csr" here
     std::uint64_t br = 0, bw = 0;  //!< the block sizes it ran with
+    std::uint64_t tl_memory = 0;   //!< the translation layers' memory charged to M
+    std::uint64_t memory = 0;      //!< what every phase got: M less tl_memory
 };
+
+//! The translation layers' memory an experiment with options `o` charges on machine `m`.
+inline std::uint64_t bfs_experiment_tl_memory(const machine& m, const bfs_experiment_options& o) {
+    return o.charge == tl_charge::buffers ? translation_layer_buffer_memory(m) : translation_layer_memory(m);
+}
 
 //! Memory an experiment needs at least with block sizes `b`.
 inline std::uint64_t bfs_experiment_min_memory(const block_sizes& b) {
@@ -40,6 +56,11 @@ inline std::uint64_t bfs_experiment_min_memory(const block_sizes& b) {
 //! Builds the CSR graph of `source` on `m` (phase "csr": role stream, then static_data), then
 //! runs the chosen BFS with `vis`, everything with block sizes `b` (config_error for an invalid
 //! pair). The result's phases: "csr", then the algorithm's own.
+//!
+//! M covers the machine's translation layers (bfs_experiment_tl_memory: their segment buffers
+//! and maps, or the buffers only), which are held for the whole run: every phase gets M less
+//! that. The open segment buffer answers reads of the pages it holds, so uncharged it would be
+//! a read cache outside M. config_error when nothing would be left.
 template <class Visitor>
 bfs_experiment_result run_bfs_experiment(machine& m, any_edge_source& source, const block_sizes& b,
                                          const bfs_experiment_options& o, Visitor& vis) {
@@ -50,12 +71,20 @@ bfs_experiment_result run_bfs_experiment(machine& m, any_edge_source& source, co
     r.graph = source.describe();
     r.br = b.br;
     r.bw = b.bw;
+    r.tl_memory = bfs_experiment_tl_memory(m, o);
+    if (o.memory <= r.tl_memory)
+        throw config_error("bfs: memory budget " + format_bytes(double(o.memory)) +
+                           " does not cover the translation layers' " + format_bytes(double(r.tl_memory)) +
+                           " (segment buffers" + (o.charge == tl_charge::buffers ? "" : " and maps") +
+                           ", charged to M), let alone the " + format_bytes(double(bfs_experiment_min_memory(b))) +
+                           " that " + b.describe() + " need");
+    r.memory = o.memory - r.tl_memory;
     phase_meter meter(m, "csr");
-    auto g = build_csr(m, o.memory, b, source, o.memory / 8);
+    auto g = build_csr(m, r.memory, b, source, r.memory / 8);
     phase_stats csr_phase = meter.finish();
     r.csr = g->build_stats();
-    if (o.algo == "mm") r.bfs = mm_bfs(m, *g, o.memory, b, o.source, vis, o.mm);
-    else r.bfs = mr_bfs(m, *g, o.memory, b, o.source, vis);
+    if (o.algo == "mm") r.bfs = mm_bfs(m, *g, r.memory, b, o.source, vis, o.mm);
+    else r.bfs = mr_bfs(m, *g, r.memory, b, o.source, vis);
     r.bfs.phases.insert(r.bfs.phases.begin(), csr_phase);
     return r;
 }
