@@ -70,7 +70,8 @@ void run(const bfs_options& o) {
     eo.mm.seed = o.seed;
     bfs_experiment_result r;
     // The translation layers' buffers and maps are charged to every phase's M.
-    require_memory("bfs", memory, bfs_experiment_min_memory(blocks) + bfs_experiment_tl_memory(m, eo), o.memory, blocks);
+    const std::uint64_t tl_memory = bfs_experiment_tl_memory(m, eo);
+    require_memory("bfs", memory, bfs_experiment_min_memory(blocks) + tl_memory, o.memory, blocks, tl_memory);
     bar.update(0, "building CSR, preprocessing");
     vis.nodes = 1;
     r = run_bfs_experiment(m, *source, blocks, eo, static_cast<cli_bfs_visitor&>(vis));

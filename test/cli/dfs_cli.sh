@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end checks of `flashxxl dfs`: a verified run on a grid, both variants, JSON, and the errors users see.
+# End-to-end checks of `flashxxl dfs`: a verified run on a grid, both variants, JSON, and the errors users see;
+# the translation layers' memory charged to M by dfs and bfs alike.
 set -u
 bin=$1
 source "$(dirname "$0")/check_lib.bash"
@@ -45,4 +46,13 @@ check "bad edge file named" 2 "bad.el" "$bin" dfs "$work/bad.el" "${small[@]}"
 check "bad variant" 2 "with-nodes" "$bin" dfs grid:side=30 --variant marks "${small[@]}"
 check "source out of range" 2 "source 5000 is not a node" "$bin" dfs grid:side=30 "${small[@]}" --source 5000
 check "memory too small" 2 "below" "$bin" dfs grid:side=30 --br 4KiB --bw 16KiB --memory 16KiB
+# Behind a translation layer (two 16 KiB segment buffers and the maps of a 64 MiB device: 232 KiB)
+# M covers the layer: 300 KiB is enough for the blocks alone but not with the layer.
+printf 'name=tl\nflash=memory,64MiB,memory name=ssd tl=on tl_page=4KiB tl_segment=16KiB\nplacement=single device=ssd\n' > "$work/tl.cfg"
+check "bfs says what of M the layer takes" 0 "M 4 MiB \(of which the translation layers' buffers and maps 232 KiB\)" \
+    "$bin" bfs grid:side=30 --config "$work/tl.cfg" "${small[@]}"
+check "bfs: a budget that does not cover the layer names it" 2 "--memory 300KiB is below the .* need with the translation layers' buffers and maps \(232 KiB, charged to M\)" \
+    "$bin" bfs grid:side=30 --config "$work/tl.cfg" --br 4KiB --bw 16KiB --memory 300KiB --no-progress
+check "dfs: the same" 2 "--memory 100KiB is below the .* need with the translation layers' buffers and maps \(232 KiB, charged to M\)" \
+    "$bin" dfs grid:side=30 --config "$work/tl.cfg" --br 4KiB --bw 16KiB --memory 100KiB --no-progress
 exit $fail
