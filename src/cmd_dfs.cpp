@@ -88,9 +88,9 @@ void run(const dfs_cli_options& o) {
     vis.bar = &bar;
     dfs_run r;
     // The translation layers' buffers and maps are charged to the DFS phase's M.
-    const std::uint64_t need =
-        std::max(csr_build_min_memory(blocks), dfs_min_memory(blocks) + translation_layer_memory(m));
-    require_memory("dfs", memory, need, o.memory, blocks, translation_layer_memory(m));
+    const std::uint64_t tl_memory = translation_layer_memory(m);
+    const std::uint64_t need = std::max(csr_build_min_memory(blocks), dfs_min_memory(blocks) + tl_memory);
+    require_memory("dfs", memory, need, o.memory, blocks, tl_memory);
     r.br = blocks.br;
     r.bw = blocks.bw;
     bar.update(0, "building CSR");
