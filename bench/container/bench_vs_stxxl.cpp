@@ -10,6 +10,9 @@
 // STXXL reads a generated config file DIR/flashxxl-bench.stxxl (STXXLCFG), so it never creates
 // /var/tmp/stxxl. Prints one table row per benchmark (wall times, ratio, volumes) and JSON.
 // The benchmark bodies are templates over the item type (bench_vs_stxxl_items.hpp), one TU each.
+// A sweep over the sorter first times its final merge without the disk (merge_ceiling.hpp) and
+// prints the sorter's merge speedup beside that ceiling.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_vs_stxxl_items.hpp"
+#include "merge_ceiling.hpp"
 
 using namespace bench_vs_stxxl;
 
@@ -70,7 +74,9 @@ int main(int argc, char** argv) {
         "--threads T: both libraries sort and merge on T threads (default: the machine's, OpenMP's count).\n"
         "--sweep: every benchmark at each thread count listed (auto: 1, 2, 4, ... up to the machine's),\n"
         "with merge throughput, speedup and parallel efficiency against the first count, and the I/O floor\n"
-        "(bytes moved / sequential bandwidth of DIR, measured first).\n";
+        "(bytes moved / sequential bandwidth of DIR, measured first). A sweep first times the same merge\n"
+        "in memory (8-byte keys, as many runs as the sorter forms, its output stage and one consumer; no\n"
+        "disk): the speedup this machine allows the merge phase, printed beside the sorter's.\n";
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
@@ -160,6 +166,32 @@ int main(int argc, char** argv) {
     }
     bandwidth bw{};
     if (st.run_flashxxl) bw = measure_bandwidth(st);
+    // The in-memory merge: the ceiling of the merge phase's speedup on this machine (memory
+    // bandwidth, the steps and the single consumer bound it, not the disk), once per output
+    // stage size: a block pair's stage is the sorter's (a 64th of M less its reserve, at least 2 Br).
+    struct ceiling_set {
+        std::uint64_t stage_bytes = 0;
+        std::vector<ceiling_row> rows;
+    };
+    std::vector<ceiling_set> ceilings;
+    auto stage_of = [&](const block_sizes& b) {
+        const std::uint64_t usable = st.memory - std::min(st.memory, sorter<std::uint64_t>::reserve(st.memory));
+        return std::max(2 * b.br, usable / 64 / b.br * b.br);
+    };
+    const std::uint64_t ceiling_items = std::min<std::uint64_t>(st.bytes, GiB) / 8;
+    // About as many runs as the sorter forms: its runs fill half of M less its reserve (18 runs
+    // of 512 MiB at M = 64 MiB; this gives 19).
+    const std::uint64_t run_bytes = std::max<std::uint64_t>(1, st.memory * 7 / 16);
+    const std::size_t ceiling_runs = std::size_t(std::max<std::uint64_t>(2, (st.bytes + run_bytes - 1) / run_bytes));
+    if (st.run_flashxxl && st.thread_counts.size() > 1 && (st.only.empty() || st.only == "sorter")) {
+        for (const block_sizes& b : st.pairs) {
+            bool seen = false;
+            for (const ceiling_set& c : ceilings) seen = seen || c.stage_bytes == stage_of(b);
+            if (!seen)
+                ceilings.push_back({stage_of(b), measure_merge_ceiling(ceiling_items, ceiling_runs, stage_of(b) / 8,
+                                                                       st.thread_counts, 5)});
+        }
+    }
     struct item_results {
         std::size_t item_bytes;
         std::vector<result> rows;
@@ -177,11 +209,46 @@ int main(int argc, char** argv) {
                 st.dir.c_str(), machine_threads);
     std::printf("sequential bandwidth of %s through flashxxl's file: read %s/s, write %s/s (the I/O floor's divisor)\n",
                 st.dir.c_str(), format_bytes(bw.read).c_str(), format_bytes(bw.write).c_str());
+    nlohmann::json j = nlohmann::json::array();
+    bool ok = true;
+    if (!ceilings.empty()) {
+        std::printf("in-memory merge (no I/O): %zu runs (about the sorter's), %s of 8-byte keys, the sorter's "
+                    "output stage and one consumer; median of 5 alternating runs\n",
+                    ceiling_runs, format_bytes(double(ceiling_items * 8)).c_str());
+        std::printf("%-9s %4s %9s %9s %7s %5s  %s\n", "stage", "thr", "merge_s", "Mitems/s", "speedup", "eff",
+                    "runs (s)");
+        for (const ceiling_set& set : ceilings) {
+            for (const ceiling_row& c : set.rows) {
+                std::string rounds;
+                for (double x : c.round_s) rounds += (rounds.empty() ? "" : " ") + std::to_string(x).substr(0, 5);
+                double eff = c.speedup * double(set.rows.front().threads) / double(c.threads);
+                std::printf("%-9s %4zu %9.3f %9.2f %7.2f %5.2f  %s%s\n", format_bytes(double(set.stage_bytes)).c_str(),
+                            c.threads, c.seconds, c.items_per_s / 1e6, c.speedup, eff, rounds.c_str(),
+                            c.ok ? "" : "  OUTPUT WRONG");
+                j.push_back({{"benchmark", "in-memory merge"}, {"item_bytes", 8}, {"threads", c.threads},
+                             {"stage_bytes", set.stage_bytes}, {"runs", ceiling_runs}, {"items", ceiling_items},
+                             {"flashxxl_merge_s", c.seconds}, {"round_s", c.round_s},
+                             {"merge_items_per_s", c.items_per_s}, {"merge_speedup", c.speedup},
+                             {"parallel_efficiency", eff}, {"ok", c.ok}, {"hardware_threads", machine_threads}});
+                ok = ok && c.ok;
+            }
+        }
+    }
     std::printf("%4s %-30s %-15s %3s %10s %10s %7s %9s %9s %7s %5s %8s %7s %12s %12s %12s %12s %4s\n", "item",
                 "benchmark", "fx Br/Bw", "thr", "flashxxl_s", "stxxl_s", "ratio", "fx_merge", "Mitems/s", "speedup",
                 "eff", "floor_s", "fx/flr", "fx_RDV", "fx_WRV", "stxxl_RDV", "stxxl_WRV", "ok");
-    nlohmann::json j = nlohmann::json::array();
-    bool ok = true;
+    //! The in-memory merge's speedup at `threads` with the output stage of the pair labelled
+    //! `blocks` (0 when not measured).
+    auto ceiling_at = [&](const std::string& blocks, std::size_t threads) {
+        for (const block_sizes& b : st.pairs) {
+            if (blocks_label(b) != blocks) continue;
+            for (const ceiling_set& set : ceilings)
+                if (set.stage_bytes == stage_of(b))
+                    for (const ceiling_row& c : set.rows)
+                        if (c.threads == threads) return c.speedup;
+        }
+        return 0.0;
+    };
     for (const item_results& ir : all) {
         //! The same benchmark and blocks at the first thread count: the base of speedup and efficiency.
         auto base_of = [&](const result& r) -> const result& {
@@ -212,13 +279,27 @@ int main(int argc, char** argv) {
                          {"stxxl_write_bytes", r.st_written}, {"ok", r.ok}, {"input_bytes", st.bytes},
                          {"memory_bytes", st.memory}, {"flashxxl_io_threads", st.fx_io_threads},
                          {"hardware_threads", machine_threads}, {"read_bandwidth_bytes_s", bw.read},
-                         {"write_bandwidth_bytes_s", bw.write}});
+                         {"write_bandwidth_bytes_s", bw.write},
+                         {"in_memory_merge_speedup", ir.item_bytes == 8 ? ceiling_at(r.blocks, r.threads) : 0.0}});
             ok = ok && r.ok;
         }
     }
     std::printf("fx_merge: the sorter's sort() + streaming out (sort(vector): its whole run); Mitems/s = items / "
                 "fx_merge; speedup and eff(iciency) against the first thread count; floor_s = fx bytes read / read "
                 "bandwidth + written / write bandwidth.\n");
+    if (!ceilings.empty() && all.front().item_bytes == 8) {
+        std::printf("merge speedup against the in-memory merge's with the same stage and threads (8-byte items):\n");
+        for (const result& r : all.front().rows) {
+            double c = ceiling_at(r.blocks, r.threads);
+            if (r.name.find("sorter") == std::string::npos || r.threads == st.thread_counts.front() || c <= 0) continue;
+            double speedup = 0;
+            for (const result& o : all.front().rows)
+                if (o.name == r.name && o.blocks == r.blocks && o.threads == st.thread_counts.front())
+                    speedup = r.fx_merge_s > 0 ? o.fx_merge_s / r.fx_merge_s : 0;
+            std::printf("  %s %s, %zu threads: %.2f against %.2f in memory (%.0f %%)\n", r.name.c_str(),
+                        r.blocks.c_str(), r.threads, speedup, c, 100 * speedup / c);
+        }
+    }
     if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
     ::unlink(cfg.c_str());
     return ok ? 0 : 1;

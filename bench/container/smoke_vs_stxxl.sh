@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Smoke test of bench_container_vs_stxxl: a tiny sorter sweep on both libraries, its in-memory merge rows and JSON.
+# Usage: smoke_vs_stxxl.sh BENCH_BINARY
+set -euo pipefail
+bench=$1
+dir=$(mktemp -d "${TMPDIR:-/tmp}/flashxxl-bench-smoke.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "smoke_vs_stxxl: $*" >&2; exit 1; }
+
+"$bench" --dir "$dir/work" --bytes 32MiB --memory 16MiB --only sorter --sweep 1,2 --json "$dir/out.json" \
+    >"$dir/out.txt" 2>&1 || { cat "$dir/out.txt"; fail "the benchmark failed"; }
+grep -q '^in-memory merge (no I/O)' "$dir/out.txt" || fail "no in-memory merge table"
+grep -q 'in memory (' "$dir/out.txt" || fail "no sorter speedup beside the in-memory merge's"
+# Two stage sizes (Br 256 KiB and 2 MiB) at two thread counts; four sorter rows; all sorted.
+[ "$(grep -c '"benchmark": "in-memory merge"' "$dir/out.json")" -eq 4 ] || fail "expected 4 in-memory merge rows in the JSON"
+[ "$(grep -c '"benchmark": "sorter push/sort/pop"' "$dir/out.json")" -eq 4 ] || fail "expected 4 sorter rows in the JSON"
+! grep -q '"ok": false' "$dir/out.json" || fail "a benchmark's output was wrong"
+grep -q '"in_memory_merge_speedup": 1.0' "$dir/out.json" || fail "the sorter rows lack the in-memory speedup"
+# Bad input names the option and what was expected.
+if "$bench" --dir "$dir/work" --sweep 1,x >"$dir/bad.txt" 2>&1; then fail "--sweep 1,x was accepted"; fi
+grep -q -- '--sweep 1,x: expected thread counts' "$dir/bad.txt" || fail "--sweep 1,x: unclear error"
+echo "smoke_vs_stxxl: ok"
