@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <random>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -125,6 +127,35 @@ TEST(parallel_merge, comparator_exception_reaches_the_caller) {
     for (auto& r : again) seqs2.emplace_back(r.data(), r.data() + r.size());
     EXPECT_EQ(merge_sorted(seqs2, out.data(), 40000, std::less<item<8>>(), &team), out.data() + 40000);
     EXPECT_TRUE(std::is_sorted(out.begin(), out.begin() + 40000));
+}
+
+// merge_team: each round runs every job exactly once and returns only when all are done,
+// whether its threads are still spinning from the last round (rounds back to back), asleep
+// (a pause longer than the spin), or never spin (spin 0); a team that never ran, or whose
+// threads spin, ends at once.
+TEST(merge_team, every_job_runs_once_whether_threads_spin_or_sleep) {
+    using std::chrono::microseconds;
+    for (microseconds spin : {microseconds(0), microseconds(200), microseconds(20000)}) {
+        for (std::size_t size : {2u, 3u, 8u}) {
+            merge_team team(size, spin);
+            for (int round = 0; round < 60; ++round) {
+                std::size_t n = 1 + std::size_t(round) % size;
+                std::vector<int> ran(size, 0);  // job i writes only ran[i]
+                team.run(n, [&](std::size_t i) { ++ran[i]; });
+                for (std::size_t i = 0; i < size; ++i)
+                    ASSERT_EQ(ran[i], i < n ? 1 : 0) << "spin " << spin.count() << " us, size " << size << ", round "
+                                                     << round << ", job " << i;
+                if (round % 20 == 19) std::this_thread::sleep_for(microseconds(1000));  // past the short spins
+            }
+        }
+        merge_team idle(4, spin);  // never ran: no threads to end
+    }
+    std::vector<int> ran(4, 0);
+    {
+        merge_team spinning(4, std::chrono::seconds(600));
+        spinning.run(4, [&](std::size_t i) { ++ran[i]; });
+    }  // its threads spin (for ten minutes, unless the destructor stops them: a hang times out)
+    EXPECT_EQ(ran, std::vector<int>(4, 1));
 }
 
 namespace {

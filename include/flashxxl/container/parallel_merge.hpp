@@ -2,6 +2,8 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -37,21 +39,32 @@ inline std::size_t resolve_threads(std::size_t requested) { return requested == 
 constexpr std::uint64_t parallel_merge_min_items = 8192;
 
 //! Threads that run the pieces of a parallel merge: `size() - 1` threads of its own plus the
-//! caller of run(). Idle threads sleep on a condition variable. (An OpenMP team spin-waits
-//! between parallel regions; a streaming merge runs one short region per step, and on a
-//! loaded 2-core machine the spinning worker took the core from the thread that consumes the
-//! output: with 2 threads the sorter's merge phase took 11.4 s under OMP_WAIT_POLICY=active
-//! and 1.4 s under passive, against 1.0-3.0 s on one thread.) The threads start at the first
-//! run() and end with the team; nothing is process-wide.
+//! caller of run(). Between runs a thread first waits `spin` (yielding its core to any other
+//! runnable thread) and then sleeps on a condition variable; the caller waits for the team the
+//! same way. A streaming merge runs one short round per output step (a millisecond or two) with
+//! the consumer's pass over the step in between: waking a sleeping thread at every step made
+//! the sorter's 2-thread merge phase about 4 % slower on a 2-core VM (docs/results/two-cores/,
+//! session 11). (An OpenMP team spin-waits without
+//! bound between parallel regions, and on a loaded 2-core machine the spinning worker took the
+//! core from the thread that consumes the output: with 2 threads the sorter's merge phase took
+//! 11.4 s under OMP_WAIT_POLICY=active and 1.4 s under passive, against 1.0-3.0 s on one
+//! thread; the yield and the bound keep that from happening here.) The threads start at the
+//! first run() and end with the team; nothing is process-wide.
 class merge_team {
 public:
-    explicit merge_team(std::size_t size) : size_(std::max<std::size_t>(size, 1)) {}
+    //! How long an idle thread spins before it sleeps: a bit more than a consumer's pass over
+    //! an output stage of a few MiB.
+    static constexpr std::chrono::microseconds default_spin{200};
+
+    explicit merge_team(std::size_t size, std::chrono::microseconds spin = default_spin)
+        : size_(std::max<std::size_t>(size, 1)), spin_(spin) {}
     merge_team(const merge_team&) = delete;
     merge_team& operator=(const merge_team&) = delete;
     ~merge_team() {
         {
             std::lock_guard<std::mutex> lock(mutex_);
             stop_ = true;
+            round_.fetch_add(1, std::memory_order_release);  // ends the spinning too
         }
         work_.notify_all();
         for (std::thread& t : threads_) t.join();
@@ -77,32 +90,46 @@ public:
             }
             job_ = [&job](std::size_t i) { job(i); };
             jobs_ = n;
-            pending_ = n - 1;
+            pending_.store(n - 1, std::memory_order_relaxed);
             error_ = nullptr;
-            ++round_;
+            round_.fetch_add(1, std::memory_order_release);
         }
-        work_.notify_all();
+        work_.notify_all();  // no system call when every thread is still spinning
         std::exception_ptr mine;
         try {
             job(0);
         } catch (...) {
             mine = std::current_exception();
         }
+        spin_until([&] { return pending_.load(std::memory_order_acquire) == 0; });
         std::unique_lock<std::mutex> lock(mutex_);
-        done_.wait(lock, [&] { return pending_ == 0; });
+        done_.wait(lock, [&] { return pending_.load(std::memory_order_acquire) == 0; });
         job_ = nullptr;
         if (mine) std::rethrow_exception(mine);
         if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
     }
 
 private:
+    //! Spins (yielding) for at most spin_ until done() holds; returns whether it did.
+    template <class Done>
+    bool spin_until(const Done& done) const {
+        if (done()) return true;
+        const auto until = std::chrono::steady_clock::now() + spin_;
+        do {
+            std::this_thread::yield();
+            if (done()) return true;
+        } while (std::chrono::steady_clock::now() < until);
+        return false;
+    }
+
     void serve(std::size_t id) {
         std::uint64_t seen = 0;
-        std::unique_lock<std::mutex> lock(mutex_);
         for (;;) {
-            work_.wait(lock, [&] { return stop_ || round_ != seen; });
+            spin_until([&] { return round_.load(std::memory_order_acquire) != seen; });
+            std::unique_lock<std::mutex> lock(mutex_);
+            work_.wait(lock, [&] { return stop_ || round_.load(std::memory_order_relaxed) != seen; });
             if (stop_) return;
-            seen = round_;
+            seen = round_.load(std::memory_order_relaxed);
             if (id >= jobs_) continue;
             lock.unlock();
             try {
@@ -111,18 +138,22 @@ private:
                 std::lock_guard<std::mutex> error_lock(error_mutex_);
                 if (!error_) error_ = std::current_exception();
             }
-            lock.lock();
-            if (--pending_ == 0) done_.notify_all();
+            if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                std::lock_guard<std::mutex> done_lock(mutex_);  // the caller checks under it: no lost wake-up
+                done_.notify_all();
+            }
         }
     }
 
     std::size_t size_;
+    std::chrono::microseconds spin_;
     std::vector<std::thread> threads_;
     std::mutex mutex_, error_mutex_;
     std::condition_variable work_, done_;
     std::function<void(std::size_t)> job_;
-    std::size_t jobs_ = 0, pending_ = 0;
-    std::uint64_t round_ = 0;
+    std::size_t jobs_ = 0;
+    std::atomic<std::size_t> pending_{0};   // jobs of this round not done by the team's own threads
+    std::atomic<std::uint64_t> round_{0};   // rounds started (written under mutex_, spun on without it)
     bool stop_ = false;
     std::exception_ptr error_;
 };
