@@ -14,7 +14,8 @@ namespace bench_vs_stxxl {
 namespace {
 //! Sorted runs whose keys interleave at random: run r's i-th key is i * 4k + a random value
 //! below 4k (k runs), so every run is increasing and the merge's comparisons are as
-//! unpredictable as on random data.
+//! unpredictable as on random data. `chunks` points into the vector returned (a move keeps
+//! its buffer, so the pointers stay valid).
 std::vector<std::uint64_t> make_runs(std::uint64_t items, std::size_t runs,
                                      std::vector<std::pair<const std::uint64_t*, const std::uint64_t*>>& chunks) {
     std::vector<std::uint64_t> data(items);
