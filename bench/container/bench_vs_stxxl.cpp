@@ -174,10 +174,7 @@ int main(int argc, char** argv) {
         std::vector<ceiling_row> rows;
     };
     std::vector<ceiling_set> ceilings;
-    auto stage_of = [&](const block_sizes& b) {
-        const std::uint64_t usable = st.memory - std::min(st.memory, sorter<std::uint64_t>::reserve(st.memory));
-        return std::max(2 * b.br, usable / 64 / b.br * b.br);
-    };
+    auto stage_of = [&](const block_sizes& b) { return sorter<std::uint64_t>::output_stage_bytes(st.memory, b.br); };
     const std::uint64_t ceiling_items = std::min<std::uint64_t>(st.bytes, GiB) / 8;
     // About as many runs as the sorter forms: its runs fill half of M less its reserve (18 runs
     // of 512 MiB at M = 64 MiB; this gives 19).
@@ -209,6 +206,9 @@ int main(int argc, char** argv) {
                 st.dir.c_str(), machine_threads);
     std::printf("sequential bandwidth of %s through flashxxl's file: read %s/s, write %s/s (the I/O floor's divisor)\n",
                 st.dir.c_str(), format_bytes(bw.read).c_str(), format_bytes(bw.write).c_str());
+    for (const auto& [br, rate] : bw.read_at_br)
+        std::printf("  reads of Br = %s, queue depth %u: %s/s\n", format_bytes(double(br)).c_str(), st.fx_io_threads,
+                    format_bytes(rate).c_str());
     nlohmann::json j = nlohmann::json::array();
     bool ok = true;
     if (!ceilings.empty()) {
@@ -249,6 +249,12 @@ int main(int argc, char** argv) {
         }
         return 0.0;
     };
+    //! Br of the pair labelled `blocks` (0 when none is).
+    auto br_of = [&](const std::string& blocks) -> std::uint64_t {
+        for (const block_sizes& b : st.pairs)
+            if (blocks_label(b) == blocks) return b.br;
+        return 0;
+    };
     for (const item_results& ir : all) {
         //! The same benchmark and blocks at the first thread count: the base of speedup and efficiency.
         auto base_of = [&](const result& r) -> const result& {
@@ -280,6 +286,8 @@ int main(int argc, char** argv) {
                          {"memory_bytes", st.memory}, {"flashxxl_io_threads", st.fx_io_threads},
                          {"hardware_threads", machine_threads}, {"read_bandwidth_bytes_s", bw.read},
                          {"write_bandwidth_bytes_s", bw.write},
+                         {"br_read_bandwidth_bytes_s", bw.at_br(br_of(r.blocks))},
+                         {"merge_read_bytes_s", r.fx_merge_s > 0 ? double(r.fx_read) / r.fx_merge_s : 0.0},
                          {"in_memory_merge_speedup", ir.item_bytes == 8 ? ceiling_at(r.blocks, r.threads) : 0.0}});
             ok = ok && r.ok;
         }
@@ -300,6 +308,24 @@ int main(int argc, char** argv) {
                         r.blocks.c_str(), r.threads, speedup, c, 100 * speedup / c);
         }
     }
+    // The sorter reads only while it merges (one pass), so its reading rate there against the
+    // disk's rate for Br-sized requests tells whether the merge phase waited for the disk.
+    bool said = false;
+    for (const item_results& ir : all)
+        for (const result& r : ir.rows) {
+            double limit = bw.at_br(br_of(r.blocks));
+            if (r.name.find("sorter") == std::string::npos || r.fx_merge_s <= 0 || limit <= 0 || r.fx_read == 0)
+                continue;
+            if (!said)
+                std::printf("the sorter's merge phase reads at (against reads of its Br at queue depth %u; near 100 %% "
+                            "the disk bounds it, and --io-threads N may help):\n",
+                            st.fx_io_threads);
+            said = true;
+            double rate = double(r.fx_read) / r.fx_merge_s;
+            std::printf("  %4zu-byte items, %s, %zu threads: %s/s (%.0f %% of %s/s)\n", ir.item_bytes,
+                        r.blocks.c_str(), r.threads, format_bytes(rate).c_str(), 100 * rate / limit,
+                        format_bytes(limit).c_str());
+        }
     if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
     ::unlink(cfg.c_str());
     return ok ? 0 : 1;

@@ -63,6 +63,14 @@ struct result {
 //! read / read + bytes written / write.
 struct bandwidth {
     double read = 0, write = 0;
+    //! Read bandwidth with requests of each flashxxl Br (one stream, the file's queue depth):
+    //! the rate a merge that reads Br blocks cannot pass. (Br, bytes/s) pairs.
+    std::vector<std::pair<std::uint64_t, double>> read_at_br;
+    double at_br(std::uint64_t br) const {
+        for (const auto& p : read_at_br)
+            if (p.first == br) return p.second;
+        return 0;
+    }
 };
 
 // One function per item type (defined in its own TU).

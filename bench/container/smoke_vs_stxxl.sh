@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smoke test of bench_container_vs_stxxl: a tiny sorter sweep on both libraries, its in-memory merge rows and JSON.
+# Smoke test of bench_container_vs_stxxl: a tiny sorter sweep on both libraries, its in-memory merge rows, Br read rates and JSON.
 # Usage: smoke_vs_stxxl.sh BENCH_BINARY
 set -euo pipefail
 bench=$1
@@ -16,6 +16,11 @@ grep -q 'in memory (' "$dir/out.txt" || fail "no sorter speedup beside the in-me
 [ "$(grep -c '"benchmark": "sorter push/sort/pop"' "$dir/out.json")" -eq 4 ] || fail "expected 4 sorter rows in the JSON"
 ! grep -q '"ok": false' "$dir/out.json" || fail "a benchmark's output was wrong"
 grep -q '"in_memory_merge_speedup": 1.0' "$dir/out.json" || fail "the sorter rows lack the in-memory speedup"
+# The disk's rate for each Br, and the sorter's reading rate in its merge phase beside it.
+grep -q '^  reads of Br = 256 KiB, queue depth 1: ' "$dir/out.txt" || fail "no read rate at Br = 256 KiB"
+grep -q '^  reads of Br = 2 MiB, queue depth 1: ' "$dir/out.txt" || fail "no read rate at Br = 2 MiB"
+[ "$(grep -c '^ *8-byte items, .* threads: .*/s (.* % of ' "$dir/out.txt")" -eq 4 ] || fail "expected 4 merge read rates"
+! grep -q '"br_read_bandwidth_bytes_s": 0' "$dir/out.json" || fail "a row lacks its Br read rate"
 # Bad input names the option and what was expected.
 if "$bench" --dir "$dir/work" --sweep 1,x >"$dir/bad.txt" 2>&1; then fail "--sweep 1,x was accepted"; fi
 grep -q -- '--sweep 1,x: expected thread counts' "$dir/bad.txt" || fail "--sweep 1,x: unclear error"

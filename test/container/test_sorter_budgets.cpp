@@ -60,6 +60,18 @@ TEST(sorter, clear_and_reuse) {
     EXPECT_THROW(s.push(1), invalid_request);
 }
 
+// The output stage is a 64th of M less the reserve in whole Br, at least 2 Br; the figures are the
+// ones docs/containers.md and bench_container_vs_stxxl's in-memory merge quote.
+TEST(sorter, output_stage_is_a_64th_of_usable_memory_in_whole_read_blocks) {
+    using S = sorter<std::uint64_t>;
+    const std::uint64_t MiB = 1024 * 1024, KiB = 1024;
+    EXPECT_EQ(S::output_stage_bytes(64 * MiB, 256 * KiB), 768 * KiB);
+    EXPECT_EQ(S::output_stage_bytes(64 * MiB, 2 * MiB), 2 * 2 * MiB);  // the 2 Br floor
+    EXPECT_EQ(S::output_stage_bytes(512 * MiB, 256 * KiB), 7 * MiB + 768 * KiB);
+    EXPECT_EQ(S::output_stage_bytes(S::min_memory(small), br), 2 * br);
+    EXPECT_EQ(S::output_stage_bytes(0, br), 2 * br);
+}
+
 TEST(sorter, memory_too_small_is_an_error) {
     machine m = flashxxl_test::tiny_machine();
     using S = sorter<std::uint64_t>;

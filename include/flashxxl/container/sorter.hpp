@@ -97,6 +97,12 @@ public:
     }
     //! min_memory() for the sizes `Blocks` names (seeds/001's 128 KiB / 16 MiB for device_blocks).
     static std::uint64_t min_memory() { return min_memory(detail::static_block_sizes<Blocks>()); }
+    //! Bytes of the output stage (operator* / operator++ read from it) of a sorter with budget
+    //! `memory` and read blocks `br`: stage_blocks_for M less the reserve, in whole Br.
+    static std::uint64_t output_stage_bytes(std::uint64_t memory, std::uint64_t br) {
+        const std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
+        return stage_blocks_for(usable, br) * br;
+    }
     //! Fan-in of a merge whose pool has `buffers` Br buffers: an eighth (at least one) prefetches.
     static constexpr std::size_t fan_in_for(std::size_t buffers) {
         return buffers - std::max<std::size_t>(1, buffers / 8);
