@@ -38,7 +38,7 @@ configure_and_build() {  # dir, extra cmake args...
 export STXXLLOGFILE=/dev/null STXXLERRLOGFILE=/dev/null
 # The tests run under ThreadSanitizer (./run.sh test): those that start threads of their own.
 TSAN_TESTS="container_test_parallel_merge container_test_sorter_threads container_test_sorter_workers
-device_test_emulated_file tl_test_tl_randomized
+device_test_emulated_file tl_test_tl_randomized characterize_test_queue_depth"
 
 case "${1:-run}" in
 run)
@@ -64,7 +64,8 @@ test)
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir build/asan --output-on-failure -j "$JOBS"
     # ThreadSanitizer on the tests that run threads of their own: the parallel merges, the
-    # sorter's sorting and merging threads, devices served from several threads (about 3 min).
+    # sorter's sorting and merging threads, devices served from several threads, characterize's
+    # concurrent reads (about 3 min).
     configure build/tsan -DFLASHXXL_SANITIZE_THREAD=ON -DFLASHXXL_BUILD_BENCH=OFF -DFLASHXXL_BUILD_CLI=OFF
     cmake --build build/tsan -j "$JOBS" --target $TSAN_TESTS
     for t in $TSAN_TESTS; do

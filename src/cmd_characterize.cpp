@@ -31,6 +31,7 @@
 #include "flashxxl/characterize/plan_estimate.hpp"
 #include "flashxxl/characterize/plans.hpp"
 #include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/characterize/queue_depth.hpp"
 #include "flashxxl/characterize/recommendation.hpp"
 #include "flashxxl/characterize/runner.hpp"
 #include "flashxxl/device/model_presets.hpp"
@@ -60,7 +61,28 @@ struct characterize_args {
     std::string block_device, out_dir, csv_path, io_log_path, config_path, config_name, max_write_text;
     bool json = false, dry_run = false, no_progress = false, quiet = false, keep = false, no_plots = false, force = false;
     std::uint64_t seed = 1;
+    std::string queue_depths;        // --queue-depths: empty = default (real targets only), "none" = skip
+    double queue_depth_time_s = 2;   // --queue-depth-time
 };
+
+//! --queue-depths as depths: "none" -> empty; the default for real targets when not given.
+std::vector<unsigned> parse_queue_depths(const std::string& text) {
+    if (text == "none") return {};
+    std::vector<unsigned> depths;
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        std::size_t comma = text.find(',', pos);
+        std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (item.empty() || item.size() > 2 || item.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoul(item) < 1 || std::stoul(item) > 64)
+            throw config_error("--queue-depths '" + text + "': expected depths 1..64 separated by commas (e.g. "
+                               "1,2,4,8,16) or 'none', got '" + item + "'");
+        depths.push_back(unsigned(std::stoul(item)));
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return depths;
+}
 
 struct made_target {
     std::unique_ptr<ch::target> t;
@@ -241,6 +263,13 @@ void print_summary(std::ostream& out, const ch::characterization& c, const ch::r
         << "   (block-aligned offsets: what flashxxl's containers issue)\n";
     out << "  Bw = " << (r.bw_unaligned ? format_size(*r.bw_unaligned) : "not reached")
         << "   (4 KiB-granular offsets: what the papers' numbers imply)\n";
+    if (!r.queue_depths.empty()) {
+        out << "\nrandom reads of " << format_size(r.queue_depths.front().block) << " by queue depth (MiB/s):";
+        for (const auto& p : r.queue_depths) out << "  " << p.depth << ": " << mib(p.mib_s);
+        out << "\n  io_threads = " << (r.io_threads ? std::to_string(*r.io_threads) : std::string("not measured"))
+            << "   (the smallest depth within " << std::setprecision(0) << r.io_threads_share * 100
+            << "% of the best: requests a device line keeps in flight)\n";
+    }
     out << "\nmachine config:\n" << snippet;
 }
 
@@ -336,6 +365,13 @@ int run_characterize(const characterize_args& a) {
         throw config_error("--span " + format_size(po.span) + " must be a positive multiple of " +
                            std::to_string(t.alignment()) + " bytes and at most the target's " + format_size(t.capacity()));
     if (a.dry_run && a.json) throw config_error("--dry-run prints a plan as text; it takes no --json");
+    // Requests in flight: a model's clock serves one at a time, so only real targets measure them.
+    const std::vector<unsigned> queue_depths =
+        parse_queue_depths(a.queue_depths.empty() ? (t.modelled() ? "none" : "1,2,4,8,16") : a.queue_depths);
+    if (t.modelled() && !queue_depths.empty())
+        throw config_error("--queue-depths " + a.queue_depths + ": '" + t.name() +
+                           "' is a model, which serves one request at a time; queue depths apply to a file or "
+                           "block device");
     std::string plan = a.plan.empty() && a.experiments.empty() ? "quick" : a.plan;
     if (!plan.empty() && !a.experiments.empty()) throw config_error("give either --plan or --experiments, not both");
     if (plan == "quick") {
@@ -405,6 +441,10 @@ int run_characterize(const characterize_args& a) {
                                               : std::to_string(ch::default_write_multiple) + " x the target (" +
                                                     format_bytes(double(ch::default_write_multiple * t.capacity())) + ")")
                       << (refusal.empty() ? ": within it\n" : ": EXCEEDED, the run would be refused:\n  " + refusal + "\n");
+        if (!queue_depths.empty())
+            std::cout << "then: random reads of the recommended Br at queue depths " << a.queue_depths
+                      << (a.queue_depths.empty() ? "1,2,4,8,16" : "") << ", at most " << a.queue_depth_time_s
+                      << " s each (reads only)\n";
         std::cout << "expected time: " << std::fixed << std::setprecision(1) << cost.seconds << " s"
                   << (cost.exact ? " of modelled device time (exact: the plan was run on a fresh copy of the model)"
                                  : " (estimate at 100 MiB/s and 0.2 ms per request; time limits count in full)")
@@ -426,13 +466,27 @@ int run_characterize(const characterize_args& a) {
     if (show) ro.progress = [&](double f, const std::string& what) { bar.update(f, what); };
     ch::runner r(real, ro);
     ch::characterization c = r.run(steps);
-    bar.finish();
 
     ch::recommendation_options rop;
     rop.read_share = a.read_share;
     rop.write_share = a.write_share;
     rop.unaligned_granularity = std::max<std::uint64_t>(4 * KiB, real.alignment());
     ch::recommendation rec = ch::recommend(c, rop);
+    std::string queue_depth_note;
+    if (!queue_depths.empty() && rec.br) {
+        ch::queue_depth_options qo;
+        qo.depths = queue_depths;
+        qo.block = *rec.br;
+        qo.span = po.span;
+        qo.seconds_per_depth = a.queue_depth_time_s;
+        qo.seed = a.seed;
+        if (show) qo.progress = [&](double f, const std::string& what) { bar.update(f, what); };
+        rec.queue_depths = ch::measure_queue_depths(real, qo);
+        rec.io_threads = ch::recommend_io_threads(rec.queue_depths, rec.io_threads_share);
+    } else if (!queue_depths.empty()) {
+        queue_depth_note = "note: no Br was reached, so no queue depths were measured (they read Br blocks)\n";
+    }
+    bar.finish();
     std::string snippet = ch::config_snippet(rec, a.config_path.empty() ? m.snippet_path : a.config_path,
                                              real.capacity(), a.config_name.empty() ? m.snippet_name : a.config_name,
                                              real.klass() == device_class::flash);
@@ -440,6 +494,7 @@ int run_characterize(const characterize_args& a) {
     std::ostream& notes = a.json ? std::cerr : std::cout;
     const bool say = !a.quiet;
     if (say && !a.json) print_summary(std::cout, c, rec, snippet);
+    if (say && !queue_depth_note.empty()) notes << queue_depth_note;
 
     nlohmann::json report = ch::to_json(c, rec, snippet);
     report.update(run_metadata());  // version, command line, timestamp
@@ -515,6 +570,11 @@ void register_characterize_command(CLI::App& app) {
     cmd->add_option("--max-write", a->max_write_text,
                     "refuse a plan that may write more than SIZE (IEC units) to a real target; replaces the default "
                     "limit of " + std::to_string(ch::default_write_multiple) + " x the target");
+    cmd->add_option("--queue-depths", a->queue_depths,
+                    "file / block device: random reads of the recommended Br at these queue depths, for the "
+                    "io_threads of the snippet (default 1,2,4,8,16; none: skip)");
+    cmd->add_option("--queue-depth-time", a->queue_depth_time_s, "seconds per queue depth (default 2)")
+        ->check(finite_number(0.001, 3600));
     cmd->add_option("--config-path", a->config_path, "path to put into the machine-config snippet");
     cmd->add_option("--config-name", a->config_name, "device name for the machine-config snippet");
     cmd->add_flag("--dry-run", a->dry_run, "print the plan, the bytes to write and the expected time; write nothing");

@@ -35,4 +35,11 @@ grep -q -- "--allow-write=/dev/null" err.txt || fail "consent message: $(cat err
 printf '# plan\nrun op=read block=4KiB count=1 colour=red\n' > bad.txt
 if "$BIN" characterize --model hama-ssd-2009 --experiments bad.txt 2> err.txt; then fail "bad experiment file accepted"; fi
 grep -q "bad.txt:2: field 'colour'" err.txt || fail "experiment error message: $(cat err.txt)"
+# 6. queue depths: a model serves one request at a time; a bad list names what was expected
+if "$BIN" characterize --model hama-ssd-2009 --queue-depths 1,4 --quiet 2> err.txt; then fail "queue depths on a model"; fi
+grep -q "is a model, which serves one request at a time" err.txt || fail "model queue-depth message: $(cat err.txt)"
+if "$BIN" characterize --file "$WORK/qd.img" --size 4MiB --queue-depths 1,x --quiet 2> err.txt; then fail "--queue-depths 1,x accepted"; fi
+grep -q "expected depths 1..64 separated by commas" err.txt || fail "bad depth list message: $(cat err.txt)"
+[ ! -e "$WORK/qd.img" ] || fail "a refused run created its target"
+grep -q '"io_threads": null' qdir/characterize.json || fail "a model's report claims an io_threads"
 echo "characterize CLI: all checks passed"

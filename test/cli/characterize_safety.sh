@@ -67,7 +67,7 @@ check "--max-write is an IEC size" 2 "--max-write: .*IEC" \
     "$BIN" characterize --file "$work/t.img" --size 4MiB --plan quick --max-write 1GB
 # a small real run: written <= the dry run's bound
 bound=$("$BIN" characterize --file "$work/t.img" --size 4MiB --plan quick --time 0.01 --dry-run | sed -n 's/^bytes to write: at most [^(]*(\([0-9]*\)).*/\1/p')
-out=$("$BIN" characterize --file "$work/t.img" --size 4MiB --plan quick --time 0.01 --json --no-plots --quiet 2>&1 > small.json)
+out=$("$BIN" characterize --file "$work/t.img" --size 4MiB --plan quick --time 0.01 --queue-depths 1,2,4 --queue-depth-time 0.05 --json --no-plots --quiet 2>&1 > small.json)
 rc=$?
 if [ $rc -ne 0 ]; then
     if grep -q "O_DIRECT\|tmpfs" <<<"$out"; then echo "skip real run: $out"; else echo "FAIL real run: $out"; fail=1; fi
@@ -75,5 +75,18 @@ else
     written=$(sed -n 's/.*"bytes_written": \([0-9]*\).*/\1/p' small.json | head -1)
     if [ -n "$bound" ] && [ -n "$written" ] && [ "$written" -le "$bound" ]; then echo "ok   written $written <= bound $bound"
     else echo "FAIL written '$written' vs bound '$bound'"; fail=1; fi
+    # Reads at three queue depths, the io_threads chosen from them, stated in the device line.
+    if python3 - small.json <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+depths = [p["queue_depth"] for p in j["queue_depths"]]
+assert depths == [1, 2, 4], depths
+assert all(p["requests"] > 0 and p["throughput_mib_s"] > 0 for p in j["queue_depths"]), j["queue_depths"]
+n = j["recommendation"]["io_threads"]
+assert n in depths, n
+assert (" io_threads=%d\n" % n) in j["recommendation"]["config_snippet"], j["recommendation"]["config_snippet"]
+PY
+    then echo "ok   queue depths 1,2,4 measured, io_threads in the snippet"
+    else echo "FAIL queue depths in small.json"; fail=1; fi
 fi
 exit $fail

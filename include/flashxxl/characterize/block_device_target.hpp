@@ -90,6 +90,11 @@ protected:
     double do_io(io_op op, std::uint64_t offset, std::uint64_t length) override {
         return timed_pio(fd_, path_, op, buf_.get(length), offset, length);
     }
+    std::optional<concurrent_reads_result> do_concurrent_reads(const std::vector<std::uint64_t>& offsets,
+                                                               std::uint64_t length, unsigned depth,
+                                                               double time_limit) override {
+        return concurrent_preads(fd_, path_, 0, offsets, length, depth, time_limit);
+    }
 
 private:
     std::string path_;

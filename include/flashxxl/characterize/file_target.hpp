@@ -120,6 +120,11 @@ protected:
     double do_io(io_op op, std::uint64_t offset, std::uint64_t length) override {
         return timed_pio(fd_, path_, op, buf_.get(length), data_offset_ + offset, length);
     }
+    std::optional<concurrent_reads_result> do_concurrent_reads(const std::vector<std::uint64_t>& offsets,
+                                                               std::uint64_t length, unsigned depth,
+                                                               double time_limit) override {
+        return concurrent_preads(fd_, path_, data_offset_, offsets, length, depth, time_limit);
+    }
 
 private:
     void check_filesystem() {

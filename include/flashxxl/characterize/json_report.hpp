@@ -40,11 +40,18 @@ inline nlohmann::json to_json(const characterization& c, const recommendation& r
                 {"bw_bytes", r.bw_aligned ? json(*r.bw_aligned) : json(nullptr)},
                 {"bw_block_aligned_bytes", r.bw_aligned ? json(*r.bw_aligned) : json(nullptr)},
                 {"bw_4k_granular_bytes", r.bw_unaligned ? json(*r.bw_unaligned) : json(nullptr)},
+                {"io_threads", r.io_threads ? json(*r.io_threads) : json(nullptr)},
+                {"io_threads_share", r.io_threads_share},
                 {"config_snippet", snippet}};
+    json depths = json::array();
+    for (const auto& p : r.queue_depths)
+        depths.push_back({{"queue_depth", p.depth}, {"block_bytes", p.block}, {"requests", p.requests},
+                          {"measured_s", p.seconds}, {"throughput_mib_s", p.mib_s}});
     json ss = json::object();
     for (const auto& kv : c.self_scaling) ss[kv.first] = kv.second;
     rec["self_scaling_bytes"] = ss;
     j["recommendation"] = rec;
+    j["queue_depths"] = depths;
     json curves = json::object();
     for (const auto& kv : r.curves) {
         json arr = json::array();

@@ -1,4 +1,4 @@
-// Br and Bw from a block-size sweep: the smallest blocks reaching a share of peak throughput.
+// Br and Bw from a block-size sweep: the smallest blocks reaching a share of peak throughput (and io_threads beside them).
 #pragma once
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "flashxxl/characterize/queue_depth.hpp"
 #include "flashxxl/characterize/results.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/units.hpp"
@@ -36,6 +37,11 @@ struct recommendation {
     std::optional<std::uint64_t> bw_aligned;    //!< from RW at block-aligned offsets: the recommended Bw
     std::optional<std::uint64_t> bw_unaligned;  //!< from RW at 4 KiB-granular offsets (seeds/000 Table 3.1)
     recommendation_options options;
+    //! Random reads of Br at several queue depths (real targets; measure_queue_depths) and the
+    //! smallest depth within io_threads_share of the best: the device line's io_threads.
+    std::vector<queue_depth_point> queue_depths;
+    std::optional<unsigned> io_threads;
+    double io_threads_share = 0.90;
 
     //! Throughput of `code` at `block`, 0 when not measured.
     double at(const std::string& code, std::uint64_t block) const {
@@ -92,15 +98,17 @@ inline recommendation recommend(const characterization& c, const recommendation_
     return r;
 }
 
-//! The `br=` / `bw=` a device line states from a recommendation: what was measured, Bw raised
-//! to at least Br and to a multiple of it (a write block is whole read blocks; block_sizes'
-//! rule). A size that was not measured is left out, and the device's default fills it in.
+//! The `br=` / `bw=` (and `io_threads=`) a device line states from a recommendation: what was
+//! measured, Bw raised to at least Br and to a multiple of it (a write block is whole read
+//! blocks; block_sizes' rule). What was not measured is left out, and the device's default
+//! fills it in.
 inline std::string recommended_block_options(const recommendation& r) {
     std::string s;
     if (r.br) s += " br=" + format_size(*r.br);
     if (r.bw_aligned) {
         s += " bw=" + format_size(r.br ? block_sizes::whole_reads_bw(*r.br, *r.bw_aligned) : *r.bw_aligned);
     }
+    if (r.io_threads) s += " io_threads=" + std::to_string(*r.io_threads);
     return s;
 }
 
@@ -112,6 +120,7 @@ inline std::string config_snippet(const recommendation& r, const std::string& pa
     std::string s = "# recommended:";
     s += " Br=" + (r.br ? format_size(*r.br) : std::string("unknown"));
     s += " Bw=" + (r.bw_aligned ? format_size(*r.bw_aligned) : std::string("unknown"));
+    if (r.io_threads) s += " io_threads=" + std::to_string(*r.io_threads);
     s += "  (Bw at 4 KiB-granular offsets: " +
          (r.bw_unaligned ? format_size(*r.bw_unaligned) : std::string("not reached")) + ")\n";
     s += std::string(flash ? "flash=" : "disk=") + path + "," + format_size(size) + ",syscall name=" + name;
