@@ -4,7 +4,8 @@
 #   ./run.sh            install missing Debian packages, build, run the main job on the embedded
 #                       default machine (hybrid-2009: emulated 2009 SSD + HDD)
 #   ./run.sh test       install, build, run the whole test suite: a RelWithDebInfo build, then an
-#                       AddressSanitizer + UBSan build of the tests
+#                       AddressSanitizer + UBSan build of the tests, then ThreadSanitizer on the
+#                       tests that start threads of their own
 #   ./run.sh build      install and build only (binaries in build/release)
 set -euo pipefail
 cd "$(dirname "$0")"
