@@ -466,6 +466,7 @@ int run_characterize(const characterize_args& a) {
     if (show) ro.progress = [&](double f, const std::string& what) { bar.update(f, what); };
     ch::runner r(real, ro);
     ch::characterization c = r.run(steps);
+    bar.finish();
 
     ch::recommendation_options rop;
     rop.read_share = a.read_share;
@@ -475,18 +476,26 @@ int run_characterize(const characterize_args& a) {
     std::string queue_depth_note;
     if (!queue_depths.empty() && rec.br) {
         ch::queue_depth_options qo;
-        qo.depths = queue_depths;
         qo.block = *rec.br;
+        // One buffer per request in flight: depths whose buffers pass the bound are left out, and said so.
+        for (unsigned d : queue_depths) {
+            if (d * qo.block <= qo.max_buffer_bytes) qo.depths.push_back(d);
+            else
+                queue_depth_note += "note: queue depth " + std::to_string(d) + " left out: " + std::to_string(d) +
+                                    " reads of Br = " + format_size(qo.block) + " need more than " +
+                                    format_size(qo.max_buffer_bytes) + " of buffers\n";
+        }
         qo.span = po.span;
         qo.seconds_per_depth = a.queue_depth_time_s;
         qo.seed = a.seed;
-        if (show) qo.progress = [&](double f, const std::string& what) { bar.update(f, what); };
-        rec.queue_depths = ch::measure_queue_depths(real, qo);
+        ch::progress_bar depth_bar(stderr, show);  // a bar of its own: the plan's ended at 100 %
+        if (show) qo.progress = [&](double f, const std::string& what) { depth_bar.update(f, what); };
+        if (!qo.depths.empty()) rec.queue_depths = ch::measure_queue_depths(real, qo);
+        depth_bar.finish();
         rec.io_threads = ch::recommend_io_threads(rec.queue_depths, rec.io_threads_share);
     } else if (!queue_depths.empty()) {
         queue_depth_note = "note: no Br was reached, so no queue depths were measured (they read Br blocks)\n";
     }
-    bar.finish();
     std::string snippet = ch::config_snippet(rec, a.config_path.empty() ? m.snippet_path : a.config_path,
                                              real.capacity(), a.config_name.empty() ? m.snippet_name : a.config_name,
                                              real.klass() == device_class::flash);

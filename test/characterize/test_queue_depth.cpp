@@ -98,6 +98,17 @@ TEST(characterize_queue_depth, bad_options_name_what_was_expected) {
     EXPECT_THROW((void)ch::measure_queue_depths(t, o), flashxxl::config_error);
     o.block = 128 * MiB;  // larger than the span
     EXPECT_THROW((void)ch::measure_queue_depths(t, o), flashxxl::config_error);
+    // One buffer per request in flight: 64 x 32 MiB is over the 1 GiB bound, and the message says so.
+    o.span = 8 * GiB;
+    o.block = 32 * MiB;
+    o.depths = {1, 64};
+    try {
+        (void)ch::measure_queue_depths(t, o);
+        FAIL() << "2 GiB of buffers accepted";
+    } catch (const flashxxl::config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("depth 64 reads of 32MiB need 2GiB of buffers"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(characterize_queue_depth, a_file_is_read_with_several_requests_in_flight) {

@@ -44,20 +44,27 @@ struct queue_depth_options {
     double seconds_per_depth = 2;                  //!< wall-time limit of each depth
     std::uint64_t max_requests = 4096;             //!< request limit of each depth
     std::uint64_t seed = 1;
+    std::uint64_t max_buffer_bytes = GiB;          //!< bound on depth x block: one buffer per request in flight
     std::function<void(double, const std::string&)> progress;  //!< fraction done, what runs
 };
 
 //! Reads `o.block`-byte blocks at random block-aligned offsets of the target (the same offsets,
 //! in the same order, at every depth) with each depth in `o.depths` of requests in flight,
-//! until max_requests or seconds_per_depth. Reads only. Throws config_error when the target
-//! serves one request at a time (a model: its clock has no queue) or an option is out of range.
+//! until max_requests or seconds_per_depth. Reads only; memory: depth x block of buffers (at
+//! most max_buffer_bytes). Throws config_error when the target serves one request at a time (a
+//! model: its clock has no queue) or an option is out of range.
 inline std::vector<queue_depth_point> measure_queue_depths(target& t, const queue_depth_options& o) {
     const std::uint64_t span = o.span ? o.span : t.capacity();
     if (o.block == 0 || o.block % t.alignment() != 0 || o.block > span)
         throw config_error("queue-depth reads: block " + format_size(o.block) + " must be a positive multiple of " +
                            format_size(t.alignment()) + " and at most the span " + format_size(span));
-    for (unsigned d : o.depths)
+    for (unsigned d : o.depths) {
         if (d < 1 || d > 64) throw config_error("--queue-depths: " + std::to_string(d) + " is outside 1..64");
+        if (d * o.block > o.max_buffer_bytes)
+            throw config_error("--queue-depths: depth " + std::to_string(d) + " reads of " + format_size(o.block) +
+                               " need " + format_size(d * o.block) + " of buffers, more than " +
+                               format_size(o.max_buffer_bytes) + "; give smaller depths");
+    }
     std::mt19937_64 rng(o.seed);
     const std::uint64_t slots = span / o.block;
     std::vector<std::uint64_t> offsets(std::max<std::uint64_t>(1, o.max_requests));
