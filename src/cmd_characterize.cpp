@@ -478,6 +478,7 @@ int run_characterize(const characterize_args& a) {
         ch::queue_depth_options qo;
         qo.block = *rec.br;
         // One buffer per request in flight: depths whose buffers pass the bound are left out, and said so.
+        qo.depths.clear();
         for (unsigned d : queue_depths) {
             if (d * qo.block <= qo.max_buffer_bytes) qo.depths.push_back(d);
             else
