@@ -366,8 +366,8 @@ int run_characterize(const characterize_args& a) {
                            std::to_string(t.alignment()) + " bytes and at most the target's " + format_size(t.capacity()));
     if (a.dry_run && a.json) throw config_error("--dry-run prints a plan as text; it takes no --json");
     // Requests in flight: a model's clock serves one at a time, so only real targets measure them.
-    const std::vector<unsigned> queue_depths =
-        parse_queue_depths(a.queue_depths.empty() ? (t.modelled() ? "none" : "1,2,4,8,16") : a.queue_depths);
+    const std::string queue_depth_list = a.queue_depths.empty() ? (t.modelled() ? "none" : "1,2,4,8,16") : a.queue_depths;
+    const std::vector<unsigned> queue_depths = parse_queue_depths(queue_depth_list);
     if (t.modelled() && !queue_depths.empty())
         throw config_error("--queue-depths " + a.queue_depths + ": '" + t.name() +
                            "' is a model, which serves one request at a time; queue depths apply to a file or "
@@ -442,8 +442,8 @@ int run_characterize(const characterize_args& a) {
                                                     format_bytes(double(ch::default_write_multiple * t.capacity())) + ")")
                       << (refusal.empty() ? ": within it\n" : ": EXCEEDED, the run would be refused:\n  " + refusal + "\n");
         if (!queue_depths.empty())
-            std::cout << "then: random reads of the recommended Br at queue depths " << a.queue_depths
-                      << (a.queue_depths.empty() ? "1,2,4,8,16" : "") << ", at most " << a.queue_depth_time_s
+            std::cout << "then: random reads of the recommended Br at queue depths " << queue_depth_list
+                      << ", at most " << a.queue_depth_time_s
                       << " s each (reads only)\n";
         std::cout << "expected time: " << std::fixed << std::setprecision(1) << cost.seconds << " s"
                   << (cost.exact ? " of modelled device time (exact: the plan was run on a fresh copy of the model)"

@@ -18,31 +18,18 @@
 #include "flashxxl/characterize/experiment_file.hpp"
 #include "flashxxl/characterize/file_target.hpp"
 #include "flashxxl/characterize/runner.hpp"
+#include "support/temp_dir.hpp"
 
 namespace ch = flashxxl::characterize;
 using flashxxl::KiB;
 using flashxxl::MiB;
 
-namespace {
-struct temp_dir {
-    std::string path;
-    temp_dir() {
-        // the build directory is on the real disk (/tmp may be tmpfs, which the target refuses)
-        char tmpl[] = "./characterize-test-XXXXXX";
-        char* p = ::mkdtemp(tmpl);
-        path = p ? p : "";
-    }
-    ~temp_dir() {
-        std::string cmd = "rm -rf '" + path + "'";
-        if (!path.empty()) (void)std::system(cmd.c_str());
-    }
-};
-} // namespace
+// Scratch directories go on the build tree's disk ("."): /tmp may be tmpfs, which the target refuses.
+using flashxxl::testing::temp_dir;
 
 TEST(characterize_file_target, refuses_a_file_it_did_not_create) {
-    temp_dir d;
-    ASSERT_FALSE(d.path.empty());
-    std::string p = d.path + "/precious.dat";
+    temp_dir d(".");
+    std::string p = d.file("precious.dat");
     {
         std::ofstream f(p);
         f << std::string(16384, 'x');
@@ -59,8 +46,8 @@ TEST(characterize_file_target, refuses_a_file_it_did_not_create) {
 }
 
 TEST(characterize_file_target, creates_marks_reopens_and_runs) {
-    temp_dir d;
-    std::string p = d.path + "/target.img";
+    temp_dir d(".");
+    std::string p = d.file("target.img");
     {
         ch::file_target t(p, 1 * MiB);
         EXPECT_TRUE(t.created());
@@ -89,17 +76,17 @@ TEST(characterize_file_target, creates_marks_reopens_and_runs) {
     }
     EXPECT_EQ(::stat(p.c_str(), &st), 0);
     {
-        std::string q = d.path + "/scratch.img";
+        std::string q = d.file("scratch.img");
         ch::file_target t(q, 64 * KiB);
         t.remove_on_close(true);
         EXPECT_EQ(::stat(q.c_str(), &st), 0);
     }
-    EXPECT_NE(::stat((d.path + "/scratch.img").c_str(), &st), 0);
+    EXPECT_NE(::stat(d.file("scratch.img").c_str(), &st), 0);
 }
 
 TEST(characterize_file_target, data_region_starts_block_aligned_after_the_header) {
-    temp_dir d;
-    std::string p = d.path + "/aligned.img";
+    temp_dir d(".");
+    std::string p = d.file("aligned.img");
     ch::characterization c;
     {
         ch::file_target t(p, 4 * MiB);
@@ -139,8 +126,8 @@ TEST(characterize_file_target, data_region_starts_block_aligned_after_the_header
 }
 
 TEST(characterize_file_target, files_without_a_recorded_data_offset_keep_their_layout) {
-    temp_dir d;
-    std::string p = d.path + "/old.img";
+    temp_dir d(".");
+    std::string p = d.file("old.img");
     {
         // the header an older version wrote: no data_offset line, data right after the 4 KiB header
         std::string header = std::string(ch::file_target::magic) + "size=65536\ncreated=0\n";

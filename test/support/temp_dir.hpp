@@ -9,12 +9,14 @@
 
 namespace flashxxl::testing {
 
-//! Creates /tmp/flashxxl-test-XXXXXX; removes it recursively in the destructor.
+//! Creates PARENT/flashxxl-test-XXXXXX (PARENT /tmp unless given); removes it recursively in
+//! the destructor. Tests of O_DIRECT files pass "." (the build tree is on a disk; /tmp may be
+//! tmpfs, which characterize's file targets refuse).
 class temp_dir {
 public:
-    temp_dir() {
-        std::string tmpl = "/tmp/flashxxl-test-XXXXXX";
-        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    explicit temp_dir(const std::string& parent = "/tmp") {
+        std::string tmpl = parent + "/flashxxl-test-XXXXXX";
+        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed under '" + parent + "'");
         path_ = tmpl;
     }
     temp_dir(const temp_dir&) = delete;
