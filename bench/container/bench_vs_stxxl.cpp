@@ -288,6 +288,8 @@ int main(int argc, char** argv) {
                          {"write_bandwidth_bytes_s", bw.write},
                          {"br_read_bandwidth_bytes_s", bw.at_br(br_of(r.blocks))},
                          {"merge_read_bytes_s", r.fx_merge_s > 0 ? double(r.fx_read) / r.fx_merge_s : 0.0},
+                         {"flashxxl_io_wait_s", r.fx_wait_s}, {"flashxxl_merge_io_wait_s", r.fx_merge_wait_s},
+                         {"stxxl_io_wait_s", r.st_wait_s},
                          {"in_memory_merge_speedup", ir.item_bytes == 8 ? ceiling_at(r.blocks, r.threads) : 0.0}});
             ok = ok && r.ok;
         }
@@ -309,7 +311,8 @@ int main(int argc, char** argv) {
         }
     }
     // The sorter reads only while it merges (one pass), so its reading rate there against the
-    // disk's rate for Br-sized requests tells whether the merge phase waited for the disk.
+    // disk's rate for Br-sized requests tells whether the merge phase could wait for the disk,
+    // and the time it blocked on requests (the device's wait_s) whether it did.
     bool said = false;
     for (const item_results& ir : all)
         for (const result& r : ir.rows) {
@@ -318,13 +321,15 @@ int main(int argc, char** argv) {
                 continue;
             if (!said)
                 std::printf("the sorter's merge phase reads at (against reads of its Br at queue depth %u; near 100 %% "
-                            "the disk bounds it, and --io-threads N may help):\n",
+                            "the disk bounds it, and --io-threads N may help), and blocks waiting for I/O (seconds "
+                            "callers waited on requests, of the phase's):\n",
                             st.fx_io_threads);
             said = true;
             double rate = double(r.fx_read) / r.fx_merge_s;
-            std::printf("  %4zu-byte items, %s, %zu threads: %s/s (%.0f %% of %s/s)\n", ir.item_bytes,
-                        r.blocks.c_str(), r.threads, format_bytes(rate).c_str(), 100 * rate / limit,
-                        format_bytes(limit).c_str());
+            std::printf("  %4zu-byte items, %s, %zu threads: %s/s (%.0f %% of %s/s); waited %.3f s of %.3f s (%.1f %%)\n",
+                        ir.item_bytes, r.blocks.c_str(), r.threads, format_bytes(rate).c_str(), 100 * rate / limit,
+                        format_bytes(limit).c_str(), r.fx_merge_wait_s, r.fx_merge_s,
+                        100 * r.fx_merge_wait_s / r.fx_merge_s);
         }
     if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
     ::unlink(cfg.c_str());

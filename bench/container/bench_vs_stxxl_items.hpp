@@ -56,6 +56,10 @@ struct result {
     //! merges); sort(vector)'s whole run (formation and merges cannot be told apart there).
     double fx_merge_s = 0;
     std::uint64_t fx_read = 0, fx_written = 0, st_read = 0, st_written = 0;
+    //! Seconds the callers blocked waiting for I/O to complete: flashxxl's over its run (the
+    //! devices' wait_s), in its merge phase (fx_merge_s' part of it), and STXXL's over its run
+    //! (its statistics' I/O wait time). A merge that waits for the disk shows it here.
+    double fx_wait_s = 0, fx_merge_wait_s = 0, st_wait_s = 0;
     bool ok = true;
 };
 
@@ -94,17 +98,19 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 struct volumes {
     std::uint64_t read = 0, written = 0;
+    double wait_s = 0;  // time callers blocked waiting for requests
 };
 inline volumes fx_volume(const machine& m) {
     volumes v;
     for (const auto& s : m.stats()) {
         v.read += s.total.read_bytes;
         v.written += s.total.write_bytes;
+        v.wait_s += s.total.wait_s;
     }
     return v;
 }
 inline volumes st_volume(const stxxl::stats_data& d) {
-    return {std::uint64_t(d.get_read_volume()), std::uint64_t(d.get_written_volume())};
+    return {std::uint64_t(d.get_read_volume()), std::uint64_t(d.get_written_volume()), d.get_io_wait_time()};
 }
 
 //! Stores in r what STXXL read and wrote since `before` (its process-wide statistics).
@@ -112,6 +118,7 @@ inline void record_stxxl_volumes(result& r, const stxxl::stats_data& before) {
     volumes v = st_volume(stxxl::stats_data(*stxxl::stats::get_instance()) - before);
     r.st_read = v.read;
     r.st_written = v.written;
+    r.st_wait_s = v.wait_s;
 }
 
 //! The benchmark's one-disk machine; `capacity` is rounded up to whole MiB (devices are 4 KiB multiples).
@@ -257,6 +264,7 @@ result bench_sorter(const bench_settings& st, std::uint64_t n, std::size_t threa
         s.expect(n);  // the input size is known: double-buffered run formation if it costs no pass
         s.set_threads(threads);
         for (std::uint64_t i = 0; i < n; ++i) s.push(item_kind<T>::make(mix64(i)));
+        volumes at_merge = fx_volume(m);
         auto t_merge = std::chrono::steady_clock::now();
         s.sort();
         r.ok = is_sorted_stream<T>(s);
@@ -265,6 +273,8 @@ result bench_sorter(const bench_settings& st, std::uint64_t n, std::size_t threa
         volumes v = fx_volume(m);
         r.fx_read = v.read;
         r.fx_written = v.written;
+        r.fx_wait_s = v.wait_s;
+        r.fx_merge_wait_s = v.wait_s - at_merge.wait_s;
     }
     if (st.run_stxxl) {
         stxxl::stats_data before(*stxxl::stats::get_instance());
@@ -295,6 +305,7 @@ result bench_sort(const bench_settings& st, std::uint64_t n, std::size_t threads
         volumes v1 = fx_volume(m);
         r.fx_read = v1.read - v0.read;
         r.fx_written = v1.written - v0.written;
+        r.fx_wait_s = r.fx_merge_wait_s = v1.wait_s - v0.wait_s;
         r.ok = r.ok && is_sorted_stream<T>(typename V::stream_reader(v));
     }
     if (st.run_stxxl) {
@@ -331,6 +342,7 @@ result bench_vector_scan(const bench_settings& st, std::uint64_t n, const block_
         r.fx_s = seconds_since(t0);
         volumes v1 = fx_volume(m);
         r.fx_read = v1.read - v0.read;
+        r.fx_wait_s = v1.wait_s - v0.wait_s;
     }
     if (st.run_stxxl) {
         using SV = stxxl_vector<T>;
@@ -393,6 +405,7 @@ result bench_pq(const bench_settings& st, std::uint64_t n, std::size_t threads, 
         volumes v = fx_volume(m);
         r.fx_read = v.read;
         r.fx_written = v.written;
+        r.fx_wait_s = v.wait_s;
     }
     if (st.run_stxxl) {
         using stxxl_pq = typename stxxl::PRIORITY_QUEUE_GENERATOR<T, stxxl_greater<T>, stxxl_pq_internal,

@@ -21,6 +21,14 @@ grep -q '^  reads of Br = 256 KiB, queue depth 1: ' "$dir/out.txt" || fail "no r
 grep -q '^  reads of Br = 2 MiB, queue depth 1: ' "$dir/out.txt" || fail "no read rate at Br = 2 MiB"
 [ "$(grep -c '^ *8-byte items, .* threads: .*/s (.* % of ' "$dir/out.txt")" -eq 4 ] || fail "expected 4 merge read rates"
 ! grep -q '"br_read_bandwidth_bytes_s": 0' "$dir/out.json" || fail "a row lacks its Br read rate"
+# The time the merge phase blocked on I/O: printed beside the read rate, and in the JSON of every
+# sorter row between 0 and the phase's own time.
+[ "$(grep -c '^ *8-byte items, .* threads: .*; waited .* s of .* s (' "$dir/out.txt")" -eq 4 ] || fail "expected 4 merge I/O waits"
+awk '/"benchmark": "sorter/ { sorter = 1 }
+     /"flashxxl_merge_io_wait_s":/ { gsub(/[,"]/, "", $2); wait = $2; seen = 1 }
+     /"flashxxl_merge_s":/ { gsub(/[,"]/, "", $2); phase = $2 }
+     /^  }/ { if (sorter) { rows++; if (!seen || wait < 0 || wait > phase) bad++ } sorter = 0; seen = 0 }
+     END { exit !(rows == 4 && bad == 0) }' "$dir/out.json" || fail "a sorter row's merge I/O wait is missing or outside [0, its merge time]"
 # Bad input names the option and what was expected.
 if "$bench" --dir "$dir/work" --sweep 1,x >"$dir/bad.txt" 2>&1; then fail "--sweep 1,x was accepted"; fi
 grep -q -- '--sweep 1,x: expected thread counts' "$dir/bad.txt" || fail "--sweep 1,x: unclear error"
