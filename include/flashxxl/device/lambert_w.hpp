@@ -2,43 +2,27 @@
 #pragma once
 
 #include <cmath>
+#include <string>
+
+#include <boost/math/constants/constants.hpp>
+#include <boost/math/special_functions/lambert_w.hpp>
 
 #include "flashxxl/error.hpp"
 
 namespace flashxxl {
 
-//! W0(x): the solution w >= -1 of w e^w = x, for x >= -1/e. Halley iteration from a series
-//! start near the branch point; accurate to a few ulps. Throws config_error for x < -1/e.
+//! W0(x): the solution w >= -1 of w e^w = x, for x >= -1/e: Boost.Math's lambert_w0. An x a
+//! rounding error below -1/e (callers' -alpha e^-alpha at alpha = 1) counts as -1/e; one further
+//! below throws config_error naming it (Boost would throw std::domain_error).
 inline double lambert_w0(double x) {
-    const double e = std::exp(1.0);
-    const double branch = -1.0 / e;
+    const double branch = -boost::math::constants::exp_minus_one<double>();  // Boost's own bound
     if (x < branch) {
         if (x > branch - 1e-15)
-            x = branch; // rounding of callers' -alpha e^-alpha
+            x = branch;
         else
             throw config_error("lambert_w0: argument " + std::to_string(x) + " below -1/e");
     }
-    if (x == 0) return 0;
-    double w;
-    if (x < -0.25) {
-        const double p = std::sqrt(std::fmax(0.0, 2 * (e * x + 1)));
-        w = -1 + p - p * p / 3 + 11.0 / 72 * p * p * p;
-    } else if (x < 3) {
-        w = std::log1p(x);
-    } else {
-        const double l = std::log(x);
-        w = l - std::log(l);
-    }
-    for (int i = 0; i < 50; ++i) {
-        const double ew = std::exp(w);
-        const double f = w * ew - x;
-        const double wp1 = w + 1;
-        if (std::fabs(wp1) < 1e-300) break;
-        const double step = f / (ew * wp1 - (w + 2) * f / (2 * wp1));
-        w -= step;
-        if (std::fabs(step) <= 1e-15 * (1 + std::fabs(w))) break;
-    }
-    return w;
+    return boost::math::lambert_w0(x);
 }
 
 //! Write amplification of FIFO (oldest-block-first) garbage collection under uniform random page
