@@ -10,7 +10,7 @@
 
 #include "commands.hpp"
 #include "common_options.hpp"
-#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/progress_bar.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_experiment.hpp"
 #include "flashxxl/graph/bfs_result_json.hpp"
@@ -33,7 +33,7 @@ struct bfs_options : graph_command_options {
 //! Writes "v level parent" lines in discovery order and drives the progress bar.
 struct cli_visitor : cli_bfs_visitor {
     std::FILE* out = nullptr;
-    characterize::progress_bar* bar = nullptr;
+    progress_bar* bar = nullptr;
     std::uint64_t nodes = 1, reached = 0;
     void discover_vertex(node_id v, std::uint64_t level, node_id parent) override {
         ++reached;
@@ -58,7 +58,7 @@ void run(const bfs_options& o) {
     out_file out("bfs", o.out);
     const plot_directory plots(o.plot, "--plot", o.force);
     plots.reserve("bfs-phases");
-    characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
+    progress_bar bar(stderr, !o.no_progress && !o.json);
     cli_visitor vis;
     vis.out = out.get();
     vis.bar = &bar;

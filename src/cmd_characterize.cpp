@@ -30,7 +30,7 @@
 #include "flashxxl/characterize/model_target.hpp"
 #include "flashxxl/characterize/plan_estimate.hpp"
 #include "flashxxl/characterize/plans.hpp"
-#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/progress_bar.hpp"
 #include "flashxxl/characterize/queue_depth.hpp"
 #include "flashxxl/characterize/recommendation.hpp"
 #include "flashxxl/characterize/runner.hpp"
@@ -460,7 +460,7 @@ int run_characterize(const characterize_args& a) {
     ch::target& real = *tp;
     // Off a terminal the bar prints a few plain lines, as every long command of the CLI does.
     bool show = !a.quiet && !a.no_progress && !a.json;
-    ch::progress_bar bar(stderr, show);
+    progress_bar bar(stderr, show);
     ch::runner_options ro;
     ro.log_offsets = !a.io_log_path.empty();
     if (show) ro.progress = [&](double f, const std::string& what) { bar.update(f, what); };
@@ -489,7 +489,7 @@ int run_characterize(const characterize_args& a) {
         qo.span = po.span;
         qo.seconds_per_depth = a.queue_depth_time_s;
         qo.seed = a.seed;
-        ch::progress_bar depth_bar(stderr, show);  // a bar of its own: the plan's ended at 100 %
+        progress_bar depth_bar(stderr, show);  // a bar of its own: the plan's ended at 100 %
         if (show) qo.progress = [&](double f, const std::string& what) { depth_bar.update(f, what); };
         if (!qo.depths.empty()) rec.queue_depths = ch::measure_queue_depths(real, qo);
         depth_bar.finish();

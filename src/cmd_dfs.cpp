@@ -11,7 +11,7 @@
 
 #include "commands.hpp"
 #include "common_options.hpp"
-#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/progress_bar.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_result_json.hpp"
 #include "flashxxl/graph/csr_builder.hpp"
@@ -35,7 +35,7 @@ struct dfs_cli_options : graph_command_options {
 //! Writes "d node time parent" / "f node time" lines and drives the progress bar.
 struct cli_visitor : dfs_visitor {
     std::FILE* out = nullptr;
-    characterize::progress_bar* bar = nullptr;
+    progress_bar* bar = nullptr;
     std::uint64_t nodes = 1, discovered = 0;
     node_id parent = 0;
     void start_vertex(node_id root) { parent = root; }
@@ -82,7 +82,7 @@ void run(const dfs_cli_options& o) {
     out_file out("dfs", o.out);
     const plot_directory plots(o.plot, "--plot", o.force);
     plots.reserve("dfs-phases");
-    characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
+    progress_bar bar(stderr, !o.no_progress && !o.json);
     cli_visitor vis;
     vis.out = out.get();
     vis.bar = &bar;

@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/progress_bar.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/binary_edge_writer.hpp"
 #include "flashxxl/graph/grid_generator.hpp"
@@ -90,7 +90,7 @@ public:
 private:
     std::string kind_;
     std::uint64_t total_;
-    characterize::progress_bar bar_;
+    progress_bar bar_;
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/progress_bar.hpp"
 #include "flashxxl/device/device_model.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
 #include "flashxxl/machine/machine.hpp"
@@ -133,7 +133,7 @@ void run_machine(const machine_choice& choice, bool json, bool no_progress, bool
             std::printf("  %-8s %-11s %10s %9s %14s %14s\n", "device", "pattern", "block", "requests",
                         "modelled_MiB/s", "wall_MiB/s");
         }
-        characterize::progress_bar bar(stderr, !no_progress && !json);
+        progress_bar bar(stderr, !no_progress && !json);
         std::vector<probe_result> results;
         for (std::size_t i = 0; i < m.device_count(); ++i) {
             bar.update(double(i) / double(m.device_count()), "probing " + m.dev(i).name());

@@ -12,7 +12,7 @@
 
 #include "commands.hpp"
 #include "common_options.hpp"
-#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/progress_bar.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_experiment.hpp"
 #include "flashxxl/graph/bfs_result_json.hpp"
@@ -85,7 +85,7 @@ void write_plots(const plot_directory& plots, const std::vector<table41_row>& ro
 
 //! Counts levels for the progress bar.
 struct progress_visitor : cli_bfs_visitor {
-    characterize::progress_bar* bar = nullptr;
+    progress_bar* bar = nullptr;
     double base = 0, share = 1;
     std::uint64_t nodes = 1, reached = 0;
     std::string label;
@@ -124,7 +124,7 @@ void run(const placement_options& o) {
     const plot_directory plots(o.plot, "--plot", o.force);
     plots.reserve("table41-devices");  // refused outputs cost no run
     plots.reserve("table41-ratios");
-    characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
+    progress_bar bar(stderr, !o.no_progress && !o.json);
     progress_visitor vis;
     vis.bar = &bar;
     const auto& columns = table41_configurations();

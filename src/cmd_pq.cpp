@@ -7,7 +7,7 @@
 #include "commands.hpp"
 #include "container_command.hpp"
 #include "container_report.hpp"
-#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/progress_bar.hpp"
 #include "flashxxl/container/priority_queue.hpp"
 
 namespace flashxxl::cli {
@@ -28,7 +28,7 @@ struct pq_benchmark {
     template <class T>
     static container_run run(machine& m, const container_options& o, const block_sizes& b, std::uint64_t n,
                              std::uint64_t memory) {
-        characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
+        progress_bar bar(stderr, !o.no_progress && !o.json);
         container_run r = start_container_run<T>(m, "pq", o.mode, b, n, memory);
         std::uint64_t push_sum = 0, pop_sum = 0, pushed = 0, popped = 0, last = 0;
         bool ordered = true;

@@ -7,7 +7,7 @@
 #include "commands.hpp"
 #include "container_command.hpp"
 #include "container_report.hpp"
-#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/progress_bar.hpp"
 #include "flashxxl/container/sort.hpp"
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
@@ -27,7 +27,7 @@ struct sort_benchmark {
     template <class T>
     static container_run run(machine& m, const container_options& o, const block_sizes& b, std::uint64_t n,
                              std::uint64_t memory) {
-        characterize::progress_bar bar(stderr, !o.no_progress && !o.json);
+        progress_bar bar(stderr, !o.no_progress && !o.json);
         container_run r = start_container_run<T>(m, "sort", o.mode, b, n, memory);
         std::uint64_t key_sum = 0, out_sum = 0, out_count = 0;
         bool sorted = true;

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-namespace flashxxl::characterize {
+namespace flashxxl {
 
 //! How a progress_bar writes.
 enum class progress_style {
@@ -126,4 +126,4 @@ private:
     std::string label_;
 };
 
-} // namespace flashxxl::characterize
+} // namespace flashxxl

@@ -11,10 +11,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "flashxxl/characterize/progress_bar.hpp"
+#include "flashxxl/progress_bar.hpp"
 
-namespace ch = flashxxl::characterize;
-using clock_type = ch::progress_bar::clock;
+using clock_type = flashxxl::progress_bar::clock;
 
 namespace {
 
@@ -47,11 +46,11 @@ clock_type::time_point at(clock_type::time_point t0, double seconds) {
 }
 
 //! Feeds `steps` evenly spaced updates over `total_s` modelled seconds, then finishes.
-std::string run_lines(int steps, double total_s, ch::progress_bar_options options = {}) {
+std::string run_lines(int steps, double total_s, flashxxl::progress_bar_options options = {}) {
     memory_stream out;
     auto t0 = clock_type::now();
     {
-        ch::progress_bar bar(out.file(), true, options, t0);
+        flashxxl::progress_bar bar(out.file(), true, options, t0);
         EXPECT_FALSE(bar.redraws());
         for (int i = 0; i <= steps; ++i)
             bar.update(double(i) / steps, "step " + std::to_string(i), at(t0, total_s * i / steps));
@@ -85,7 +84,7 @@ TEST(progress_bar, the_rarer_of_the_two_limits_decides) {
     EXPECT_EQ(count(text, '\n'), 3u) << text;
     EXPECT_NE(text.find("progress  60%  after 30.0 s"), std::string::npos) << text;
     // Custom limits: every 25 % and 1 s.
-    ch::progress_bar_options o;
+    flashxxl::progress_bar_options o;
     o.line_every_fraction = 0.25;
     o.line_every_s = 1;
     EXPECT_EQ(count(run_lines(100, 1000, o), '\n'), 5u + 1u);
@@ -94,10 +93,10 @@ TEST(progress_bar, the_rarer_of_the_two_limits_decides) {
 TEST(progress_bar, disabled_prints_nothing) {
     memory_stream out;
     {
-        ch::progress_bar bar(out.file(), false);
+        flashxxl::progress_bar bar(out.file(), false);
         bar.update(0.5, "half");
         bar.finish();
-        ch::progress_bar redrawn(out.file(), false, {ch::progress_style::redraw});
+        flashxxl::progress_bar redrawn(out.file(), false, {flashxxl::progress_style::redraw});
         redrawn.update(0.5, "half");
     }
     EXPECT_EQ(out.text(), "");
@@ -107,7 +106,7 @@ TEST(progress_bar, a_run_that_ends_without_finish_says_where_it_stopped) {
     memory_stream out;
     auto t0 = clock_type::now();
     {
-        ch::progress_bar bar(out.file(), true, {}, t0);
+        flashxxl::progress_bar bar(out.file(), true, {}, t0);
         bar.update(0.0, "generating", t0);
         bar.update(0.45, "sorting", at(t0, 1));  // no line: under 30 s
     }
@@ -121,7 +120,7 @@ TEST(progress_bar, redraw_style_rewrites_one_line_at_most_every_100_ms) {
     memory_stream out;
     auto t0 = clock_type::now();
     {
-        ch::progress_bar bar(out.file(), true, {ch::progress_style::redraw}, t0);
+        flashxxl::progress_bar bar(out.file(), true, {flashxxl::progress_style::redraw}, t0);
         EXPECT_TRUE(bar.redraws());
         for (int i = 0; i < 1000; ++i) bar.update(i / 1000.0, "sorting", at(t0, i / 1000.0));  // 1 s in all
         bar.update(1.0, "sorting", at(t0, 1.0005));  // the end is always drawn
@@ -147,11 +146,11 @@ TEST(progress_bar, automatic_style_redraws_on_a_terminal) {
         GTEST_SKIP() << "cannot open the pseudo-terminal's slave side";
     }
     {
-        ch::progress_bar bar(terminal, true);
+        flashxxl::progress_bar bar(terminal, true);
         EXPECT_TRUE(bar.redraws());
     }
     std::fclose(terminal);
     close(master);
     memory_stream out;
-    EXPECT_FALSE(ch::progress_bar(out.file(), true).redraws());
+    EXPECT_FALSE(flashxxl::progress_bar(out.file(), true).redraws());
 }
