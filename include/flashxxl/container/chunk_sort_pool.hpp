@@ -22,6 +22,13 @@ namespace flashxxl {
 //! are still sorted or dropped, the caller must treat the buffer as garbage). One thread
 //! submits; any thread may wait for a batch.
 //!
+//! Threads of its own rather than a TBB task_group in a task_arena: the test suite's
+//! ThreadSanitizer stage checks this pool's hand-over of chunks between threads, and it cannot
+//! see the synchronisation inside Debian's uninstrumented libtbb (each hand-over would need a
+//! suppression, hiding real races with it); and a thread waiting in task_group::wait may run
+//! other tasks of the arena, here the other batch's chunks, while wait(batch) should return as
+//! soon as its own batch is sorted. The merges use libstdc++'s parallel mode (parallel_merge.hpp).
+//!
 //! The pool does not depend on the item type: it sorts through a `sort_function`
 //! (sort_chunk_with<T, Cmp> sorts with sort_range), so its threads, queue and locking are
 //! compiled once, in the core library, rather than in every unit that sorts.
