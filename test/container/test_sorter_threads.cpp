@@ -38,7 +38,7 @@ TEST(sorter, parallel_run_formation_chunks) {
                                                 8 * 1024 * 1024, nullptr, small, 8);
 }
 
-// A comparator that throws while chunks are being sorted in TBB tasks: the exception reaches
+// A comparator that throws while chunk_sort_pool threads sort chunks: the exception reaches
 // the caller (push or sort), the sorter stays destructible, and every extent is given back.
 TEST(sorter, throwing_comparator_reaches_the_caller_and_leaks_nothing) {
     struct fragile_less {
