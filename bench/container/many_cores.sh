@@ -6,7 +6,8 @@
 #                                         (STXXL, libgomp, libstdc++, libgcc_s, ...) into DIR, which must not exist
 #   many_cores.sh run DIR OUT [STAGE...]  on the other machine: runs the stages into OUT (created), each as
 #                                         STAGE.txt (the table) and STAGE.json, after machine.txt (what it is)
-# Stages (default: all four, in this order; each one is a few minutes on 16 cores at the defaults):
+# Stages (default: all four, in this order; from session 7's 16-core timings, each should take a few
+# minutes at the defaults, not yet run there with this script):
 #   sorter     sorter push / sort / pop, 8-, 16- and 100-byte items, both libraries, THREADS threads
 #   sort       sort(vector), the same
 #   sweep      flashxxl's sorter, 8-byte items, 1, 2, 4, ... THREADS threads, one I/O thread
@@ -61,7 +62,6 @@ run_stage() {
         sort) "${bench[@]}" --item 8,16,100 --only sort --blocks split --threads "$THREADS" ;;
         sweep) "${bench[@]}" --item 8 --only sorter --side flashxxl --blocks split --sweep "$sweep" ;;
         sweep-io4) "${bench[@]}" --item 8 --only sorter --side flashxxl --blocks split --sweep "$sweep" --io-threads 4 ;;
-        *) die "run: unknown stage '$stage'; expected sorter, sort, sweep or sweep-io4" ;;
     esac >"$out/$stage.txt" 2>&1 || { cat "$out/$stage.txt" >&2; die "run: stage $stage failed (log: $out/$stage.txt)"; }
     cat "$out/$stage.txt"
 }
@@ -72,6 +72,7 @@ run() {
     [ -x "$dir/bench_container_vs_stxxl" ] || die "run: $dir holds no bench_container_vs_stxxl (make it with: many_cores.sh pack)"
     local stages=("$@")
     [ ${#stages[@]} -gt 0 ] || stages=(sorter sort sweep sweep-io4)
+    # Checked before any stage runs (run_stage knows only these four).
     for s in "${stages[@]}"; do
         case $s in sorter|sort|sweep|sweep-io4) ;; *) die "run: unknown stage '$s'; expected sorter, sort, sweep or sweep-io4" ;; esac
     done
