@@ -103,12 +103,14 @@ void run(const bfs_options& o) {
         std::uint64_t on_device = 0;
         for (const bfs_level_detail& d : r.bfs.level_details) on_device = std::max(on_device, d.pool_device_records);
         std::printf("clusters %llu (%llu growth rounds, cluster file %s), %llu loaded in %llu reads; hot pool: %llu "
-                    "records scanned, %llu at most, %llu at most on the device (in-memory share %s; per level: --json)\n",
+                    "records scanned, %llu at most, %llu at most on the device (in-memory share %s); cache of "
+                    "neighbouring clusters: at most %s, %llu given back (per level: --json)\n",
                     (unsigned long long)r.bfs.clusters, (unsigned long long)r.bfs.growth_rounds,
                     format_bytes(double(r.bfs.cluster_file_bytes)).c_str(), (unsigned long long)r.bfs.clusters_loaded,
                     (unsigned long long)r.bfs.cluster_reads, (unsigned long long)r.bfs.pool_records_scanned,
                     (unsigned long long)r.bfs.max_pool_records, (unsigned long long)on_device,
-                    format_bytes(double(r.bfs.pool_memory_bytes)).c_str());
+                    format_bytes(double(r.bfs.pool_memory_bytes)).c_str(),
+                    format_bytes(double(r.bfs.cache_peak_bytes)).c_str(), (unsigned long long)r.bfs.clusters_evicted);
     }
     for (const phase_stats& p : r.bfs.phases) print_phase(p);
     print_command_modelled_time("bfs", m);

@@ -236,6 +236,72 @@ TEST(mm_bfs, cluster_cache_admits_while_there_is_room) {
     EXPECT_LE(acc.peak(), cache.capacity());
 }
 
+//! The cache gives memory back at once: evict() drops the newest entries first (the first ones
+//! admitted are kept), skips taken ones, ends an entry being filled; an account limit stops
+//! admission.
+TEST(mm_bfs, cluster_cache_gives_back_its_newest_entries_first) {
+    memory_account acc;
+    const std::uint64_t per = cluster_cache::entry_overhead + 10 * sizeof(adjacency_record);
+    cluster_cache cache(100 * per, &acc, 4 * per);
+    auto fill = [&](bfs_node c, std::uint64_t n) {
+        if (!cache.open(c, n)) return false;
+        for (std::uint64_t i = 0; i < n; ++i) cache.append(adjacency_record{bfs_node(i), c, 0});
+        return true;
+    };
+    for (bfs_node c : {1u, 2u, 3u, 4u}) EXPECT_TRUE(fill(c, 10));
+    EXPECT_FALSE(fill(5, 10)) << "the account is at its limit";
+    EXPECT_EQ(cache.evict(1), per) << "one entry frees at least one byte";
+    EXPECT_FALSE(cache.contains(4)) << "the newest goes first";
+    cache.take(3, [](const adjacency_record&) {});
+    EXPECT_EQ(cache.evict(per + 1), 2 * per) << "3 was taken: 2 and 1 go";
+    EXPECT_EQ(cache.size(), 0u);
+    EXPECT_EQ(cache.evicted(), 3u);
+    EXPECT_EQ(acc.current(), 0u);
+    EXPECT_EQ(cache.evict(1), 0u) << "nothing left";
+    ASSERT_TRUE(cache.open(6, 10));
+    cache.append(adjacency_record{0, 6, 0});
+    EXPECT_EQ(cache.evict(1), per) << "the entry being filled can go too";
+    EXPECT_NO_THROW(cache.append(adjacency_record{1, 6, 0})) << "its later records are dropped";
+    EXPECT_FALSE(cache.contains(6));
+    EXPECT_EQ(cache.records(), 0u);
+    EXPECT_EQ(cache.peak_bytes(), 4 * per);
+}
+
+//! With pool_memory unset the cache fills memory the other structures leave idle (far beyond
+//! its 7/8 of the pool's kept share) and gives it back when they grow: on a random graph,
+//! whose middle levels are large, the neighbour lists of those levels take memory the cache
+//! held after the first levels. The BFS stays exact and within M.
+TEST(mm_bfs, the_cache_fills_idle_memory_and_gives_it_back) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("random", random_graph_generator(20000, 60000, 5));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    const block_sizes b(4096, 16384);
+    auto g = build_csr(m, 1024 * 1024, b, src);
+    const std::uint64_t memory = 1024 * 1024;
+    memory_account acc;
+    mm_bfs_options o;
+    o.mu = 8;
+    o.account = &acc;
+    bfs_level_recorder rec(tg.n);
+    bfs_result r = mm_bfs(m, *g, memory, b, 0, rec, o);
+    flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
+    const mm_bfs_split split(memory, b, r.clusters, o);
+    EXPECT_GT(r.cache_peak_bytes, 2 * split.cache) << "idle memory went to the cache";
+    EXPECT_GT(r.clusters_evicted, 0u) << "and came back when the levels grew";
+    EXPECT_LE(acc.peak(), memory);
+    EXPECT_EQ(acc.current(), 0u);
+    // Capped by pool_memory, it keeps to its share and gives nothing back.
+    memory_account capped_acc;
+    o.account = &capped_acc;
+    o.pool_memory = split.keep + split.cache;
+    bfs_level_recorder rec2(tg.n);
+    bfs_result capped = mm_bfs(m, *g, memory, b, 0, rec2, o);
+    EXPECT_EQ(rec2.level, rec.level);
+    EXPECT_LE(capped.cache_peak_bytes, split.cache);
+    EXPECT_LE(capped_acc.peak(), memory);
+    EXPECT_GE(capped.cluster_reads, r.cluster_reads) << "a smaller cache reads at least as often";
+}
+
 TEST(mm_bfs, default_mu_follows_the_unit_cost_optimum) {
     EXPECT_EQ(default_mu(128 * 1024, std::uint64_t(1) << 20), 23u);  // sqrt(131072 / (12 x 20))
     EXPECT_EQ(default_mu(4096, 4096), 5u);                           // sqrt(4096 / 144)

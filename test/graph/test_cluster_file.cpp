@@ -119,7 +119,9 @@ TEST_P(mm_bfs_cluster_file, block_spans_and_the_clusters_inside_them) {
             EXPECT_EQ(seen, want);
             const std::uint64_t per_segment = f.items_per_segment();
             const bool straddles = first_record / per_segment != (first_record + n - 1) / per_segment;
-            if (!straddles) EXPECT_EQ(f.read_requests() - before, 1u);
+            if (!straddles) {
+                EXPECT_EQ(f.read_requests() - before, 1u);
+            }
         }
         first_record += n;
     }

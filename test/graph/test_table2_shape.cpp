@@ -37,14 +37,16 @@ TEST(Table2Shape, PaperBlockSizesFitTheDocumentedMemory) {
 }
 
 // The paper's configuration scaled down 32 times (Br 4 KiB, Bw 512 KiB, M 16 MiB): on the
-// 128 x 128 grid the hot pool fits in memory with either block size, on the 512 x 512 grid the
-// Bw pool (clusters of ~50 nodes) outgrows its share of M and is merge-scanned every level.
-// About fifteen seconds, deterministic (modelled time only).
+// 128 x 128 grid Bw's cluster file (2 MiB) fits in memory, so its few large reads win; on the
+// 724 x 724 grid (2^19 nodes, the paper's 2^24) the file is 24 MiB, the clusters a Bw read brings
+// along fill the idle part of M, and the frontier keeps needing blocks that no longer fit: Bw
+// loses by about as much as in the paper (2.01). About ten seconds, deterministic (modelled
+// time only).
 TEST(Table2Shape, BwWinsTheBfsPhaseOnSmallGridsAndLosesOnLargeOnes) {
-    if (sanitized) GTEST_SKIP() << "six grid BFS runs up to 262 144 nodes: run in the release build only";
+    if (sanitized) GTEST_SKIP() << "six grid BFS runs up to 524 176 nodes: run in the release build only";
     table2_options o;
     double br_total = 0, tl_total = 0;
-    for (std::uint64_t side : {128, 512}) {
+    for (std::uint64_t side : {128, 724}) {
         SCOPED_TRACE("side " + std::to_string(side));
         const table2_run br = run_table2(side, table2_block_config::br, o);
         const table2_run bw = run_table2(side, table2_block_config::bw, o);
@@ -60,6 +62,7 @@ TEST(Table2Shape, BwWinsTheBfsPhaseOnSmallGridsAndLosesOnLargeOnes) {
             EXPECT_LT(bw.bfs_s / br.bfs_s, 1.0);
         } else {
             EXPECT_GT(bw.bfs_s / br.bfs_s, 1.0);
+            EXPECT_LT(bw.bfs_s / br.bfs_s, 4.0) << "the paper's 2.01, not the 15 of a cache held to its share";
         }
         // The BFS phase writes almost nothing (paper: 0.009 GB against 0.56 GB).
         EXPECT_LE(double(br.bfs_write_bytes), 0.05 * double(br.preprocessing_write_bytes));
@@ -70,7 +73,7 @@ TEST(Table2Shape, BwWinsTheBfsPhaseOnSmallGridsAndLosesOnLargeOnes) {
         br_total += br.total_s();
         tl_total += tl.total_s();
     }
-    // The translation layer: the paper measured it within 4 % of Br. Here it is faster, by 11 %
+    // The translation layer: the paper measured it within 4 % of Br. Here it is faster, by 12 %
     // at this scale: its Bw segment writes beat the 4 KiB writes the scaled Br makes (at scale 8,
     // 16 KiB blocks, it is within 6 % on the 1024 x 1024 grid; docs/bfs.md).
     EXPECT_LE(tl_total, 1.0 * br_total);

@@ -98,6 +98,8 @@ struct bfs_result {
     std::uint64_t clusters_loaded = 0;         //!< clusters loaded in the BFS phase (each at most once)
     std::uint64_t cluster_reads = 0;           //!< their read requests (neighbours share a read block)
     std::uint64_t pool_memory_bytes = 0;       //!< M's share for the in-memory hot pool
+    std::uint64_t cache_peak_bytes = 0;        //!< most bytes the cache of neighbouring clusters held (it fills idle M)
+    std::uint64_t clusters_evicted = 0;        //!< cached clusters given back when other structures needed M
     std::uint64_t growth_rounds = 0;           //!< rounds of the parallel cluster BFS
     std::uint64_t cluster_file_bytes = 0;      //!< size of the cluster index file F
     std::uint64_t pool_records_scanned = 0;    //!< sum over levels of |H| (records)

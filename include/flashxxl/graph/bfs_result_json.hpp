@@ -48,6 +48,8 @@ inline void to_json(nlohmann::json& j, const bfs_result& r) {
                        {"clusters_loaded", r.clusters_loaded},
                        {"cluster_reads", r.cluster_reads},
                        {"pool_memory_bytes", r.pool_memory_bytes},
+                       {"cache_peak_bytes", r.cache_peak_bytes},
+                       {"clusters_evicted", r.clusters_evicted},
                        {"growth_rounds", r.growth_rounds},
                        {"cluster_file_bytes", r.cluster_file_bytes},
                        {"pool_records_scanned", r.pool_records_scanned},

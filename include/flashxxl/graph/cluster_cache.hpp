@@ -1,7 +1,9 @@
 // Clean in-memory copies of clusters that a read brought along unasked (MM_BFS's free neighbours), admitted while there is room.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,14 +23,21 @@ namespace flashxxl {
 //! every cluster in the file is reachable from the source, so each entry is needed sooner or
 //! later, and without knowing when, keeping the first ones is as good as replacing them (on the
 //! Table 2 grids replacing the oldest read 1.4 to 1.6 times as many blocks; docs/bfs.md).
-//! Memory: every entry's records (12 bytes each) plus entry_overhead bytes, at most `capacity`
-//! bytes, charged to `account`.
+//! Memory: every entry's records (12 bytes each) plus entry_overhead bytes, charged to
+//! `account`; an entry is admitted while the cache holds at most `capacity` bytes and the
+//! account at most `account_limit`. As the entries are clean, the cache can give memory back at
+//! once: evict() drops the entries admitted last (the first ones are kept, as above), so MM_BFS
+//! lets it fill whatever of M the other structures leave idle and reclaims it through the
+//! account when they grow (memory_account::set_reclaimer).
 class cluster_cache {
 public:
-    //! Bytes counted per entry besides its records (the hash map's node and bucket).
-    static constexpr std::uint64_t entry_overhead = 64;
+    //! Bytes counted per entry besides its records: the hash map's node and bucket, the
+    //! records' allocation header and the entry's places in the admission order.
+    static constexpr std::uint64_t entry_overhead = 96;
 
-    cluster_cache(std::uint64_t capacity, memory_account* account) : capacity_(capacity), account_(account) {}
+    cluster_cache(std::uint64_t capacity, memory_account* account,
+                  std::uint64_t account_limit = std::numeric_limits<std::uint64_t>::max())
+        : capacity_(capacity), account_(account), account_limit_(account_limit) {}
     ~cluster_cache() {
         if (account_) account_->remove(bytes_);
     }
@@ -43,22 +52,32 @@ public:
     //! Bytes charged now.
     std::uint64_t bytes() const { return bytes_; }
     std::uint64_t capacity() const { return capacity_; }
+    //! Clusters evict() dropped so far.
+    std::uint64_t evicted() const { return evicted_; }
+    //! The most bytes held at once.
+    std::uint64_t peak_bytes() const { return peak_; }
 
     //! Opens an entry for cluster c with `records` records (append() them next). False, and
     //! nothing changes, when they do not fit in what is left or c is held already.
     bool open(bfs_node c, std::uint64_t records) {
         const std::uint64_t need = records * sizeof(adjacency_record) + entry_overhead;
+        open_dropped_ = false;
         if (bytes_ + need > capacity_ || contains(c)) return false;
+        if (account_ && account_->current() + need > account_limit_) return false;
+        compact_order();
+        order_.push_back(c);
         entry& e = entries_[c];
         e.records.reserve(records);
         e.expected = records;
         bytes_ += need;
+        peak_ = std::max(peak_, bytes_);
         if (account_) account_->add(need);
         open_ = &e;
         return true;
     }
     //! Appends a record to the entry open() opened last (at most the announced count).
     void append(const adjacency_record& r) {
+        if (!open_ && open_dropped_) return;  // evict() dropped the entry being filled
         if (!open_ || open_->records.size() == open_->expected)
             throw invalid_request("cluster_cache::append: no open entry with room (" +
                                   std::to_string(open_ ? open_->expected : 0) + " records announced)");
@@ -66,17 +85,45 @@ public:
         ++records_;
     }
     //! Calls f(record) for each record of cluster c (in the order appended) and forgets c.
+    //! The entry leaves the cache first (f may make an evict() happen); its bytes stay charged
+    //! until f has seen every record.
     template <class F>
     void take(bfs_node c, F&& f) {
         auto it = entries_.find(c);
         if (it == entries_.end()) throw invalid_request("cluster_cache::take: cluster " + std::to_string(c) + " not held");
-        for (const adjacency_record& r : it->second.records) f(r);
         if (&it->second == open_) open_ = nullptr;
-        records_ -= it->second.records.size();
-        const std::uint64_t freed = it->second.expected * sizeof(adjacency_record) + entry_overhead;
+        entry e = std::move(it->second);
+        const std::uint64_t held = entry_bytes(e);
         entries_.erase(it);
-        bytes_ -= freed;
-        if (account_) account_->remove(freed);
+        records_ -= e.records.size();
+        bytes_ -= held;
+        struct uncharge {
+            memory_account* account;
+            std::uint64_t bytes;
+            ~uncharge() {
+                if (account) account->remove(bytes);
+            }
+        } on_exit{account_, held};
+        for (const adjacency_record& r : e.records) f(r);
+    }
+    //! Drops the entries admitted last (their clusters are read again when requested) until
+    //! `bytes` are freed or none is left; returns the bytes freed. Dropping the entry that
+    //! open() opened last makes the appends that follow it do nothing.
+    std::uint64_t evict(std::uint64_t bytes) {
+        std::uint64_t freed = 0;
+        while (freed < bytes && !order_.empty()) {
+            const bfs_node c = order_.back();
+            order_.pop_back();
+            auto it = entries_.find(c);
+            if (it == entries_.end()) continue;  // taken already
+            if (&it->second == open_) {
+                open_ = nullptr;
+                open_dropped_ = true;
+            }
+            freed += forget(it);
+            ++evicted_;
+        }
+        return freed;
     }
 
 private:
@@ -85,11 +132,33 @@ private:
         std::uint64_t expected = 0;
     };
 
+    using entry_map = std::unordered_map<bfs_node, entry>;
+
+    static std::uint64_t entry_bytes(const entry& e) { return e.expected * sizeof(adjacency_record) + entry_overhead; }
+    std::uint64_t forget(entry_map::iterator it) {
+        records_ -= it->second.records.size();
+        const std::uint64_t freed = entry_bytes(it->second);
+        entries_.erase(it);
+        bytes_ -= freed;
+        if (account_) account_->remove(freed);
+        return freed;
+    }
+    //! Drops taken clusters from the admission order once they are half of it (it stays within
+    //! twice the entries, which entry_overhead covers).
+    void compact_order() {
+        if (order_.size() < 2 * entries_.size() + 64) return;
+        order_.erase(std::remove_if(order_.begin(), order_.end(), [&](bfs_node c) { return !contains(c); }),
+                     order_.end());
+    }
+
     std::uint64_t capacity_;
-    std::unordered_map<bfs_node, entry> entries_;
+    entry_map entries_;
+    std::vector<bfs_node> order_;  // clusters in the order admitted (taken ones until compacted)
     entry* open_ = nullptr;
-    std::uint64_t bytes_ = 0, records_ = 0;
+    bool open_dropped_ = false;
+    std::uint64_t bytes_ = 0, peak_ = 0, records_ = 0, evicted_ = 0;
     memory_account* account_;
+    std::uint64_t account_limit_;
 };
 
 } // namespace flashxxl

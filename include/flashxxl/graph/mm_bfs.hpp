@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "flashxxl/container/small_sorter.hpp"
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/graph/sorted_subtraction.hpp"
@@ -41,8 +42,9 @@ struct mm_bfs_options {
     //! random reads are cheap, while the streams (hot pool, level lists, sorters) use `b`,
     //! sized for the HDD. Unset: `b` for everything.
     std::optional<block_sizes> cluster_blocks;
-    //! Bytes of M for the in-memory hot pool; unset: what the split of M leaves (mm_bfs_split).
-    //! 0 keeps all but a few records of the pool on the device (the pre-2006 design; tests use
+    //! Bytes of M for the in-memory hot pool; unset: what the split of M leaves (mm_bfs_split),
+    //! and the cache of neighbouring clusters may also fill whatever of M is idle. Set, it caps
+    //! the cache too (7/8 of the kept share). 0 keeps all but a few records of the pool on the device (the pre-2006 design; tests use
     //! it to exercise the overflow, experiments that scale a graph down to keep the paper's
     //! ratio of pool to M).
     std::optional<std::uint64_t> pool_memory;
@@ -50,7 +52,9 @@ struct mm_bfs_options {
     //! the device).
     std::optional<std::uint64_t> level_memory;
     //! Keep the unloaded clusters that lie wholly in the Br blocks read for requested ones (no
-    //! extra I/O) in a cluster_cache while it has room (7/8 of the pool's kept share).
+    //! extra I/O) in a cluster_cache while it has room: 7/8 of the pool's kept share at least,
+    //! and with pool_memory unset whatever else of M the other structures leave idle (given
+    //! back, newest entries first, when they need it).
     bool load_block_neighbours = true;
     //! Serve a level's requested clusters whose Br blocks overlap with one read of those blocks
     //! (false: one read per cluster, as the 2008 implementation of seeds/000 did).
@@ -83,7 +87,7 @@ struct mm_bfs_split {
     std::uint64_t level = 0;  //!< per level list (L(t-2), L(t-1), L(t))
     std::uint64_t pool = 0;   //!< in-memory hot pool: kept records, staging and its merge copy
     std::uint64_t keep = 0;   //!< bytes of pool records kept in memory between levels
-    std::uint64_t cache = 0;  //!< bytes of the cache of unrequested neighbouring clusters (cluster_cache)
+    std::uint64_t cache = 0;  //!< bytes sure to be free for the cache of unrequested neighbouring clusters (cluster_cache)
     std::uint64_t stage = 0;  //!< bytes of the staging area (and of its merge copy)
     mm_bfs_split(std::uint64_t memory, const block_sizes& b, std::uint64_t clusters, const mm_bfs_options& o) {
         const std::uint64_t sorter_min = sorter<level_record, level_by_node>::min_memory(b);
@@ -137,10 +141,11 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                   Visitor& vis, bfs_result& res, const mm_bfs_options& opts = {},
                   memory_account* account = nullptr) {
     using pool = vector<adjacency_record>;
-    using n_sorter = sorter<level_record, level_by_node>;
+    using n_sorter = small_sorter<level_record, level_by_node>;
     b.validate();
     memory_account own_account;
     memory_account& acc = account ? *account : own_account;
+    const std::uint64_t limit = acc.current() + memory;  // what the phase may hold at once
     if (memory < mm_bfs_phase_min_memory(b))
         throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
                            format_bytes(double(mm_bfs_phase_min_memory(b))) + " for " + b.describe());
@@ -165,7 +170,11 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     std::vector<adjacency_record> hot;
     hot.reserve(capacity);
     memory_charge hot_charge(&acc, hot.capacity() * sizeof(adjacency_record));
-    cluster_cache cache(split.cache, &acc);
+    // The cache admits while the account has room under M and gives back its newest entries
+    // whenever another structure needs the memory: its share of the split is the least it has
+    // (and the most, when pool_memory caps the pool).
+    cluster_cache cache(opts.pool_memory ? split.cache : memory, &acc, limit);
+    const reclaimer_scope reclaim(acc, limit, [&cache](std::uint64_t excess) { cache.evict(excess); });
     std::uint64_t prefix = 0, dead = 0;
     std::unique_ptr<pool> overflow;  // the external sorted pool (null when empty)
     const adjacency_by_owner by_owner;
@@ -419,6 +428,8 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
         prev = std::move(next);
     }
     for (std::uint64_t s : res.level_sizes) res.reached += s;
+    res.cache_peak_bytes = cache.peak_bytes();
+    res.clusters_evicted = cache.evicted();
 }
 
 //! MM_BFS (Mehlhorn and Meyer, ESA 2002; seeds/000 Section 4, seeds/001 Section 3.3) on a CSR
