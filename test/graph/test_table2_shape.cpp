@@ -18,12 +18,13 @@ namespace {
 
 void print(const table2_run& r) {
     std::printf("side %5llu %s: pp %8.2f s bfs %8.2f s | pp R %7.1f W %7.1f MiB | bfs R %7.1f W %7.3f MiB | mu %llu "
-                "K %llu loaded %llu reads %llu max pool %llu\n",
+                "K %llu loaded %llu reads %llu max pool %llu cache %.1f MiB evicted %llu\n",
                 (unsigned long long)r.side, to_string(r.config), r.preprocessing_s, r.bfs_s,
                 r.preprocessing_read_bytes / 1048576.0, r.preprocessing_write_bytes / 1048576.0,
                 r.bfs_read_bytes / 1048576.0, r.bfs_write_bytes / 1048576.0, (unsigned long long)r.result.mu,
                 (unsigned long long)r.result.clusters, (unsigned long long)r.result.clusters_loaded,
-                (unsigned long long)r.result.cluster_reads, (unsigned long long)r.result.max_pool_records);
+                (unsigned long long)r.result.cluster_reads, (unsigned long long)r.result.max_pool_records,
+                r.result.cache_peak_bytes / 1048576.0, (unsigned long long)r.result.clusters_evicted);
 }
 
 } // namespace

@@ -44,9 +44,9 @@ struct mm_bfs_options {
     std::optional<block_sizes> cluster_blocks;
     //! Bytes of M for the in-memory hot pool; unset: what the split of M leaves (mm_bfs_split),
     //! and the cache of neighbouring clusters may also fill whatever of M is idle. Set, it caps
-    //! the cache too (7/8 of the kept share). 0 keeps all but a few records of the pool on the device (the pre-2006 design; tests use
-    //! it to exercise the overflow, experiments that scale a graph down to keep the paper's
-    //! ratio of pool to M).
+    //! the cache too (7/8 of the kept share). 0 keeps all but a few records of the pool on the
+    //! device (the pre-2006 design; tests use it to exercise the overflow, experiments that
+    //! scale a graph down to keep the paper's ratio of pool to M).
     std::optional<std::uint64_t> pool_memory;
     //! Bytes of M for each in-memory level list; unset: the split's share (0: every level on
     //! the device).
