@@ -1,4 +1,5 @@
 // Tests of MM_BFS (Mehlhorn-Meyer): levels and parents equal Boost.Graph's; clusters and pool behave.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -288,6 +289,11 @@ TEST(mm_bfs, the_cache_fills_idle_memory_and_gives_it_back) {
     const mm_bfs_split split(memory, b, r.clusters, o);
     EXPECT_GT(r.cache_peak_bytes, 2 * split.cache) << "idle memory went to the cache";
     EXPECT_GT(r.clusters_evicted, 0u) << "and came back when the levels grew";
+    std::uint64_t most_cached = 0;
+    for (const bfs_level_detail& d : r.level_details) most_cached = std::max(most_cached, d.cache_records);
+    EXPECT_GT(most_cached * sizeof(adjacency_record), split.cache) << "the per-level report shows it";
+    EXPECT_LE(most_cached * sizeof(adjacency_record), r.cache_peak_bytes);
+    EXPECT_EQ(r.level_details.back().cache_records, 0u) << "every cached cluster was taken or given back";
     EXPECT_LE(acc.peak(), memory);
     EXPECT_EQ(acc.current(), 0u);
     // Capped by pool_memory, it keeps to its share and gives nothing back.

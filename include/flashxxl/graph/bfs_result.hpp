@@ -85,6 +85,7 @@ struct bfs_level_detail {
     std::uint64_t cluster_reads = 0;        //!< read requests for them (a read block may bring several)
     std::uint64_t pool_memory_records = 0;  //!< hot-pool records in memory after the level's loads
     std::uint64_t pool_device_records = 0;  //!< hot-pool records in the external overflow pool
+    std::uint64_t cache_records = 0;        //!< records of unrequested clusters in the cache after the loads
 };
 
 //! The result of mr_bfs / mm_bfs.

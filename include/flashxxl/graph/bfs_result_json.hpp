@@ -36,7 +36,8 @@ inline void to_json(nlohmann::json& j, const bfs_level_detail& d) {
                        {"clusters_loaded", d.clusters_loaded},
                        {"cluster_reads", d.cluster_reads},
                        {"pool_memory_records", d.pool_memory_records},
-                       {"pool_device_records", d.pool_device_records}};
+                       {"pool_device_records", d.pool_device_records},
+                       {"cache_records", d.cache_records}};
 }
 
 inline void to_json(nlohmann::json& j, const bfs_result& r) {

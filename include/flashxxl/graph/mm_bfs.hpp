@@ -187,7 +187,7 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     vis.discover_vertex(source, 0, source);
     vis.finish_level(0, 1);
     res.level_sizes.push_back(1);
-    res.level_details.push_back(bfs_level_detail{1, 0, 0, 0, 0});
+    res.level_details.push_back(bfs_level_detail{1, 0, 0, 0, 0, 0});
 
     // Merges the sorted records [first, last) into the overflow pool (one rewrite).
     auto spill = [&](const adjacency_record* first, const adjacency_record* last) {
@@ -405,6 +405,7 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
         res.cluster_reads += detail.cluster_reads;
         detail.pool_memory_records = prefix;
         detail.pool_device_records = overflow ? overflow->size() : 0;
+        detail.cache_records = cache.records();
         // 4. L(t) = S_N minus L(t-1) minus L(t-2).
         res.neighbour_records += neighbours.size();
         neighbours.sort();
@@ -423,7 +424,7 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
         if (count == 0) break;
         vis.finish_level(t, count);
         res.level_sizes.push_back(count);
-        res.level_details.push_back(bfs_level_detail{count, 0, 0, 0, 0});
+        res.level_details.push_back(bfs_level_detail{count, 0, 0, 0, 0, 0});
         prev2 = std::move(prev);
         prev = std::move(next);
     }
