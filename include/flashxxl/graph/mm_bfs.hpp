@@ -56,6 +56,10 @@ struct mm_bfs_options {
     //! and with pool_memory unset whatever else of M the other structures leave idle (given
     //! back, newest entries first, when they need it).
     bool load_block_neighbours = true;
+    //! Rank the cache's entries: a cluster next to a loaded one (some loaded record's c(w)),
+    //! which the frontier reaches within about a cluster's diameter, is admitted in place of far
+    //! ones when the cache is full and given back after them (false: first come, kept first).
+    bool prefer_frontier_clusters = true;
     //! Serve a level's requested clusters whose Br blocks overlap with one read of those blocks
     //! (false: one read per cluster, as the 2008 implementation of seeds/000 did).
     bool merge_block_requests = true;
@@ -92,7 +96,7 @@ struct mm_bfs_split {
     mm_bfs_split(std::uint64_t memory, const block_sizes& b, std::uint64_t clusters, const mm_bfs_options& o) {
         const std::uint64_t sorter_min = sorter<level_record, level_by_node>::min_memory(b);
         // (at the minimum, `free` is the sorter's minimum plus 64 KiB)
-        fixed = mm_bfs_phase_min_memory(b) - 64 * KiB - sorter_min + 2 * (clusters / 8 + 8) + 4 * clusters;
+        fixed = mm_bfs_phase_min_memory(b) - 64 * KiB - sorter_min + 3 * (clusters / 8 + 8) + 4 * clusters;
         if (memory < fixed + sorter_min + 64 * KiB)
             throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the " +
                                format_bytes(double(fixed + sorter_min + 64 * KiB)) + " that " + b.describe() +
@@ -127,8 +131,9 @@ struct mm_bfs_split {
 //!    that rewrites the overflow) go to S_N; nodes without a list ask for their cluster;
 //! 2. the requested clusters are read in ascending order (role static_data), those whose Br
 //!    blocks overlap with one read; the unrequested clusters wholly in the blocks read go to a
-//!    cluster_cache (clean copies, kept while it has room, never spilled), which serves later
-//!    requests without a read; the requested records go to a staging area;
+//!    cluster_cache (clean copies, kept while M has room, never spilled; clusters next to
+//!    loaded ones first), which serves later requests without a read; the requested records go
+//!    to a staging area;
 //! 3. the staged records are sorted, the lists of L(t-1)'s nodes go to S_N, the rest is merged
 //!    into the in-memory pool (or, if the staging area filled, merged into the overflow);
 //! 4. S_N sorted, repeats dropped, L(t-1) and L(t-2) subtracted: that is L(t).
@@ -154,8 +159,8 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     res.pool_memory_bytes = split.pool;
     // The cluster file's read buffer (allocated in its own account) is part of M.
     memory_charge file_buffer(&acc, file.blocks().bw);
-    memory_charge bitsets(&acc, 2 * (clusters / 8 + 8));
-    std::vector<bool> loaded(clusters, false), requested(clusters, false);
+    memory_charge bitsets(&acc, 3 * (clusters / 8 + 8));
+    std::vector<bool> loaded(clusters, false), requested(clusters, false), near(clusters, false);
     std::vector<bfs_node> requests;
     memory_charge requests_charge(&acc, 0);
 
@@ -337,6 +342,10 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                 prefix = hot.size();
             };
             auto stage_record = [&](const adjacency_record& r) {
+                if (opts.prefer_frontier_clusters && !near[r.cw] && !loaded[r.cw]) {  // next to a loaded one
+                    near[r.cw] = true;
+                    cache.promote(r.cw);
+                }
                 if (hot.size() - prefix == stage_capacity()) settle(false);
                 hot.push_back(r);
             };
@@ -382,7 +391,7 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                         // gets a read of its own)
                         to_stage = requested[x] && !loaded[x] && x >= c && x <= last_requested;
                         to_cache = !requested[x] && !loaded[x] && opts.load_block_neighbours &&
-                                   cache.open(bfs_node(x), file.cluster_records(x));
+                                   cache.open(bfs_node(x), file.cluster_records(x), near[x]);
                     }
                     if (to_stage)
                         stage_record(r);
