@@ -67,8 +67,8 @@ struct mm_bfs_options {
     memory_account* account = nullptr;
 };
 
-//! Memory the BFS phase of mm_bfs needs at least with block sizes `b`, besides 9 bits per
-//! cluster: the cluster file's Bw read buffer, the streams of a spilled level or pool (two
+//! Memory the BFS phase of mm_bfs needs at least with block sizes `b`, besides 3 bits and 4
+//! bytes per cluster (mm_bfs_split): the cluster file's Bw read buffer, the streams of a spilled level or pool (two
 //! readers and a writer at a time), the neighbour sorter's minimum and 64 KiB for the
 //! in-memory pool and levels.
 inline std::uint64_t mm_bfs_phase_min_memory(const block_sizes& b) {
