@@ -1,4 +1,4 @@
-// Clean in-memory copies of clusters that a read brought along unasked (MM_BFS's free neighbours), admitted while there is room.
+// Clean in-memory copies of clusters that a read brought along unasked (MM_BFS's free neighbours): near-frontier ones first, given back on demand.
 #pragma once
 
 #include <algorithm>
