@@ -67,12 +67,9 @@ public:
         const std::uint64_t need = records * sizeof(adjacency_record) + entry_overhead;
         open_dropped_ = false;
         if (contains(c)) return false;
-        if (near && !fits(need)) {
-            const std::uint64_t over_capacity = bytes_ + need > capacity_ ? bytes_ + need - capacity_ : 0;
-            const std::uint64_t over_limit =
-                account_ && account_->current() + need > account_limit_ ? account_->current() + need - account_limit_ : 0;
-            evict_from(far_order_, std::max(over_capacity, over_limit), true);
-        }
+        if (near)  // give back far entries, one at a time, until the near cluster fits
+            while (!fits(need) && evict_from(far_order_, 1, true) > 0) {
+            }
         if (!fits(need)) return false;
         compact_order();
         (near ? near_order_ : far_order_).push_back(c);
