@@ -276,7 +276,7 @@ TEST(mm_bfs, cluster_cache_ranks_clusters_near_the_frontier_first) {
     const std::uint64_t per = cluster_cache::entry_overhead + 10 * sizeof(adjacency_record);
     cluster_cache cache(3 * per, &acc);
     auto fill = [&](bfs_node c, bool near) {
-        if (!cache.open(c, 10, near)) return false;
+        if (!cache.open(c, 10, near ? 0 : cluster_cache::far)) return false;
         for (std::uint64_t i = 0; i < 10; ++i) cache.append(adjacency_record{bfs_node(i), c, 0});
         return true;
     };
@@ -301,34 +301,129 @@ TEST(mm_bfs, cluster_cache_ranks_clusters_near_the_frontier_first) {
     EXPECT_EQ(acc.current(), cache.bytes());
 }
 
-//! On a grid whose cluster file is several times the cache, ranking clusters next to loaded
-//! ones first saves reads of whole blocks (docs/bfs.md: 466 -> 253 reads on Table 2's 2^19
-//! grid with Bw); the levels are the same either way.
-TEST(mm_bfs, preferring_frontier_clusters_saves_block_reads) {
+//! Ranks beyond near / far: a newcomer takes the place of entries of higher rank only, evict()
+//! goes from the highest rank down (newest first in each), rerank() only lowers, visit() shows a
+//! held copy's records.
+TEST(mm_bfs, cluster_cache_gives_back_the_highest_rank_first) {
+    memory_account acc;
+    const std::uint64_t per = cluster_cache::entry_overhead + 10 * sizeof(adjacency_record);
+    cluster_cache cache(4 * per, &acc);
+    auto fill = [&](bfs_node c, cluster_cache::rank_type rank) {
+        if (!cache.open(c, 10, rank)) return false;
+        for (std::uint64_t i = 0; i < 10; ++i) cache.append(adjacency_record{bfs_node(i), c, bfs_node(100 + i)});
+        return true;
+    };
+    EXPECT_TRUE(fill(1, 3));
+    EXPECT_TRUE(fill(2, 1));
+    EXPECT_TRUE(fill(3, cluster_cache::far));
+    EXPECT_TRUE(fill(4, 3));
+    EXPECT_EQ(cache.rank(1), 3);
+    EXPECT_EQ(cache.rank(3), cluster_cache::far);
+    EXPECT_EQ(cache.rank(99), cluster_cache::far) << "not held";
+    EXPECT_FALSE(fill(5, cluster_cache::far)) << "full: far does not replace far";
+    EXPECT_TRUE(fill(5, 2)) << "rank 2 takes the far entry's place";
+    EXPECT_FALSE(cache.contains(3));
+    EXPECT_TRUE(fill(6, 2)) << "then the newest of rank 3";
+    EXPECT_FALSE(cache.contains(4));
+    EXPECT_TRUE(cache.contains(1));
+    cache.rerank(1, 0);
+    cache.rerank(1, 2);
+    EXPECT_EQ(cache.rank(1), 0) << "rerank only lowers";
+    EXPECT_FALSE(fill(7, 2)) << "no entry above rank 2 is left";
+    std::vector<bfs_node> seen;
+    EXPECT_TRUE(cache.visit(5, [&](const adjacency_record& r) { seen.push_back(r.cw); }));
+    ASSERT_EQ(seen.size(), 10u);
+    EXPECT_EQ(seen[9], 109u);
+    EXPECT_FALSE(cache.visit(3, [](const adjacency_record&) {}));
+    // Held now: 1 (rank 0), 2 (rank 1), 5 and 6 (rank 2, 6 newer).
+    EXPECT_EQ(cache.evict(1), per);
+    EXPECT_FALSE(cache.contains(6)) << "the highest rank's newest first";
+    EXPECT_EQ(cache.evict(2 * per), 2 * per);
+    EXPECT_FALSE(cache.contains(5));
+    EXPECT_FALSE(cache.contains(2));
+    EXPECT_TRUE(cache.contains(1)) << "rank 0 goes last";
+    EXPECT_EQ(cache.evicted(), 5u);
+    EXPECT_EQ(acc.current(), cache.bytes());
+    EXPECT_LE(acc.peak(), 4 * per);
+}
+
+//! On a grid whose cluster file is several times the cache, ranking clusters by nearness to the
+//! frontier saves reads of whole blocks, and more ranks save more (docs/bfs.md: on Table 2's 2^19
+//! grid with Bw 466 reads first come, 252 near / far, 149 with 32 ranks); the levels are the
+//! same every way.
+TEST(mm_bfs, ranking_frontier_clusters_saves_block_reads) {
     machine m = flashxxl::testing::plain_machine();
     test_graph tg = flashxxl::testing::collect("grid", grid_generator(200));
     flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
     const block_sizes b(4096, 16384);
     auto g = build_csr(m, 1024 * 1024, b, src);
-    std::uint64_t reads[2] = {0, 0};
-    for (bool prefer : {false, true}) {
-        SCOPED_TRACE(prefer ? "near first" : "first come");
+    std::uint64_t reads[3] = {0, 0, 0};
+    const unsigned ranks[3] = {0, 1, 32};  // 0: prefer_frontier_clusters off
+    for (int i = 0; i < 3; ++i) {
+        SCOPED_TRACE("ranks " + std::to_string(ranks[i]));
         mm_bfs_options o;
         o.mu = 16;
         o.cluster_blocks = block_sizes(16384, 16384);
-        o.prefer_frontier_clusters = prefer;
+        o.prefer_frontier_clusters = ranks[i] > 0;
+        o.frontier_ranks = std::max(1u, ranks[i]);
+        memory_account acc;
+        o.account = &acc;
         bfs_level_recorder rec(tg.n);
         bfs_result r = mm_bfs(m, *g, 384 * 1024, b, 0, rec, o);
         flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
         ASSERT_GT(r.cluster_file_bytes, 3 * r.cache_peak_bytes) << "the test needs a file several times the cache";
-        reads[prefer] = r.cluster_reads;
+        EXPECT_LE(acc.peak(), 384u * 1024u) << "the ranks' byte per cluster is within M";
+        reads[i] = r.cluster_reads;
     }
-    std::cout << "cluster reads: first come " << reads[0] << ", near first " << reads[1] << "\n";
+    std::cout << "cluster reads: first come " << reads[0] << ", near / far " << reads[1] << ", 32 ranks " << reads[2]
+              << "\n";
     EXPECT_LT(double(reads[1]), 0.9 * double(reads[0]));
+    EXPECT_LT(double(reads[2]), 0.9 * double(reads[1]));
 }
 
-//! With pool_memory unset the cache fills memory the other structures leave idle (far beyond
-//! its 7/8 of the pool's kept share) and gives it back when they grow: on a random graph,
+//! The pool's records come before the cache's clean copies: with pool_memory unset the pool's
+//! array grows into the cache's share of M (the cache gives memory back) instead of overflowing
+//! to the device, which a pool capped at the split's kept share does.
+TEST(mm_bfs, the_pool_grows_into_the_caches_share_before_it_overflows) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("random", random_graph_generator(20000, 60000, 5));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    const block_sizes b(4096, 16384);
+    auto g = build_csr(m, 1024 * 1024, b, src);
+    const std::uint64_t memory = 3 * 1024 * 1024;
+    auto on_device = [](const bfs_result& r) {  // pool records on the device, summed over levels
+        std::uint64_t n = 0;
+        for (const bfs_level_detail& d : r.level_details) n += d.pool_device_records;
+        return n;
+    };
+    mm_bfs_options o;
+    o.mu = 8;
+    memory_account acc;
+    o.account = &acc;
+    bfs_level_recorder rec(tg.n);
+    const bfs_result r = mm_bfs(m, *g, memory, b, 0, rec, o);
+    flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
+    const mm_bfs_split split(memory, b, r.clusters, o);
+    ASSERT_GT(r.max_pool_records * sizeof(adjacency_record), 4 * split.keep) << "the test needs a pool beyond its kept share";
+    ASSERT_LT(r.max_pool_records * sizeof(adjacency_record), split.keep + split.cache);
+    EXPECT_EQ(on_device(r), 0u) << "the pool stayed in memory";
+    EXPECT_LE(acc.peak(), memory);
+    EXPECT_EQ(acc.current(), 0u);
+    // Capped at the split's kept share (the cache keeps its 7/8), the same pool overflows.
+    memory_account capped_acc;
+    o.account = &capped_acc;
+    o.pool_memory = split.keep + split.cache;
+    bfs_level_recorder capped_rec(tg.n);
+    const bfs_result capped = mm_bfs(m, *g, memory, b, 0, capped_rec, o);
+    flashxxl::testing::expect_levels_match_boost(tg, 0, capped_rec);
+    EXPECT_GT(on_device(capped), 0u);
+    EXPECT_LT(r.phases[1].total().write_bytes, capped.phases[1].total().write_bytes);
+    EXPECT_LE(capped_acc.peak(), memory);
+}
+
+//! With pool_memory unset the cache fills memory the other structures leave idle (beyond the
+//! pool's whole kept share, of which it is sure of 7/8 only while the pool is small) and gives
+//! it back when they grow: on a random graph,
 //! whose middle levels are large, the neighbour lists of those levels take memory the cache
 //! held after the first levels. The BFS stays exact and within M.
 TEST(mm_bfs, the_cache_fills_idle_memory_and_gives_it_back) {
@@ -346,7 +441,7 @@ TEST(mm_bfs, the_cache_fills_idle_memory_and_gives_it_back) {
     bfs_result r = mm_bfs(m, *g, memory, b, 0, rec, o);
     flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
     const mm_bfs_split split(memory, b, r.clusters, o);
-    EXPECT_GT(r.cache_peak_bytes, 2 * split.cache) << "idle memory went to the cache";
+    EXPECT_GT(r.cache_peak_bytes, split.cache + split.keep) << "idle memory went to the cache";
     EXPECT_GT(r.clusters_evicted, 0u) << "and came back when the levels grew";
     std::uint64_t most_cached = 0;
     for (const bfs_level_detail& d : r.level_details) most_cached = std::max(most_cached, d.cache_records);

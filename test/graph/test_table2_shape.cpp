@@ -39,44 +39,50 @@ TEST(Table2Shape, PaperBlockSizesFitTheDocumentedMemory) {
 
 // The paper's configuration scaled down 32 times (Br 4 KiB, Bw 512 KiB, M 16 MiB): on the
 // 128 x 128 grid Bw's cluster file (2 MiB) fits in memory, so its few large reads win; on the
-// 724 x 724 grid (2^19 nodes, the paper's 2^24) the file is 24 MiB, the clusters a Bw read brings
-// along fill the idle part of M, and the frontier keeps needing blocks that no longer fit: Bw
-// loses by about as much as in the paper (2.01). About ten seconds, deterministic (modelled
-// time only).
+// 1448 x 1448 grid (2^21 nodes, the paper's 2^26) the file is 96 MiB, the clusters a Bw read
+// brings along fill the idle part of M, ranked by nearness to the frontier, and the frontier
+// still needs blocks that no longer fit: Bw loses (paper 2.75, ours 1.15). In between, on the
+// 2^19 grid (the paper's 2^24, where its Bw lost 2.01), our ranked cache holds the frontier's
+// band of clusters and Bw wins, 0.62 (docs/bfs.md). TL is run on 128^2 and 362^2. About half a
+// minute, deterministic (modelled time only).
 TEST(Table2Shape, BwWinsTheBfsPhaseOnSmallGridsAndLosesOnLargeOnes) {
-    if (sanitized) GTEST_SKIP() << "six grid BFS runs up to 524 176 nodes: run in the release build only";
+    if (sanitized) GTEST_SKIP() << "seven grid BFS runs up to 2 096 704 nodes: run in the release build only";
     table2_options o;
     double br_total = 0, tl_total = 0;
-    for (std::uint64_t side : {128, 724}) {
+    for (std::uint64_t side : {128, 362, 1448}) {
         SCOPED_TRACE("side " + std::to_string(side));
         const table2_run br = run_table2(side, table2_block_config::br, o);
-        const table2_run bw = run_table2(side, table2_block_config::bw, o);
-        const table2_run tl = run_table2(side, table2_block_config::tl, o);
         print(br);
-        print(bw);
-        print(tl);
-        EXPECT_EQ(br.result.level_sizes, bw.result.level_sizes);
-        EXPECT_EQ(br.result.level_sizes, tl.result.level_sizes);
         EXPECT_EQ(br.result.levels(), 2 * side - 1);
-        // Fewer random reads win while the pool fits; past that, every level rewrites Bw blocks.
-        if (side == 128) {
-            EXPECT_LT(bw.bfs_s / br.bfs_s, 1.0);
-        } else {
-            EXPECT_GT(bw.bfs_s / br.bfs_s, 1.0);
-            EXPECT_LT(bw.bfs_s / br.bfs_s, 4.0) << "the paper's 2.01, not the 15 of a cache held to its share";
-        }
         // The BFS phase writes almost nothing (paper: 0.009 GB against 0.56 GB).
         EXPECT_LE(double(br.bfs_write_bytes), 0.05 * double(br.preprocessing_write_bytes));
-        EXPECT_LE(double(tl.bfs_write_bytes), 0.05 * double(tl.preprocessing_write_bytes));
-        // Bw too: its pool proper stays in memory, and the clusters a read brings along unasked
-        // are dropped rather than spilled when room is short (cluster_cache).
-        EXPECT_LE(double(bw.bfs_write_bytes), 0.05 * double(bw.preprocessing_write_bytes));
-        br_total += br.total_s();
-        tl_total += tl.total_s();
+        if (side != 362) {
+            const table2_run bw = run_table2(side, table2_block_config::bw, o);
+            print(bw);
+            EXPECT_EQ(br.result.level_sizes, bw.result.level_sizes);
+            // Fewer random reads win while Bw's file fits in M; past that, Bw re-reads blocks.
+            if (side == 128) {
+                EXPECT_LT(bw.bfs_s / br.bfs_s, 1.0);
+            } else {
+                EXPECT_GT(bw.bfs_s / br.bfs_s, 1.0);
+                EXPECT_LT(bw.bfs_s / br.bfs_s, 4.0) << "the paper's 2.75, not the 9.2 of a cache ranked near / far";
+            }
+            // Bw too: its pool proper stays in memory, and the clusters a read brings along
+            // unasked are dropped rather than spilled when room is short (cluster_cache).
+            EXPECT_LE(double(bw.bfs_write_bytes), 0.05 * double(bw.preprocessing_write_bytes));
+        }
+        if (side != 1448) {
+            const table2_run tl = run_table2(side, table2_block_config::tl, o);
+            print(tl);
+            EXPECT_EQ(br.result.level_sizes, tl.result.level_sizes);
+            EXPECT_LE(double(tl.bfs_write_bytes), 0.05 * double(tl.preprocessing_write_bytes));
+            br_total += br.total_s();
+            tl_total += tl.total_s();
+        }
     }
-    // The translation layer: the paper measured it within 4 % of Br. Here it is faster, by 12 %
-    // at this scale: its Bw segment writes beat the 4 KiB writes the scaled Br makes (at scale 8,
-    // 16 KiB blocks, it is within 6 % on the 1024 x 1024 grid; docs/bfs.md).
+    // The translation layer: the paper measured it within 4 % of Br. Here it is faster, by 11 %
+    // at this scale: its Bw segment writes beat the 4 KiB writes the scaled Br makes (the
+    // device's command overhead; see the next test and docs/bfs.md).
     EXPECT_LE(tl_total, 1.0 * br_total);
     EXPECT_GE(tl_total, 0.85 * br_total);
 }
@@ -118,7 +124,8 @@ TEST(Table2Shape, SweepForDocs) {
         std::uint64_t side = std::strtoull(p, &end, 10);
         if (end == p) break;
         p = end;
+        const char* only = std::getenv("TABLE2_CONFIGS");  // e.g. "bw" or "br,tl"; all three when unset
         for (auto c : {table2_block_config::br, table2_block_config::bw, table2_block_config::tl})
-            print(run_table2(side, c, o));
+            if (!only || std::string(only).find(to_string(c)) != std::string::npos) print(run_table2(side, c, o));
     }
 }

@@ -1,4 +1,4 @@
-// Clean in-memory copies of clusters that a read brought along unasked (MM_BFS's free neighbours): near-frontier ones first, given back on demand.
+// Clean in-memory copies of clusters that a read brought along unasked (MM_BFS's free neighbours), ranked by nearness to the frontier, given back on demand.
 #pragma once
 
 #include <algorithm>
@@ -20,13 +20,15 @@ namespace flashxxl {
 //! not kept (it is read again when a node of it is reached), so they never go to the device,
 //! unlike the hot pool proper, whose records must not be lost and which overflows to an
 //! external pool that every level scans. An entry stays until take() moves it into the pool or
-//! evict() drops it. Entries are far or near: a near cluster is next to a loaded one, so the
-//! frontier reaches it within about a cluster's diameter; the caller says so at open() or later
-//! (promote()). A near cluster that finds no room takes the place of far ones; evict() drops far
-//! entries first. Within each kind the first admitted are kept, the newest dropped: every
-//! cluster is needed sooner or later and without knowing when, keeping the first ones beat
-//! replacing them (on the Table 2 grids replacing the oldest read 1.4 to 1.6 times as many
-//! blocks), while ranking by nearness halved the reads above the crossover (docs/bfs.md).
+//! evict() drops it. Each entry has a rank, how soon the frontier is expected to reach it: 0
+//! for a cluster next to a loaded one, k + 1 next to one of rank k, `far` when nothing is known;
+//! the caller says so at open() or later (rerank(), which only lowers). A cluster that finds no
+//! room takes the place of entries of higher rank; evict() drops the highest rank first. Within
+//! a rank the first admitted are kept, the newest dropped: every cluster is needed sooner or
+//! later, and without knowing when, keeping the first ones beat replacing them (on the Table 2
+//! grids replacing the oldest read 1.4 to 1.6 times as many blocks), while ranking halved the
+//! reads above the crossover with two ranks and cut them 1.7 to 8 times more with 32
+//! (docs/bfs.md).
 //! Memory: every entry's records (12 bytes each) plus entry_overhead bytes, charged to
 //! `account`; an entry is admitted while the cache holds at most `capacity` bytes and the
 //! account at most `account_limit`. As the entries are clean, the cache can give memory back at
@@ -34,6 +36,10 @@ namespace flashxxl {
 //! through the account when they grow (memory_account::set_reclaimer).
 class cluster_cache {
 public:
+    //! How soon the frontier is expected to need a cluster: 0 (next to a loaded one), 1, ...
+    using rank_type = std::uint8_t;
+    //! The rank of a cluster about which nothing is known.
+    static constexpr rank_type far = 255;
     //! Bytes counted per entry besides its records: the hash map's node and bucket, the
     //! records' allocation header and the entry's places in the admission order.
     static constexpr std::uint64_t entry_overhead = 96;
@@ -60,37 +66,53 @@ public:
     //! The most bytes held at once.
     std::uint64_t peak_bytes() const { return peak_; }
 
-    //! Opens an entry for cluster c with `records` records (append() them next). False, and
-    //! nothing changes, when c is held already or its records do not fit in what is left; for
-    //! a cluster `near` the frontier, far entries are given back first to make room.
-    bool open(bfs_node c, std::uint64_t records, bool near = false) {
+    //! Opens an entry for cluster c with `records` records (append() them next) at rank `rank`
+    //! (0: next to a loaded cluster, kept longest; `far`: nothing known, given back first). False,
+    //! and nothing changes, when c is held already or its records do not fit in what is left;
+    //! entries of a higher rank are given back first, one at a time, to make room.
+    bool open(bfs_node c, std::uint64_t records, rank_type rank = far) {
         const std::uint64_t need = records * sizeof(adjacency_record) + entry_overhead;
         open_dropped_ = false;
         if (contains(c)) return false;
-        if (near)  // give back far entries, one at a time, until the near cluster fits
-            while (!fits(need) && evict_from(far_order_, 1, true) > 0) {
-            }
+        while (!fits(need) && evict_above(rank, 1) > 0) {
+        }
         if (!fits(need)) return false;
         compact_order();
-        (near ? near_order_ : far_order_).push_back(c);
+        order_of(rank).push_back(c);
         entry& e = entries_[c];
         e.records.reserve(records);
         e.expected = records;
-        e.near = near;
+        e.rank = rank;
         bytes_ += need;
         peak_ = std::max(peak_, bytes_);
         if (account_) account_->add(need);
         open_ = &e;
         return true;
     }
-    //! Marks a held cluster as near the frontier (given back after the far ones); nothing when
-    //! c is not held.
-    void promote(bfs_node c) {
+    //! Lowers a held cluster's rank to `rank` (it is then given back after the entries of higher
+    //! ranks); nothing when c is not held or its rank is that low already.
+    void rerank(bfs_node c, rank_type rank) {
         auto it = entries_.find(c);
-        if (it == entries_.end() || it->second.near) return;
-        it->second.near = true;
+        if (it == entries_.end() || it->second.rank <= rank) return;
+        it->second.rank = rank;
         compact_order();
-        near_order_.push_back(c);
+        order_of(rank).push_back(c);
+    }
+    //! Rank 0 for a held cluster (rerank).
+    void promote(bfs_node c) { rerank(c, 0); }
+    //! The rank of a held cluster, `far` when c is not held.
+    rank_type rank(bfs_node c) const {
+        auto it = entries_.find(c);
+        return it == entries_.end() ? far : it->second.rank;
+    }
+    //! Calls f(record) for each record of a held cluster so far appended, leaving it held; false
+    //! when c is not held. f may rerank() entries, nothing else.
+    template <class F>
+    bool visit(bfs_node c, F&& f) const {
+        auto it = entries_.find(c);
+        if (it == entries_.end()) return false;
+        for (const adjacency_record& r : it->second.records) f(r);
+        return true;
     }
     //! Appends a record to the entry open() opened last (at most the announced count).
     void append(const adjacency_record& r) {
@@ -126,17 +148,13 @@ public:
     //! Drops entries until `bytes` are freed or none is left, the far ones first, each kind
     //! newest first (their clusters are read again when requested); returns the bytes freed.
     //! Dropping the entry that open() opened last makes the appends that follow it do nothing.
-    std::uint64_t evict(std::uint64_t bytes) {
-        std::uint64_t freed = evict_from(far_order_, bytes, true);
-        if (freed < bytes) freed += evict_from(near_order_, bytes - freed, false);
-        return freed;
-    }
+    std::uint64_t evict(std::uint64_t bytes) { return evict_above(-1, bytes); }
 
 private:
     struct entry {
         std::vector<adjacency_record> records;
         std::uint64_t expected = 0;
-        bool near = false;
+        rank_type rank = far;
     };
 
     using entry_map = std::unordered_map<bfs_node, entry>;
@@ -153,39 +171,49 @@ private:
     bool fits(std::uint64_t need) const {
         return bytes_ + need <= capacity_ && (!account_ || account_->current() + need <= account_limit_);
     }
-    std::uint64_t evict_from(std::vector<bfs_node>& order, std::uint64_t bytes, bool far_only) {
+    std::vector<bfs_node>& order_of(rank_type rank) {
+        if (orders_.size() <= rank) orders_.resize(std::size_t(rank) + 1);
+        return orders_[rank];
+    }
+    //! Drops entries of ranks above `rank` (-1: all), the highest rank first, each newest first,
+    //! until `bytes` are freed or none is left.
+    std::uint64_t evict_above(int rank, std::uint64_t bytes) {
         std::uint64_t freed = 0;
-        while (freed < bytes && !order.empty()) {
-            const bfs_node c = order.back();
-            order.pop_back();
-            auto it = entries_.find(c);
-            if (it == entries_.end() || (far_only && it->second.near)) continue;  // taken, or promoted
-            if (&it->second == open_) {
-                open_ = nullptr;
-                open_dropped_ = true;
+        for (int k = int(orders_.size()) - 1; k > rank && freed < bytes; --k) {
+            std::vector<bfs_node>& order = orders_[std::size_t(k)];
+            while (freed < bytes && !order.empty()) {
+                const bfs_node c = order.back();
+                order.pop_back();
+                auto it = entries_.find(c);
+                if (it == entries_.end() || it->second.rank != k) continue;  // taken, or reranked
+                if (&it->second == open_) {
+                    open_ = nullptr;
+                    open_dropped_ = true;
+                }
+                freed += forget(it);
+                ++evicted_;
             }
-            freed += forget(it);
-            ++evicted_;
         }
         return freed;
     }
-    //! Drops taken, given-back and promoted clusters from the orders once they are half of them
+    //! Drops taken, given-back and reranked clusters from the orders once they are half of them
     //! (each stays within twice the entries, which entry_overhead covers).
     void compact_order() {
-        if (far_order_.size() + near_order_.size() < 2 * entries_.size() + 64) return;
-        far_order_.erase(std::remove_if(far_order_.begin(), far_order_.end(),
-                                        [&](bfs_node c) {
-                                            auto it = entries_.find(c);
-                                            return it == entries_.end() || it->second.near;
-                                        }),
-                         far_order_.end());
-        near_order_.erase(std::remove_if(near_order_.begin(), near_order_.end(), [&](bfs_node c) { return !contains(c); }),
-                          near_order_.end());
+        std::size_t total = 0;
+        for (const auto& order : orders_) total += order.size();
+        if (total < 2 * entries_.size() + 64) return;
+        for (std::size_t k = 0; k < orders_.size(); ++k)
+            orders_[k].erase(std::remove_if(orders_[k].begin(), orders_[k].end(),
+                                            [&](bfs_node c) {
+                                                auto it = entries_.find(c);
+                                                return it == entries_.end() || it->second.rank != k;
+                                            }),
+                             orders_[k].end());
     }
 
     std::uint64_t capacity_;
     entry_map entries_;
-    std::vector<bfs_node> far_order_, near_order_;  // clusters in the order admitted (or promoted)
+    std::vector<std::vector<bfs_node>> orders_;  // per rank: clusters in the order admitted (or reranked)
     entry* open_ = nullptr;
     bool open_dropped_ = false;
     std::uint64_t bytes_ = 0, peak_ = 0, records_ = 0, evicted_ = 0;

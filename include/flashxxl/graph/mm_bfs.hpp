@@ -43,8 +43,9 @@ struct mm_bfs_options {
     //! sized for the HDD. Unset: `b` for everything.
     std::optional<block_sizes> cluster_blocks;
     //! Bytes of M for the in-memory hot pool; unset: what the split of M leaves (mm_bfs_split),
-    //! and the cache of neighbouring clusters may also fill whatever of M is idle. Set, it caps
-    //! the cache too (7/8 of the kept share). 0 keeps all but a few records of the pool on the
+    //! the pool growing into the cache's 7/8 of the kept share when it needs them, and the cache
+    //! of neighbouring clusters may fill whatever of M is idle. Set, it caps the pool to 1/8 of
+    //! the kept share and the cache to 7/8. 0 keeps all but a few records of the pool on the
     //! device (the pre-2006 design; tests use it to exercise the overflow, experiments that
     //! scale a graph down to keep the paper's ratio of pool to M).
     std::optional<std::uint64_t> pool_memory;
@@ -56,10 +57,16 @@ struct mm_bfs_options {
     //! and with pool_memory unset whatever else of M the other structures leave idle (given
     //! back, newest entries first, when they need it).
     bool load_block_neighbours = true;
-    //! Rank the cache's entries: a cluster next to a loaded one (some loaded record's c(w)),
-    //! which the frontier reaches within about a cluster's diameter, is admitted in place of far
-    //! ones when the cache is full and given back after them (false: first come, kept first).
+    //! Rank the cache's entries by how soon the frontier is expected to reach them: a cluster
+    //! next to a loaded one (some loaded record's c(w)) has rank 0, a cluster next to a held one
+    //! of rank k (the held copy's records say so) rank k + 1, up to frontier_ranks - 1; the rest
+    //! is far. A cluster of lower rank is admitted in place of higher-ranked entries when the
+    //! cache is full and given back after them (false: first come, kept first).
     bool prefer_frontier_clusters = true;
+    //! How many ranks prefer_frontier_clusters tells apart (1 to 254; 1: near or far). On the
+    //! Table 2 grids 32 read 1.7 to 8 times fewer blocks than 1 (docs/bfs.md); one byte per
+    //! cluster either way.
+    unsigned frontier_ranks = 32;
     //! Serve a level's requested clusters whose Br blocks overlap with one read of those blocks
     //! (false: one read per cluster, as the 2008 implementation of seeds/000 did).
     bool merge_block_requests = true;
@@ -96,7 +103,7 @@ struct mm_bfs_split {
     mm_bfs_split(std::uint64_t memory, const block_sizes& b, std::uint64_t clusters, const mm_bfs_options& o) {
         const std::uint64_t sorter_min = sorter<level_record, level_by_node>::min_memory(b);
         // (at the minimum, `free` is the sorter's minimum plus 64 KiB)
-        fixed = mm_bfs_phase_min_memory(b) - 64 * KiB - sorter_min + 3 * (clusters / 8 + 8) + 4 * clusters;
+        fixed = mm_bfs_phase_min_memory(b) - 64 * KiB - sorter_min + 2 * (clusters / 8 + 8) + 5 * clusters;
         if (memory < fixed + sorter_min + 64 * KiB)
             throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the " +
                                format_bytes(double(fixed + sorter_min + 64 * KiB)) + " that " + b.describe() +
@@ -112,7 +119,9 @@ struct mm_bfs_split {
         // Seven eighths of it hold the clusters a read brings along unasked (cluster_cache: not
         // admitted, rather than spilled, when room is short; they are clean copies of the file).
         // The pool proper then holds only requested clusters' unvisited lists, about a frontier
-        // times a cluster's diameter: on the scaled Table 2 grids at most a sixth of its share.
+        // times a cluster's diameter: on the scaled Table 2 grids up to 2^21 nodes the eighth
+        // left. With pool_memory unset, mm_bfs_phase lets a larger pool take the cache's part
+        // too (the 2^22 grid: 650 KiB, where the eighth is 480 KiB), the cache giving it back.
         cache = o.load_block_neighbours ? keep / 8 * 7 : 0;
         keep -= cache;
         pool = keep + cache + 2 * stage;
@@ -159,8 +168,11 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     res.pool_memory_bytes = split.pool;
     // The cluster file's read buffer (allocated in its own account) is part of M.
     memory_charge file_buffer(&acc, file.blocks().bw);
-    memory_charge bitsets(&acc, 3 * (clusters / 8 + 8));
-    std::vector<bool> loaded(clusters, false), requested(clusters, false), near(clusters, false);
+    memory_charge bitsets(&acc, 2 * (clusters / 8 + 8) + clusters);
+    std::vector<bool> loaded(clusters, false), requested(clusters, false);
+    // How soon the frontier is expected to need each cluster (cluster_cache::rank_type).
+    std::vector<cluster_cache::rank_type> rank(clusters, cluster_cache::far);
+    const unsigned ranks = opts.prefer_frontier_clusters ? std::min(opts.frontier_ranks, 254u) : 0;
     std::vector<bfs_node> requests;
     memory_charge requests_charge(&acc, 0);
 
@@ -168,18 +180,49 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     // tombstoned (w = no_bfs_node) until the compaction after the scan. Loaded records are
     // staged in hot[prefix, end) (at most `stage`) and merged in through a copy of them.
     // hot[0, keep) survives from level to level; the excess is merged into the overflow by
-    // the next level's merge-scan (one rewrite per level). Staging at least 512 records.
-    const std::uint64_t keep = split.keep / sizeof(adjacency_record);
+    // the next level's merge-scan (one rewrite per level). Staging at least 512 records. The
+    // array starts at the split's kept share plus the staging area; with pool_memory unset,
+    // the records to keep are the pool's before the cache's (its clusters are clean copies,
+    // the pool's are not), so `keep` takes the cache's floor too and the array grows into it
+    // while M has room, the cache giving memory back (otherwise the pool overflows).
+    const std::uint64_t keep = (split.keep + (opts.pool_memory ? 0 : split.cache)) / sizeof(adjacency_record);
     const std::uint64_t stage = split.stage / sizeof(adjacency_record);
-    const std::uint64_t capacity = keep + stage;
+    const std::uint64_t max_capacity = keep + stage;
     std::vector<adjacency_record> hot;
-    hot.reserve(capacity);
+    hot.reserve(split.keep / sizeof(adjacency_record) + stage);
     memory_charge hot_charge(&acc, hot.capacity() * sizeof(adjacency_record));
     // The cache admits while the account has room under M and gives back its newest entries
     // whenever another structure needs the memory: its share of the split is the least it has
     // (and the most, when pool_memory caps the pool).
     cluster_cache cache(opts.pool_memory ? split.cache : memory, &acc, limit);
     const reclaimer_scope reclaim(acc, limit, [&cache](std::uint64_t excess) { cache.evict(excess); });
+    // Lowers cluster c's rank to k and, through its held copy's records, its neighbours' to
+    // k + 1 (recursion at most `ranks` deep).
+    auto lower_rank = [&](auto& self, bfs_node c, unsigned k) -> void {
+        if (k >= ranks || loaded[c] || rank[c] <= k) return;
+        rank[c] = cluster_cache::rank_type(k);
+        cache.rerank(c, rank[c]);
+        if (k + 1 < ranks) cache.visit(c, [&](const adjacency_record& r) { self(self, r.cw, k + 1); });
+    };
+    // Grows the pool's array towards max_capacity when M has room for the new array beside the
+    // old one once the cache has given back what it holds; false when it cannot grow.
+    auto grow_hot = [&] {
+        const std::uint64_t cap = hot.capacity();
+        if (cap >= max_capacity) return false;
+        const std::uint64_t want = std::min(max_capacity, std::max(2 * cap, cap + stage));
+        if (acc.current() - cache.bytes() + want * sizeof(adjacency_record) > limit) return false;
+        hot_charge.set(want * sizeof(adjacency_record));  // both arrays while it moves (the cache makes room)
+        hot.reserve(want);
+        return true;
+    };
+    // A cluster just copied into the cache: its rank from its neighbours', then theirs from it.
+    auto rank_cached = [&](bfs_node x) {
+        if (ranks < 2) return;
+        unsigned best = cluster_cache::far;
+        cache.visit(x, [&](const adjacency_record& r) { best = std::min<unsigned>(best, rank[r.cw]); });
+        if (best + 1 < rank[x]) lower_rank(lower_rank, x, best + 1);
+        if (rank[x] + 1u < ranks) cache.visit(x, [&](const adjacency_record& r) { lower_rank(lower_rank, r.cw, rank[x] + 1u); });
+    };
     std::uint64_t prefix = 0, dead = 0;
     std::unique_ptr<pool> overflow;  // the external sorted pool (null when empty)
     const adjacency_by_owner by_owner;
@@ -226,13 +269,16 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
         res.pool_records_scanned += prefix - dead + overflow_records;
         res.max_pool_records = std::max<std::uint64_t>(res.max_pool_records, prefix - dead + overflow_records);
         // 1. L(t-1) against H: the kept records by binary search; the overflow and the records
-        // beyond `keep` (the excess) by one merge-scan that writes the new overflow.
+        // beyond what stays in memory (the excess) by one merge-scan that writes the new
+        // overflow. What stays leaves a staging area's room in the array, grown first if M lets.
         {
-            const std::uint64_t kept = std::min(prefix, keep);
+            while (prefix + stage > hot.capacity() && grow_hot()) {
+            }
+            const std::uint64_t kept = std::min({prefix, keep, std::uint64_t(hot.capacity()) - stage});
             std::unique_ptr<pool> rest;
             std::unique_ptr<pool::stream_reader> h;
             std::unique_ptr<pool::stream_writer> out;
-            if (overflow || prefix > keep) {
+            if (overflow || prefix > kept) {
                 rest = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
                 if (overflow) h = std::make_unique<pool::stream_reader>(*overflow, 0, std::uint64_t(-1), 1, &acc);
                 out = std::make_unique<pool::stream_writer>(*rest, &acc);
@@ -304,7 +350,7 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
         // 2./3. Load the requested clusters into the staging area hot[prefix, end).
         if (!requests.empty()) {
             std::sort(requests.begin(), requests.end());
-            auto stage_capacity = [&] { return std::min(capacity - prefix, stage); };
+            auto stage_capacity = [&] { return std::min<std::uint64_t>(hot.capacity() - prefix, stage); };
             // Sorts the staged records, moves the lists of L(t-1)'s nodes to S_N, and merges the
             // rest into the in-memory pool when it fits (always at the end, `last`: the staging
             // area is within the array), else into the overflow.
@@ -321,7 +367,8 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                         *out++ = *it;
                 }
                 hot.erase(out, hot.end());
-                if (!last && hot.size() + stage / 2 > capacity) {  // too little room left to stage: overflow
+                // too little room left to stage and none to grow: overflow
+                if (!last && hot.size() + stage / 2 > hot.capacity() && !grow_hot()) {
                     spill(hot.data() + prefix, hot.data() + hot.size());
                     hot.resize(prefix);
                     return;
@@ -342,10 +389,7 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                 prefix = hot.size();
             };
             auto stage_record = [&](const adjacency_record& r) {
-                if (opts.prefer_frontier_clusters && !near[r.cw] && !loaded[r.cw]) {  // next to a loaded one
-                    near[r.cw] = true;
-                    cache.promote(r.cw);
-                }
+                if (rank[r.cw] != 0) lower_rank(lower_rank, r.cw, 0);  // next to a loaded one
                 if (hot.size() - prefix == stage_capacity()) settle(false);
                 hot.push_back(r);
             };
@@ -386,18 +430,20 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                 bool to_stage = false, to_cache = false;
                 file.read_cluster_range(first, last, [&](std::uint64_t x, const adjacency_record& r) {
                     if (x != current) {
+                        if (to_cache) rank_cached(bfs_node(current));
                         current = x;
                         // (with merge_block_requests off, a later request in these blocks still
                         // gets a read of its own)
                         to_stage = requested[x] && !loaded[x] && x >= c && x <= last_requested;
                         to_cache = !requested[x] && !loaded[x] && opts.load_block_neighbours &&
-                                   cache.open(bfs_node(x), file.cluster_records(x), near[x]);
+                                   cache.open(bfs_node(x), file.cluster_records(x), rank[x]);
                     }
                     if (to_stage)
                         stage_record(r);
                     else if (to_cache)
                         cache.append(r);
                 });
+                if (to_cache) rank_cached(bfs_node(current));
                 for (std::size_t k = i; k < j; ++k) {
                     if (loaded[requests[k]]) continue;
                     loaded[requests[k]] = true;
