@@ -28,6 +28,7 @@ namespace {
 struct bfs_options : graph_command_options {
     std::string algo = "mm";
     std::uint64_t mu = 0, seed = 1, source = 0;
+    std::uint64_t cache_ranks = mm_bfs_options{}.frontier_ranks;
 };
 
 //! Writes "v level parent" lines in discovery order and drives the progress bar.
@@ -68,6 +69,8 @@ void run(const bfs_options& o) {
     eo.source = o.source;
     eo.mm.mu = o.mu;
     eo.mm.seed = o.seed;
+    eo.mm.prefer_frontier_clusters = o.cache_ranks > 0;
+    eo.mm.frontier_ranks = unsigned(std::max<std::uint64_t>(o.cache_ranks, 1));
     bfs_experiment_result r;
     // The translation layers' buffers and maps are charged to every phase's M.
     const std::uint64_t tl_memory = bfs_experiment_tl_memory(m, eo);
@@ -83,6 +86,7 @@ void run(const bfs_options& o) {
                             {"algo", o.algo},        {"br_bytes", r.br},          {"bw_bytes", r.bw},
                             {"memory_bytes", memory},      {"graph", r.graph},    {"csr", r.csr},
                             {"translation_layer_memory", r.tl_memory},           {"result", r.bfs}};
+        if (o.algo == "mm") j["cache_ranks"] = o.cache_ranks;
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
         j.update(run_metadata(&spec));
@@ -104,12 +108,12 @@ void run(const bfs_options& o) {
         for (const bfs_level_detail& d : r.bfs.level_details) on_device = std::max(on_device, d.pool_device_records);
         std::printf("clusters %llu (%llu growth rounds, cluster file %s), %llu loaded in %llu reads; hot pool: %llu "
                     "records scanned, %llu at most, %llu at most on the device (in-memory share %s); cache of "
-                    "neighbouring clusters: at most %s, %llu given back (per level: --json)\n",
+                    "neighbouring clusters (%llu ranks): at most %s, %llu given back (per level: --json)\n",
                     (unsigned long long)r.bfs.clusters, (unsigned long long)r.bfs.growth_rounds,
                     format_bytes(double(r.bfs.cluster_file_bytes)).c_str(), (unsigned long long)r.bfs.clusters_loaded,
                     (unsigned long long)r.bfs.cluster_reads, (unsigned long long)r.bfs.pool_records_scanned,
                     (unsigned long long)r.bfs.max_pool_records, (unsigned long long)on_device,
-                    format_bytes(double(r.bfs.pool_memory_bytes)).c_str(),
+                    format_bytes(double(r.bfs.pool_memory_bytes)).c_str(), (unsigned long long)o.cache_ranks,
                     format_bytes(double(r.bfs.cache_peak_bytes)).c_str(), (unsigned long long)r.bfs.clusters_evicted);
     }
     for (const phase_stats& p : r.bfs.phases) print_phase(p);
@@ -131,6 +135,11 @@ void register_bfs_command(CLI::App& app) {
     cmd->add_option("--mu", o->mu, "mm: target cluster size in nodes (0: sqrt(Br / (12 x log2 |V|)))")
         ->capture_default_str();
     cmd->add_option("--seed", o->seed, "mm: seed of the master choice")->capture_default_str();
+    cmd->add_option("--cache-ranks", o->cache_ranks,
+                    "mm: ranks of nearness to the frontier by which the cache of neighbouring clusters keeps them "
+                    "(1: near or far; 0: first come)")
+        ->capture_default_str()
+        ->check(whole_number(0, 254));
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
     cmd->add_option("--out", o->out, "write `node level parent` lines (discovery order) to this file");
     add_plot_options(cmd, *o);

@@ -18,6 +18,8 @@ check "sort --items beyond 64 bits" 2 "--items: '99999999999999999999' overflows
 check "sort --items 0x10 (no hex)" 2 "--items: '0x10' is not accepted" "$bin" sort "${small[@]}" --items 0x10
 check "bfs --source -1" 2 "--source: '-1' is not accepted; expected a whole number" \
     "$bin" bfs grid:side=10 --source -1 --no-progress
+check "bfs --cache-ranks 255" 2 "--cache-ranks: '255' is out of range; expected a whole number from 0 to 254" \
+    "$bin" bfs grid:side=10 --cache-ranks 255 --no-progress
 check "dfs --source -1" 2 "--source: '-1' is not accepted" "$bin" dfs grid:side=10 --source -1 --no-progress
 check "gen --nodes -3" 2 "--nodes: '-3' is not accepted" "$bin" gen random --nodes -3 --degree 2 --out g.txt
 check "characterize --count -5" 2 "--count: '-5' is not accepted; expected a whole number from 0 to" \
