@@ -492,6 +492,20 @@ TEST(mm_bfs, isolated_source_and_bad_arguments) {
     // the unit under 1.5 GB of compiler memory.
     EXPECT_THROW(mm_bfs(m, *g, 512 * 1024, b, 5, rec), config_error);
     EXPECT_THROW(mm_bfs(m, *g, 64 * 1024, b, 0, rec), config_error);
+    for (unsigned ranks : {0u, 255u}) {
+        mm_bfs_options o;
+        o.frontier_ranks = ranks;
+        try {
+            mm_bfs(m, *g, 512 * 1024, b, 0, rec, o);
+            ADD_FAILURE() << "frontier_ranks " << ranks << " was accepted";
+        } catch (const config_error& e) {
+            EXPECT_NE(std::string(e.what()).find("frontier_ranks " + std::to_string(ranks) + " is out of range"),
+                      std::string::npos)
+                << e.what();
+        }
+        o.prefer_frontier_clusters = false;
+        EXPECT_NO_THROW(mm_bfs(m, *g, 512 * 1024, b, 0, rec, o)) << "ranks are not used then";
+    }
     flashxxl::testing::expect_invalid_pair_rejected(
         [&] { mm_bfs(m, *g, 512 * 1024, flashxxl::testing::invalid_pair(), 0, rec); });
 }

@@ -74,6 +74,13 @@ struct mm_bfs_options {
     memory_account* account = nullptr;
 };
 
+//! config_error unless frontier_ranks is 1 to 254 (when prefer_frontier_clusters is on).
+inline void check_frontier_ranks(const mm_bfs_options& o) {
+    if (o.prefer_frontier_clusters && (o.frontier_ranks == 0 || o.frontier_ranks > 254))
+        throw config_error("mm_bfs: frontier_ranks " + std::to_string(o.frontier_ranks) +
+                           " is out of range; expected 1 to 254 (prefer_frontier_clusters = false turns ranking off)");
+}
+
 //! Memory the BFS phase of mm_bfs needs at least with block sizes `b`, besides 3 bits and 4
 //! bytes per cluster (mm_bfs_split): the cluster file's Bw read buffer, the streams of a spilled level or pool (two
 //! readers and a writer at a time), the neighbour sorter's minimum and 64 KiB for the
@@ -172,7 +179,8 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     std::vector<bool> loaded(clusters, false), requested(clusters, false);
     // How soon the frontier is expected to need each cluster (cluster_cache::rank_type).
     std::vector<cluster_cache::rank_type> rank(clusters, cluster_cache::far);
-    const unsigned ranks = opts.prefer_frontier_clusters ? std::min(opts.frontier_ranks, 254u) : 0;
+    check_frontier_ranks(opts);
+    const unsigned ranks = opts.prefer_frontier_clusters ? opts.frontier_ranks : 0;
     std::vector<bfs_node> requests;
     memory_charge requests_charge(&acc, 0);
 
@@ -507,6 +515,7 @@ bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
     if (memory < mm_bfs_min_memory(b))
         throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
                            format_bytes(double(mm_bfs_min_memory(b))) + " for " + b.describe());
+    check_frontier_ranks(opts);
     bfs_result res;
     res.source = source;
     const block_sizes file_blocks = opts.cluster_blocks ? *opts.cluster_blocks : b;
