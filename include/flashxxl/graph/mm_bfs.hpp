@@ -81,7 +81,7 @@ inline void check_frontier_ranks(const mm_bfs_options& o) {
                            " is out of range; expected 1 to 254 (prefer_frontier_clusters = false turns ranking off)");
 }
 
-//! Memory the BFS phase of mm_bfs needs at least with block sizes `b`, besides 3 bits and 4
+//! Memory the BFS phase of mm_bfs needs at least with block sizes `b`, besides 2 bits and 5
 //! bytes per cluster (mm_bfs_split): the cluster file's Bw read buffer, the streams of a spilled level or pool (two
 //! readers and a writer at a time), the neighbour sorter's minimum and 64 KiB for the
 //! in-memory pool and levels.
@@ -147,8 +147,8 @@ struct mm_bfs_split {
 //!    that rewrites the overflow) go to S_N; nodes without a list ask for their cluster;
 //! 2. the requested clusters are read in ascending order (role static_data), those whose Br
 //!    blocks overlap with one read; the unrequested clusters wholly in the blocks read go to a
-//!    cluster_cache (clean copies, kept while M has room, never spilled; clusters next to
-//!    loaded ones first), which serves later requests without a read; the requested records go
+//!    cluster_cache (clean copies, kept while M has room, never spilled; ranked by hops from
+//!    the loaded clusters, the nearest kept longest), which serves later requests without a read; the requested records go
 //!    to a staging area;
 //! 3. the staged records are sorted, the lists of L(t-1)'s nodes go to S_N, the rest is merged
 //!    into the in-memory pool (or, if the staging area filled, merged into the overflow);
