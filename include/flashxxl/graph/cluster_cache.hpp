@@ -78,7 +78,7 @@ public:
         }
         if (!fits(need)) return false;
         compact_order();
-        order_of(rank).push_back(c);
+        enqueue(c, rank);
         entry& e = entries_[c];
         e.records.reserve(records);
         e.expected = records;
@@ -96,7 +96,7 @@ public:
         if (it == entries_.end() || it->second.rank <= rank) return;
         it->second.rank = rank;
         compact_order();
-        order_of(rank).push_back(c);
+        enqueue(c, rank);
     }
     //! Rank 0 for a held cluster (rerank).
     void promote(bfs_node c) { rerank(c, 0); }
@@ -171,9 +171,11 @@ private:
     bool fits(std::uint64_t need) const {
         return bytes_ + need <= capacity_ && (!account_ || account_->current() + need <= account_limit_);
     }
-    std::vector<bfs_node>& order_of(rank_type rank) {
+    //! Appends c to its rank's order.
+    void enqueue(bfs_node c, rank_type rank) {
         if (orders_.size() <= rank) orders_.resize(std::size_t(rank) + 1);
-        return orders_[rank];
+        orders_[rank].push_back(c);
+        ++positions_;
     }
     //! Drops entries of ranks above `rank` (-1: all), the highest rank first, each newest first,
     //! until `bytes` are freed or none is left.
@@ -184,6 +186,7 @@ private:
             while (freed < bytes && !order.empty()) {
                 const bfs_node c = order.back();
                 order.pop_back();
+                --positions_;
                 auto it = entries_.find(c);
                 if (it == entries_.end() || it->second.rank != k) continue;  // taken, or reranked
                 if (&it->second == open_) {
@@ -199,21 +202,23 @@ private:
     //! Drops taken, given-back and reranked clusters from the orders once they are half of them
     //! (each stays within twice the entries, which entry_overhead covers).
     void compact_order() {
-        std::size_t total = 0;
-        for (const auto& order : orders_) total += order.size();
-        if (total < 2 * entries_.size() + 64) return;
-        for (std::size_t k = 0; k < orders_.size(); ++k)
+        if (positions_ < 2 * entries_.size() + 64) return;
+        positions_ = 0;
+        for (std::size_t k = 0; k < orders_.size(); ++k) {
             orders_[k].erase(std::remove_if(orders_[k].begin(), orders_[k].end(),
                                             [&](bfs_node c) {
                                                 auto it = entries_.find(c);
                                                 return it == entries_.end() || it->second.rank != k;
                                             }),
                              orders_[k].end());
+            positions_ += orders_[k].size();
+        }
     }
 
     std::uint64_t capacity_;
     entry_map entries_;
     std::vector<std::vector<bfs_node>> orders_;  // per rank: clusters in the order admitted (or reranked)
+    std::size_t positions_ = 0;  // the orders' lengths summed (stale positions included)
     entry* open_ = nullptr;
     bool open_dropped_ = false;
     std::uint64_t bytes_ = 0, peak_ = 0, records_ = 0, evicted_ = 0;
