@@ -27,6 +27,7 @@
 #include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/tl/translation_layer.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl {
@@ -81,7 +82,11 @@ struct table2_run {
     double preprocessing_s = 0, bfs_s = 0;
     std::uint64_t preprocessing_read_bytes = 0, preprocessing_write_bytes = 0;
     std::uint64_t bfs_read_bytes = 0, bfs_write_bytes = 0;
+    std::uint64_t run_read_bytes = 0;  //!< what reached the SSD in every phase (csr, preprocessing, bfs)
     std::uint64_t tl_memory = 0;  //!< charged to M: the layer's segment buffers for tl (table2_tl_buffer_memory), else 0
+    //! tl: host reads the layer answered from its open segment buffer (whole run, csr phase
+    //! included), so they never reached the SSD; 0 for br and bw.
+    std::uint64_t tl_buffer_read_bytes = 0;
     bfs_result result;  //!< levels, clusters, per-level details, phases
     double total_s() const { return preprocessing_s + bfs_s; }
 };
@@ -134,7 +139,9 @@ inline table2_run run_table2(std::uint64_t side, table2_block_config c, const ta
     r.preprocessing_write_bytes = pre->total().write_bytes;
     r.bfs_read_bytes = bfs->total().read_bytes;
     r.bfs_write_bytes = bfs->total().write_bytes;
+    for (const phase_stats& p : er.bfs.phases) r.run_read_bytes += p.total().read_bytes;
     r.tl_memory = er.tl_memory;
+    if (const translation_layer* layer = m.dev(0).tl()) r.tl_buffer_read_bytes = layer->stats().buffer_bytes_read;
     r.result = std::move(er.bfs);
     return r;
 }
