@@ -98,7 +98,7 @@ void run(const reproduce_options& o) {
     if (plots)
         for (const table_entry& e : tables)
             for (const std::string& p : rp::plot_outputs(o.out, e.id))
-                check_output_path(p, "--out", o.force, {characterize::gnuplot_signature()});
+                check_output_path(p, "--out", o.force, rp::plot_signatures());
 
     const bool show = !o.no_progress;
     rp::report rep;

@@ -34,6 +34,10 @@ inline std::string gnuplot_terminal() {
 //! paths before the run, so that a refused output costs no run.
 class plot_directory {
 public:
+    //! What every chart file carries; it also matches what characterize and reproduce write
+    //! ("written by flashxxl characterize"), so those may be replaced too.
+    static constexpr const char* plot_signature = "written by flashxxl";
+
     //! `dir` empty: no plots (every call is a no-op). Creates the directory.
     plot_directory(std::string dir, std::string option, bool force)
         : dir_(std::move(dir)), option_(std::move(option)), force_(force) {
@@ -52,7 +56,7 @@ public:
     void reserve(const std::string& name) const {
         if (!enabled()) return;
         for (const std::string& p : {path(name, ".csv"), path(name, ".gp"), path(name, image_extension())})
-            check_output_path(p, option_, force_, {characterize::gnuplot_signature()});
+            check_output_path(p, option_, force_, {plot_signature});
     }
 
     //! Writes chart `name`: `csv` (a header line, then rows) and the gnuplot `script`, which reads
@@ -62,8 +66,8 @@ public:
                                    std::ostream* notes) const {
         std::vector<std::string> written;
         if (!enabled()) return written;
-        const std::vector<std::string> sig{characterize::gnuplot_signature()};
-        const std::string comment = "# " + characterize::gnuplot_signature() + "\n";
+        const std::vector<std::string> sig{plot_signature};
+        const std::string comment = "# " + std::string(plot_signature) + "\n";
         safe_output_file table(path(name, ".csv"), option_, force_, sig);
         table.stream() << comment << csv;
         table.commit();
@@ -90,7 +94,7 @@ public:
             if (notes) *notes << "flashxxl: warning: gnuplot failed on " << gp.path() << "\n";
             return written;
         }
-        characterize::stamp_image(tmp);
+        characterize::stamp_image(tmp, plot_signature);
         image.commit();
         written.push_back(image.path());
         return written;

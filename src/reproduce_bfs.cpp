@@ -143,7 +143,8 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
         if (p.tl_read) paper_tl_read = *p.tl_read / (p.br_pp_read + p.br_bfs_read);
         t.rows.push_back({tag + ": TL / Br total read volume", paper_tl_read,
                           ratio(tl.pp_read + tl.bfs_read, fbr.pp_read + fbr.bfs_read),
-                          "below 1: reads the layer served from its open segment buffer"});
+                          "below 1: reads the layer answered from its open segment buffer; above 1: cluster blocks "
+                          "re-read because TL's M is less the layer's buffers"});
         t.notes.push_back(graph + ": modelled s (preprocessing + BFS) TL " + std::to_string(tl.total_s()) + ", Br " +
                           std::to_string(fbr.pp_s) + " + " + std::to_string(fbr.bfs_s) + ", Bw " +
                           std::to_string(fbw.pp_s) + " + " + std::to_string(fbw.bfs_s));
@@ -166,11 +167,12 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                       "into the cache's share first). BFS-phase Bw / Br by scale, rows 1-4 (paper 0.50 / 0.66 / "
                       "2.01 / 2.75): scale 4 0.68 / 0.92 / 1.09 / 2.50, scale 8 0.60 / 0.87 / 0.99 / 2.21, scale 32 "
                       "0.40 / 0.54 / 0.62 / 1.15. Neither Br nor Bw writes in the BFS phase.");
-    t.notes.push_back("TL / Br: TL's M is less its two Bw segment buffers. Every byte Br reads, TL either reads from "
-                      "the SSD or answers from its open segment buffer (test_table2_shape checks the sum), and on "
+    t.notes.push_back("TL / Br: TL's M is less its two Bw segment buffers. Where that costs no extra cluster reads, "
+                      "every byte Br reads TL either reads from the SSD or answers from its open segment buffer "
+                      "(test_table2_shape checks the sum), and on "
                       "the smallest grid, where most of what preprocessing writes is read back soon, the buffer "
-                      "answers 20-28 % of the reads at every scale but 8 (6 % there: where the segment's fill stood "
-                      "when the cluster file was done), so TL / Br is 0.87 / 0.84 / 0.82 / 0.94 / 0.77 / 0.69 at "
+                      "answers 20-28 % of the reads at every scale but 8 (6 % there: where the open segment's "
+                      "boundaries happened to fall against the files read back), so TL / Br is 0.87 / 0.84 / 0.82 / 0.94 / 0.77 / 0.69 at "
                       "scales 1 / 2 / 4 / 8 / 16 / 32. The paper's layer did the same (its TL read 8.391 GB against "
                       "Br's 10.789 on 2^22 nodes, 0.78) yet came within 4 % of Br in time, because its times are "
                       "mostly host time, which ours (I/O only) leave out: its Bw BFS phase on 2^20 nodes read 0.094 "

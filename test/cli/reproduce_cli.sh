@@ -31,6 +31,12 @@ assert row["paper"] == 28.03 and abs(row["ratio_measured_to_paper"] - 1) < 0.05,
 PY
 if [ -f "$out/seeds000_table3_1.png" ]; then
     check "plots are PNG files" 0 "PNG image" file "$out/seeds000_table3_1.png"
+    grep -qa 'written by flashxxl reproduce' "$out/seeds000_table3_1.png" && grep -q '^# written by flashxxl reproduce' "$out/seeds000_table3_1.gp" \
+        && echo "ok   plots carry reproduce's signature" || { echo "FAIL plot signature"; fail=1; }
+    # Plots of earlier versions carried characterize's signature: still ours to replace.
+    printf '# written by flashxxl characterize\n' > "$out/uflip_table3.gp"
+    check "a plot with the old signature is replaced" 0 "uFLIP" "$bin" reproduce --tiny --tables uflip_table3 --out "$out" --no-progress
+    grep -q '^# written by flashxxl reproduce' "$out/uflip_table3.gp" && echo "ok   old-signature plot rewritten" || { echo "FAIL old plot kept"; fail=1; }
 elif command -v gnuplot >/dev/null; then
     echo "FAIL gnuplot is installed but no plot was drawn"; fail=1
 else

@@ -54,10 +54,10 @@ inline std::string be32(std::uint32_t v) {
 }
 } // namespace detail
 
-//! Marks an image gnuplot wrote as flashxxl's: a PNG gets a tEXt chunk `Software` =
-//! "flashxxl characterize" after its header chunk, an SVG a comment after its first line.
-//! Unknown content is left as it is.
-inline void stamp_image(const std::string& path) {
+//! Marks an image gnuplot wrote as flashxxl's: a PNG gets a tEXt chunk `Software` = `text`
+//! ("written by flashxxl characterize" unless the caller names its own command) after its
+//! header chunk, an SVG a comment after its first line. Unknown content is left as it is.
+inline void stamp_image(const std::string& path, const std::string& text = gnuplot_signature()) {
     std::string data;
     {
         std::ifstream in(path, std::ios::binary);
@@ -66,7 +66,6 @@ inline void stamp_image(const std::string& path) {
         data = ss.str();
     }
     const std::string png_magic("\x89PNG\r\n\x1a\n", 8);
-    std::string text = "written by " + std::string(output_generator);
     if (data.compare(0, 8, png_magic) == 0 && data.size() >= 33 && data.compare(12, 4, "IHDR") == 0) {
         std::string body = "tEXt" + std::string("Software") + std::string(1, '\0') + text;
         std::string chunk = detail::be32(static_cast<std::uint32_t>(body.size() - 4)) + body + detail::be32(detail::crc32(body));

@@ -13,7 +13,9 @@
 // volumes. The paper's configuration is Br = 128 KiB, Bw = 16 MiB, M = 512 MiB; `scale`
 // divides all three, which keeps M / B (4096 and 32 blocks) and the cluster sizes' ratio
 // (default mu follows Br); the grid sides are chosen by the caller (table2_paper_rows() gives
-// the paper's ratios, docs/bfs.md the sides that match them).
+// the paper's ratios, docs/bfs.md the sides that match them). The SSD's fixed time per command
+// does not scale, so a smaller scale is more faithful: `flashxxl reproduce` runs 8 (quick) and
+// 4 (full); docs/bfs.md, "Which scale".
 #pragma once
 
 #include <cstdint>

@@ -14,6 +14,12 @@
 
 namespace flashxxl::reproduce {
 
+//! The signature of the report's plot files (.dat, .gp, the PNG's Software chunk).
+inline std::string plot_signature() { return "written by flashxxl reproduce"; }
+//! The signatures a plot file may carry to be replaced without --force: ours, and
+//! characterize's, which the report's plots carried until session 16.
+inline std::vector<std::string> plot_signatures() { return {plot_signature(), characterize::gnuplot_signature()}; }
+
 //! The files plot_table() may write for table `id` in `dir`, for checking before a run.
 inline std::vector<std::string> plot_outputs(const std::string& dir, const std::string& id) {
     return {dir + "/" + id + ".dat", dir + "/" + id + ".gp", dir + "/" + id + ".png"};
@@ -44,9 +50,9 @@ inline std::string plot_table(const std::string& dir, const report_table& t, con
         }
     if (rows.empty()) return "";
     const std::vector<std::string> paths = plot_outputs(dir, t.id);
-    const std::vector<std::string> signature{characterize::gnuplot_signature()};
+    const std::vector<std::string> signature = plot_signatures();
     safe_output_file dat(paths[0], "--out", force, signature);
-    dat.stream() << "# " << characterize::gnuplot_signature() << "\n# row\tpaper\tours\tlabel\n";
+    dat.stream() << "# " << plot_signature() << "\n# row\tpaper\tours\tlabel\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         std::string label = rows[i]->label;
         std::replace(label.begin(), label.end(), '"', '\'');
@@ -58,18 +64,18 @@ inline std::string plot_table(const std::string& dir, const report_table& t, con
     std::string title = t.title;
     std::replace(title.begin(), title.end(), '"', '\'');
     safe_output_file gp(paths[1], "--out", force, signature);
-    gp.stream() << "# " << characterize::gnuplot_signature() << "\n"
+    gp.stream() << "# " << plot_signature() << "\n"
                 << "if (!exists(\"out\")) out = '" << t.id << ".png'\n"
                 << "set terminal " << terminal << " size 1200,750\nset output out\nset bmargin 16\nset rmargin 24\n"
                 << "set title \"" << title << "\" noenhanced\nset ylabel \"" << t.unit << "\" noenhanced\n"
                 << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
-                << "set boxwidth 0.9\nset xtics rotate by -40 font \",8\" noenhanced\nset key top left\nset grid ytics\n"
+                << "set boxwidth 0.9\nset xtics rotate by -40 font \",8\" noenhanced\nset key outside right top\nset grid ytics\n"
                 << (hi > 50 * lo ? "set logscale y\n" : "set yrange [0:*]\n")
                 << "plot '" << t.id << ".dat' using 2:xtic(4) title 'paper', '' using 3 title 'ours (modelled)'\n";
     gp.commit();
     const std::string cmd = "cd '" + dir + "' && gnuplot -e \"out='" + png_tmp + "'\" '" + t.id + ".gp' 2>/dev/null";
     if (std::system(cmd.c_str()) != 0) return "";
-    characterize::stamp_image(png.temp_path());
+    characterize::stamp_image(png.temp_path(), plot_signature());
     png.commit();
     return paths[2];
 }
