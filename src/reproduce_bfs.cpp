@@ -150,8 +150,9 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                           std::to_string(fbw.pp_s) + " + " + std::to_string(fbw.bfs_s));
     }
     const std::string sc = std::to_string(o.scale);
-    t.notes.push_back("Scaling (graph/table2_experiment.hpp, scale " + sc + "; quick 8, full 4, the CLI test's tiny 32): Br " +
-                      format_size(o.br()) + ", Bw " + format_size(o.bw()) + ", M " + format_size(o.memory()) +
+    t.notes.push_back("Scaling (graph/table2_experiment.hpp, scale " + sc +
+                      "; quick 8, full 4, the CLI test's tiny 32): Br " + format_size(o.br()) + ", Bw " +
+                      format_size(o.bw()) + ", M " + format_size(o.memory()) +
                       " (the paper's 128 KiB / 16 MiB / 512 MiB over " + sc +
                       ": block ratio 128 and M / Bw = 32 kept), |V| over " + sc +
                       " per row. The paper's |V| per row is inferred: Bw loses from 2^24 on (the text), volumes grow "
@@ -165,15 +166,15 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                       "clusters the frontier reaches next and loses once it does not (a request then reads a whole "
                       "Bw block). The paper's Bw lost because its hot pool outgrew M; ours stays in memory (it grows "
                       "into the cache's share first). BFS-phase Bw / Br by scale, rows 1-4 (paper 0.50 / 0.66 / "
-                      "2.01 / 2.75): scale 4 0.68 / 0.92 / 1.09 / 2.50, scale 8 0.60 / 0.87 / 0.99 / 2.21, scale 32 "
+                      "2.01 / 2.75): scale 4 0.68 / 0.92 / 1.09 / 2.50, scale 8 0.60 / 0.86 / 0.99 / 2.21, scale 32 "
                       "0.40 / 0.54 / 0.62 / 1.15. Neither Br nor Bw writes in the BFS phase.");
     t.notes.push_back("TL / Br: TL's M is less its two Bw segment buffers. Where that costs no extra cluster reads, "
                       "every byte Br reads TL either reads from the SSD or answers from its open segment buffer "
-                      "(test_table2_shape checks the sum), and on "
-                      "the smallest grid, where most of what preprocessing writes is read back soon, the buffer "
-                      "answers 20-28 % of the reads at every scale but 8 (6 % there: where the open segment's "
-                      "boundaries happened to fall against the files read back), so TL / Br is 0.87 / 0.84 / 0.82 / 0.94 / 0.77 / 0.69 at "
-                      "scales 1 / 2 / 4 / 8 / 16 / 32. The paper's layer did the same (its TL read 8.391 GB against "
+                      "(test_table2_shape checks the sum), and on the smallest grid, where most of what "
+                      "preprocessing writes is read back soon, the buffer answers 20-28 % of the reads at every "
+                      "scale but 8 (6 % there: where the open segment's boundaries happened to fall against the "
+                      "files read back), so TL / Br is 0.87 / 0.84 / 0.82 / 0.94 / 0.77 / 0.69 at scales "
+                      "1 / 2 / 4 / 8 / 16 / 32. The paper's layer did the same (its TL read 8.391 GB against "
                       "Br's 10.789 on 2^22 nodes, 0.78) yet came within 4 % of Br in time, because its times are "
                       "mostly host time, which ours (I/O only) leave out: its Bw BFS phase on 2^20 nodes read 0.094 "
                       "GB in 381 s. From the second row on TL / Br is 0.92-0.98 at scales 4 and 8; at scale 32 it "

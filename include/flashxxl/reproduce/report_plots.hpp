@@ -69,7 +69,8 @@ inline std::string plot_table(const std::string& dir, const report_table& t, con
                 << "set terminal " << terminal << " size 1200,750\nset output out\nset bmargin 16\nset rmargin 24\n"
                 << "set title \"" << title << "\" noenhanced\nset ylabel \"" << t.unit << "\" noenhanced\n"
                 << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
-                << "set boxwidth 0.9\nset xtics rotate by -40 font \",8\" noenhanced\nset key outside right top\nset grid ytics\n"
+                << "set boxwidth 0.9\nset xtics rotate by -40 font \",8\" noenhanced\n"
+                << "set key outside right top\nset grid ytics\n"
                 << (hi > 50 * lo ? "set logscale y\n" : "set yrange [0:*]\n")
                 << "plot '" << t.id << ".dat' using 2:xtic(4) title 'paper', '' using 3 title 'ours (modelled)'\n";
     gp.commit();
