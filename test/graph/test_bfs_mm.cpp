@@ -138,10 +138,11 @@ TEST(mm_bfs, clusters_are_loaded_once_and_the_pool_bound_holds) {
     EXPECT_LT(r.cluster_reads, r.clusters_loaded);
 }
 
-//! TPIE's habit: what the BFS phase allocates (sorters, streams, the in-memory pool, level lists,
-//! request list and bitsets, the cluster file's read buffer) stays within M, counted through one
-//! memory_account, whether the pool fits in memory or overflows, at the minimum budget and above.
-TEST(mm_bfs, the_bfs_phase_allocates_at_most_m) {
+//! TPIE's habit: what both phases allocate (preprocessing's sorters, streams and lists; the BFS
+//! phase's sorters, streams, in-memory pool, level lists, request list and bitsets and the
+//! cluster file's read buffer) stays within M, counted through one memory_account, whether the
+//! pool fits in memory or overflows, at the minimum budget and above.
+TEST(mm_bfs, both_phases_allocate_at_most_m) {
     machine m = flashxxl::testing::plain_machine();
     test_graph tg = flashxxl::testing::collect("grid", grid_generator(90));
     flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
@@ -170,6 +171,51 @@ TEST(mm_bfs, the_bfs_phase_allocates_at_most_m) {
             }
         }
     }
+}
+
+//! Preprocessing keeps R (the remaining arcs) and the frontier lists in memory while they fit
+//! their shares of M: with room for the arcs it writes nothing but the cluster file (no
+//! scratch I/O at all); at the minimum budget R goes to the device. Both build the same clusters, and the peak of
+//! what preprocessing allocates stays within M.
+TEST(mm_bfs, preprocessing_keeps_temporaries_in_memory_while_they_fit) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(90));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    const block_sizes b(4096, 16384);
+    auto g = build_csr(m, 512 * 1024, b, src);
+    const std::uint64_t arc_bytes = g->arc_count() * sizeof(bfs_arc);
+    const std::uint64_t roomy = 8 * arc_bytes + clustering_min_memory(b);
+    const clustering_memory_split at_min(clustering_min_memory(b), b, g->node_count(), g->arc_count());
+    const clustering_memory_split with_room(roomy, b, g->node_count(), g->arc_count());
+    ASSERT_EQ(with_room.remaining, arc_bytes);
+    ASSERT_EQ(with_room.clusters, g->node_count() * sizeof(node_cluster));
+    ASSERT_EQ(at_min.remaining, 0u);
+    ASSERT_EQ(at_min.frontier, 0u);
+    std::vector<std::uint64_t> records, clusters;
+    for (std::uint64_t memory : {roomy, clustering_min_memory(b)}) {
+        SCOPED_TRACE("memory " + std::to_string(memory));
+        memory_account acc;
+        clustering_stats st;
+        phase_meter meter(m, "preprocessing");
+        auto file = build_clusters(m, *g, memory, b, 0, 8, 1, st, std::nullopt, &acc);
+        const phase_stats ph = meter.finish();
+        EXPECT_LE(acc.peak(), memory);
+        EXPECT_EQ(acc.current(), 0u);
+        EXPECT_GT(st.rounds, 2u);
+        EXPECT_EQ(st.clustered_nodes, tg.n);
+        records.push_back(st.records);
+        clusters.push_back(st.clusters);
+        const std::uint64_t scratch_written = ph.of(role::scratch).write_bytes;
+        if (memory == roomy) {
+            EXPECT_EQ(scratch_written, 0u) << "R and the frontiers fit: no temporary reaches the device";
+            EXPECT_EQ(ph.of(role::scratch).read_bytes, 0u);
+        } else {
+            EXPECT_GE(scratch_written, arc_bytes / 2) << "R is on the device at the minimum budget";
+        }
+    }
+    EXPECT_EQ(records[0], records[1]);
+    EXPECT_EQ(clusters[0], clusters[1]);
+    EXPECT_EQ(records[0], g->arc_count());
 }
 
 //! Counted I/O: with the whole cluster file in one Br block and no in-memory pool (nothing is

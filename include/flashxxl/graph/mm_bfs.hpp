@@ -70,7 +70,8 @@ struct mm_bfs_options {
     //! Serve a level's requested clusters whose Br blocks overlap with one read of those blocks
     //! (false: one read per cluster, as the 2008 implementation of seeds/000 did).
     bool merge_block_requests = true;
-    //! When set, every buffer of the BFS phase is charged here (a test compares its peak with M).
+    //! When set, every buffer of both phases (the sorters, streams and lists of preprocessing;
+    //! everything of the BFS phase) is charged here (a test compares its peak with M).
     memory_account* account = nullptr;
 };
 
@@ -525,7 +526,7 @@ bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
     {
         phase_meter meter(m, "preprocessing");
         clustering_stats cs;
-        file = build_clusters(m, g, memory, b, source, res.mu, opts.seed, cs, file_blocks);
+        file = build_clusters(m, g, memory, b, source, res.mu, opts.seed, cs, file_blocks, opts.account);
         res.clusters = cs.clusters;
         res.growth_rounds = cs.rounds;
         res.cluster_file_bytes = file->bytes();

@@ -11,12 +11,14 @@
 #include <utility>
 
 #include "flashxxl/container/sorter.hpp"
+#include "flashxxl/container/spillable_list.hpp"
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/cluster_file.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/io/blocks.hpp"
+#include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 #include "flashxxl/graph/sorted_subtraction.hpp"
@@ -71,88 +73,119 @@ inline std::uint64_t clustering_min_memory(const block_sizes& b) {
     return 2 * sorter<detail::layout_record, detail::layout_by_cluster>::min_memory(b) + 8 * b.br + 6 * b.bw;
 }
 
+//! How build_clusters divides its budget M (bytes) for a graph of `nodes` nodes and `arcs` arcs:
+//! - `streams`, 8 Br + 6 Bw, for the buffers of streams and of lists that spill;
+//! - of the rest S, each of the three frontier lists gets S / 48 (less if the sorters' minimums
+//!   need it); R (the remaining arcs) gets room for all arcs if they fit in S / 4, else none;
+//!   the two sorters of the rounds (the assignment and the reached nodes) share what is left;
+//! - after the rounds, the list of every node's cluster gets room for all nodes if they fit
+//!   in S / 4, else none, and the two layout sorters share what is left.
+//! A share is never taken from a sorter below its minimum (clustering_min_memory holds two).
+struct clustering_memory_split {
+    std::uint64_t streams = 0;
+    std::uint64_t frontier = 0, remaining = 0, round_sorter = 0;  //!< during the rounds (each)
+    std::uint64_t clusters = 0, layout_sorter = 0;                 //!< during the layout (each)
+    clustering_memory_split(std::uint64_t memory, const block_sizes& b, std::uint64_t nodes, std::uint64_t arcs) {
+        streams = 8 * b.br + 6 * b.bw;
+        const std::uint64_t rest = memory > streams ? memory - streams : 0;
+        const std::uint64_t least = sorter<detail::layout_record, detail::layout_by_cluster>::min_memory(b);
+        const std::uint64_t spare = rest > 2 * least ? rest - 2 * least : 0;  // what the sorters can give
+        frontier = std::min(rest / 48, spare / 3);
+        const std::uint64_t arc_bytes = arcs * sizeof(bfs_arc);
+        if (arc_bytes <= rest / 4 && arc_bytes <= spare - 3 * frontier) remaining = arc_bytes;
+        round_sorter = (rest - 3 * frontier - remaining) / 2;
+        const std::uint64_t node_bytes = nodes * sizeof(node_cluster);
+        if (node_bytes <= rest / 4 && node_bytes <= spare) clusters = node_bytes;
+        layout_sorter = (rest - clusters) / 2;
+    }
+};
+
 //! MM_BFS's randomized preprocessing (shared/BFS.md; seeds/001 Section 3.3): every node is a
 //! master with probability 1/mu (is_master), the source always; clusters are grown by a BFS
 //! from all masters at once, round by round: the frontier F_r (sorted by node, with cluster
-//! ids) is merge-scanned against the remaining arcs R (extracted lists leave R, which is
-//! rewritten smaller), the targets are sorted with their cluster (the smallest cluster wins a
-//! tie), and F_r, F_(r-1) are subtracted. Nodes never reached have no master in their
-//! component and get no cluster. Then every arc gets c(v) and c(w) (two sorts), and the file F
-//! is written sorted by (c(v), v, w) (role static_data). Cluster ids are dense from the start:
-//! the source's cluster is 0, other masters get 1, 2, ... in id order.
+//! ids) is merge-scanned against the remaining arcs R (extracted lists leave R, which shrinks
+//! in place), the targets are sorted with their cluster (the smallest cluster wins a tie), and
+//! F_r, F_(r-1) are subtracted. Nodes never reached have no master in their component and get
+//! no cluster. Then every arc gets c(v) and c(w) (two sorts), and the file F is written sorted
+//! by (c(v), v, w) (role static_data). Cluster ids are dense from the start: the source's
+//! cluster is 0, other masters get 1, 2, ... in id order.
 //!
-//! Temporaries (R, frontiers, sorters) have role scratch. `memory` bounds the buffers: two
-//! sorters (the cluster assignment and one working sorter) and the streams, all with block
-//! sizes `b` (config_error for an invalid pair), as has the cluster file.
+//! Temporaries have role scratch. R, the frontier lists and the node-to-cluster list stay in
+//! memory while they fit their shares of `memory` (clustering_memory_split; spillable_list),
+//! so for a graph whose arcs fit in a quarter of M no temporary reaches the device unless a
+//! sorter outgrows its share. Sorters and lists charge `account` when one is given (a test
+//! compares its peak with M). All with block sizes `b` (config_error for an invalid pair), as
+//! has the cluster file unless `file_blocks` says otherwise.
 inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, std::uint64_t memory,
                                                     const block_sizes& b, std::uint64_t source, std::uint64_t mu,
                                                     std::uint64_t seed, clustering_stats& st,
-                                                    std::optional<block_sizes> file_blocks = std::nullopt) {
-    using arc_list = vector<bfs_arc>;
-    using nc_list = vector<node_cluster>;
+                                                    std::optional<block_sizes> file_blocks = std::nullopt,
+                                                    memory_account* account = nullptr) {
+    using arc_list = spillable_list<bfs_arc>;
+    using nc_list = spillable_list<node_cluster>;
     using nc_sorter = sorter<node_cluster, cluster_by_node>;
     b.validate();
-    const std::uint64_t streams = 8 * b.br + 6 * b.bw;
     if (memory < clustering_min_memory(b))
         throw config_error("mm_bfs preprocessing: memory budget " + format_bytes(double(memory)) +
                            " is below the minimum " + format_bytes(double(clustering_min_memory(b))) + " for " +
                            b.describe());
     if (mu == 0) throw config_error("mm_bfs: mu must be at least 1");
-    const std::uint64_t sorter_memory = (memory - streams) / 2;
+    memory_account own_account;
+    memory_account& acc = account ? *account : own_account;
     const std::uint64_t n = g.node_count();
+    const clustering_memory_split split(memory, b, n, g.arc_count());
     st = clustering_stats{};
 
     // Masters: F_0, sorted by node. The assignment sorter A collects every F_r.
-    nc_sorter assignment(m, sorter_memory, b, cluster_by_node(), role::scratch);
-    auto frontier = std::make_unique<nc_list>(m, nc_list::min_memory(b), b, role::scratch);
+    nc_sorter assignment(m, split.round_sorter, b, cluster_by_node(), role::scratch, &acc);
+    auto frontier = std::make_unique<nc_list>(m, b, split.frontier, acc);
     {
-        nc_list::stream_writer w(*frontier);
         bfs_node next_id = 1;
         for (std::uint64_t v = 0; v < n; ++v) {
             if (v != source && !is_master(v, seed, mu)) continue;
             node_cluster rec{bfs_node(v), v == source ? 0 : next_id++};
-            w.push(rec);
+            frontier->push(rec);
             assignment.push(rec);
         }
+        frontier->finish();
         st.clusters = next_id;
     }
-    auto previous = std::make_unique<nc_list>(m, nc_list::min_memory(b), b, role::scratch);
+    auto previous = std::make_unique<nc_list>(m, b, split.frontier, acc);
+    previous->finish();
     std::unique_ptr<arc_list> remaining;  // R; null: still the whole graph
     while (!frontier->empty()) {
         ++st.rounds;
-        nc_sorter reached(m, sorter_memory, b, cluster_by_node(), role::scratch);
-        auto rest = std::make_unique<arc_list>(m, arc_list::min_memory(b), b, role::scratch);
+        nc_sorter reached(m, split.round_sorter, b, cluster_by_node(), role::scratch, &acc);
         {
-            nc_list::stream_reader f(*frontier);
-            arc_list::stream_writer out(*rest);
-            auto scan = [&](auto& arcs) {
-                for (; !arcs.empty(); ++arcs) {
-                    const bfs_arc a = *arcs;
-                    while (!f.empty() && f->v < a.v) ++f;
-                    if (!f.empty() && f->v == a.v) reached.push(node_cluster{a.w, f->c});
-                    else out.push(a);
+            auto f = frontier->read();
+            auto extract = [&](const bfs_arc& a) {
+                while (!f.empty() && f->v < a.v) ++f;
+                if (!f.empty() && f->v == a.v) {
+                    reached.push(node_cluster{a.w, f->c});
+                    return false;
                 }
+                return true;
             };
             if (remaining) {
-                arc_list::stream_reader arcs(*remaining);
-                scan(arcs);
+                remaining->filter(extract);
             } else {
-                csr_graph::arc_stream arcs(g);
-                scan(arcs);
+                remaining = std::make_unique<arc_list>(m, b, split.remaining, acc);
+                remaining->reserve(g.arc_count());
+                for (csr_graph::arc_stream arcs(g); !arcs.empty(); ++arcs)
+                    if (extract(*arcs)) remaining->push(*arcs);
+                remaining->finish();
             }
-            out.finish();
         }
-        remaining = std::move(rest);
         reached.sort();
-        auto next = std::make_unique<nc_list>(m, nc_list::min_memory(b), b, role::scratch);
+        auto next = std::make_unique<nc_list>(m, b, split.frontier, acc);
         {
-            nc_list::stream_reader r1(*frontier), r2(*previous);
-            nc_list::stream_writer w(*next);
+            auto r1 = frontier->read();
+            auto r2 = previous->read();
             subtract_sorted(reached, r1, r2, [&](const node_cluster& rec) {
-                w.push(rec);
+                next->push(rec);
                 assignment.push(rec);
             });
-            w.finish();
+            next->finish();
         }
         previous = std::move(frontier);
         frontier = std::move(next);
@@ -162,21 +195,20 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
     frontier.reset();
 
     // C: the cluster of every clustered node, sorted by node.
-    nc_list clusters(m, nc_list::min_memory(b), b, role::scratch);
+    nc_list clusters(m, b, split.clusters, acc);
+    clusters.reserve(n);
     assignment.sort();
-    {
-        nc_list::stream_writer w(clusters);
-        for (; !assignment.empty(); ++assignment) w.push(*assignment);
-    }
+    for (; !assignment.empty(); ++assignment) clusters.push(*assignment);
+    clusters.finish();
     assignment.clear();
     st.clustered_nodes = clusters.size();
 
     // (v, w) + C by v -> (c(v), v, w), sorted by w.
     using layout_sorter_w = sorter<detail::layout_record, detail::layout_by_target>;
     using layout_sorter_c = sorter<detail::layout_record, detail::layout_by_cluster>;
-    layout_sorter_w by_target(m, sorter_memory, b, detail::layout_by_target(), role::scratch);
+    layout_sorter_w by_target(m, split.layout_sorter, b, detail::layout_by_target(), role::scratch, &acc);
     {
-        nc_list::stream_reader c(clusters);
+        auto c = clusters.read();
         csr_graph::arc_stream arcs(g);
         for (; !arcs.empty(); ++arcs) {
             const bfs_arc a = *arcs;
@@ -186,9 +218,9 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
     }
     by_target.sort();
     // + C by w -> (c(v), v, w, c(w)), sorted by (c(v), v, w).
-    layout_sorter_c by_cluster(m, sorter_memory, b, detail::layout_by_cluster(), role::scratch);
+    layout_sorter_c by_cluster(m, split.layout_sorter, b, detail::layout_by_cluster(), role::scratch, &acc);
     {
-        nc_list::stream_reader c(clusters);
+        auto c = clusters.read();
         for (; !by_target.empty(); ++by_target) {
             detail::layout_record r = *by_target;
             while (!c.empty() && c->v < r.w) ++c;
