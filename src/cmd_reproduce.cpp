@@ -172,12 +172,12 @@ void register_reproduce_command(CLI::App& app) {
         "reproduce",
         "regenerate the papers' tables on the emulated devices (seeds/000 Tables 2.1, 3.1, 4.1; seeds/001 Table 1, "
         "Table 2, DFS; uFLIP Table 3), the paper's numbers beside ours with ratios: DIR/report.md, DIR/report.json, "
-        "DIR/<table>.png. Full run: about 10 minutes on a 2-core machine (measured 9 min 38 s; peak memory 4.4 GiB); --quick: "
-        "about 2.5 minutes");
+        "DIR/<table>.png. Full run: about 10 minutes on a 2-core machine (measured 9 min 36 s; peak memory 4.4 GiB); --quick: "
+        "about 3.5 minutes (measured 3 min 22 s; 1 GiB)");
     auto o = std::make_shared<reproduce::reproduce_options>();
     cmd->add_option("--out", o->out, "directory for report.md, report.json and the plots (created if absent)")
         ->required();
-    cmd->add_flag("--quick", o->quick, "smaller sizes, same ratios (about 2.5 minutes on a 2-core machine, measured)");
+    cmd->add_flag("--quick", o->quick, "smaller sizes, same ratios (about 3.5 minutes on a 2-core machine, measured)");
     cmd->add_flag("--tiny", o->tiny, "the smallest sizes (seconds per table; for tests, numbers not meaningful)");
     cmd->add_option("--tables", o->tables,
                     "comma-separated table ids to run (default all): seeds000_table2_1, seeds000_table3_1, "

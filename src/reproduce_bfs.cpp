@@ -168,17 +168,23 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                       "into the cache's share first). BFS-phase Bw / Br by scale, rows 1-4 (paper 0.50 / 0.66 / "
                       "2.01 / 2.75): scale 4 0.68 / 0.92 / 1.09 / 2.50, scale 8 0.60 / 0.86 / 0.99 / 2.21, scale 32 "
                       "0.40 / 0.54 / 0.62 / 1.15. Neither Br nor Bw writes in the BFS phase.");
+    t.notes.push_back("Preprocessing keeps R (the remaining arcs), the frontier lists and the node-to-cluster list "
+                      "in memory while they fit their shares of M (docs/bfs.md, MM_BFS): on the first row every "
+                      "configuration writes only the cluster file (Bw / Br 0.93 at scale 8; 8.0 while every "
+                      "temporary was a vector of whole write blocks, until session 17). Where R does not fit, it is "
+                      "rewritten once per round, and Bw's larger mu needs three times Br's rounds (26 against 8 on "
+                      "2^19 at scale 8), hence 1.5-2.2 on rows 2-4; the paper's Bw preprocessing read less than its "
+                      "Br on 2^20 (0.41 against 0.67 GB), by means the text does not give.");
     t.notes.push_back("TL / Br: TL's M is less its two Bw segment buffers. Where that costs no extra cluster reads, "
                       "every byte Br reads TL either reads from the SSD or answers from its open segment buffer "
-                      "(test_table2_shape checks the sum), and on the smallest grid, where most of what "
-                      "preprocessing writes is read back soon, the buffer answers 20-28 % of the reads at every "
-                      "scale but 8 (6 % there: where the open segment's boundaries happened to fall against the "
-                      "files read back), so TL / Br is 0.87 / 0.84 / 0.82 / 0.94 / 0.77 / 0.69 at scales "
-                      "1 / 2 / 4 / 8 / 16 / 32. The paper's layer did the same (its TL read 8.391 GB against "
-                      "Br's 10.789 on 2^22 nodes, 0.78) yet came within 4 % of Br in time, because its times are "
-                      "mostly host time, which ours (I/O only) leave out: its Bw BFS phase on 2^20 nodes read 0.094 "
-                      "GB in 381 s. From the second row on TL / Br is 0.92-0.98 at scales 4 and 8; at scale 32 it "
-                      "is 0.89, the command overhead above.");
+                      "(test_table2_shape checks the sum). On the smallest grid the buffer holds the tail of each "
+                      "file when it is read back (the CSR in preprocessing, the cluster file in the BFS phase) and "
+                      "answers 21 % of Br's reads at every scale from 1 to 32, so TL / Br is 0.83 / 0.83 / 0.82 / "
+                      "0.81 / 0.79 / 0.76 at scales 1 / 2 / 4 / 8 / 16 / 32, and TL reads 0.79 of Br's volume. The "
+                      "paper's layer did the same (its TL read 8.391 GB against Br's 10.789 on 2^22 nodes, 0.78) yet "
+                      "came within 4 % of Br in time, because its times are mostly host time, which ours (I/O only) "
+                      "leave out: its Bw BFS phase on 2^20 nodes read 0.094 GB in 381 s. From the second row on "
+                      "TL / Br is 0.95-0.98 at scales 4 and 8; at scale 32 it is 0.88-0.89, the command overhead above.");
     return t;
 }
 

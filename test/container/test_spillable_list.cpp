@@ -1,4 +1,5 @@
-// Tests of container/spillable_list.hpp: in memory within its budget, spilled past it, filter, memory charged.
+// Tests of container/spillable_list.hpp: in memory within its budget, spilled past it, filter, memory
+// charged.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -19,12 +20,14 @@ const block_sizes blocks_4k_16k(4 * KiB, 16 * KiB);
 
 std::vector<pair32> contents(spillable_list<pair32>& l) {
     std::vector<pair32> out;
-    for (auto c = l.read(); !c.empty(); ++c) out.push_back(*c);
+    for (auto c = l.read(); !c.empty(); ++c)
+        out.push_back(*c);
     return out;
 }
 
 void fill(spillable_list<pair32>& l, std::uint32_t n) {
-    for (std::uint32_t i = 0; i < n; ++i) l.push(pair32{i, 3 * i});
+    for (std::uint32_t i = 0; i < n; ++i)
+        l.push(pair32{i, 3 * i});
     l.finish();
 }
 
@@ -45,15 +48,15 @@ TEST(spillable_list, a_list_within_its_budget_stays_off_the_device) {
     memory_account acc;
     {
         spillable_list<pair32> l(m, blocks_4k_16k, 64 * KiB, acc);
-        fill(l, 5000);  // 40 000 bytes; the doubling to 8192 items needs 96 KiB: the last growth spills
+        fill(l, 5000); // 40 000 bytes; the doubling to 8192 items needs 96 KiB: the last growth spills
         EXPECT_TRUE(l.external());
     }
     EXPECT_EQ(acc.current(), 0u);
-    acc.reset_peak();  // a spill holds the writer beside the records it moves: outside the budget
+    acc.reset_peak(); // a spill holds the writer beside the records it moves: outside the budget
     const device_stats before = flashxxl_test::total_stats(m);
     {
         spillable_list<pair32> l(m, blocks_4k_16k, 64 * KiB, acc);
-        fill(l, 4000);  // 4096 items after doublings: 32 KiB, 48 KiB while growing
+        fill(l, 4000); // 4096 items after doublings: 32 KiB, 48 KiB while growing
         EXPECT_FALSE(l.external());
         EXPECT_EQ(l.size(), 4000u);
         EXPECT_EQ(l.memory_bytes(), 4096u * sizeof(pair32));
@@ -88,7 +91,7 @@ TEST(spillable_list, reserve_avoids_a_doublings_spill) {
 TEST(spillable_list, grows_by_what_the_budget_allows_before_spilling) {
     machine m = flashxxl_test::tiny_machine();
     memory_account acc;
-    const std::uint64_t budget = 6144 * sizeof(pair32) - 8;  // 2048 -> 4096 would need 6144 records' room
+    const std::uint64_t budget = 6144 * sizeof(pair32) - 8; // 2048 -> 4096 would need 6144 records' room
     spillable_list<pair32> l(m, blocks_4k_16k, budget, acc);
     fill(l, 3000);
     EXPECT_FALSE(l.external());
@@ -97,7 +100,7 @@ TEST(spillable_list, grows_by_what_the_budget_allows_before_spilling) {
     expect_sequence(contents(l), 3000);
 
     spillable_list<pair32> full(m, blocks_4k_16k, budget, acc);
-    fill(full, 4096);  // 4095 records fill the grown array; the next one cannot grow it
+    fill(full, 4096); // 4095 records fill the grown array; the next one cannot grow it
     EXPECT_TRUE(full.external());
     expect_sequence(contents(full), 4096);
 }
@@ -140,7 +143,8 @@ TEST(spillable_list, filter_keeps_order_in_memory_and_on_the_device) {
         std::vector<pair32> v = contents(l);
         ASSERT_EQ(v.size(), (n + 12) / 13);
         EXPECT_EQ(l.size(), v.size());
-        for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].a, 13 * i);
+        for (std::size_t i = 0; i < v.size(); ++i)
+            EXPECT_EQ(v[i].a, 13 * i);
         if (was_external) {
             EXPECT_FALSE(l.external()) << "the 1539 records kept of 20000 fit 32 KiB";
         }

@@ -27,7 +27,7 @@ void print(const table2_run& r) {
                 r.result.cache_peak_bytes / 1048576.0, (unsigned long long)r.result.clusters_evicted,
                 r.tl_buffer_read_bytes / 1048576.0);
     const phase_stats* pre = r.result.phase("preprocessing");
-    std::printf("      pp by role:");
+    std::printf("      pp rounds %llu, by role:", (unsigned long long)r.result.growth_rounds);
     for (role x : {role::static_data, role::scratch, role::stream})
         std::printf(" %s R %.1f W %.1f MiB", to_string(x), pre->of(x).read_bytes / 1048576.0,
                     pre->of(x).write_bytes / 1048576.0);

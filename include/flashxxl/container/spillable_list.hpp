@@ -27,8 +27,7 @@ namespace flashxxl {
 //! holds its writer (writer_memory(b)) while being written and one stream_reader per cursor
 //! (cursor_memory(b)), both charged to `account` as well. filter() drops records in order,
 //! in place while in memory. T must be trivially copyable. Not thread-safe.
-template <class T>
-class spillable_list {
+template <class T> class spillable_list {
     static_assert(std::is_trivially_copyable<T>::value, "spillable_list needs a trivially copyable T");
 
 public:
@@ -40,9 +39,13 @@ public:
     spillable_list& operator=(const spillable_list&) = delete;
 
     //! Memory one cursor over a spilled list holds.
-    static std::uint64_t cursor_memory(const block_sizes& b) { return external_list::stream_reader::memory_usage(b, 1); }
+    static std::uint64_t cursor_memory(const block_sizes& b) {
+        return external_list::stream_reader::memory_usage(b, 1);
+    }
     //! Memory of the writer while a list spills.
-    static std::uint64_t writer_memory(const block_sizes& b) { return external_list::stream_writer::memory_usage(b); }
+    static std::uint64_t writer_memory(const block_sizes& b) {
+        return external_list::stream_writer::memory_usage(b);
+    }
 
     void push(const T& r) {
         if (finished_) throw invalid_request("spillable_list::push after finish()");
@@ -55,13 +58,14 @@ public:
             // Double, or take what the budget still allows while the old array is held.
             const std::uint64_t cap = mem_.capacity();
             std::uint64_t grown = std::max<std::uint64_t>(64, 2 * cap);
-            if ((grown + cap) * sizeof(T) > memory_) grown = memory_ / sizeof(T) - std::min(cap, memory_ / sizeof(T));
+            if ((grown + cap) * sizeof(T) > memory_)
+                grown = memory_ / sizeof(T) - std::min(cap, memory_ / sizeof(T));
             if (grown <= cap) {
                 spill();
                 writer_->push(r);
                 return;
             }
-            charge_.set(grown * sizeof(T));  // held with the old array until set() returns
+            charge_.set(grown * sizeof(T)); // held with the old array until set() returns
             mem_.reserve(grown);
         }
         mem_.push_back(r);
@@ -113,7 +117,8 @@ public:
         if (!finished_) throw invalid_request("spillable_list::read before finish()");
         cursor c;
         if (ext_) {
-            c.reader_ = std::make_unique<typename external_list::stream_reader>(*ext_, 0, std::uint64_t(-1), 1, account_);
+            c.reader_ = std::make_unique<typename external_list::stream_reader>(*ext_, 0, std::uint64_t(-1),
+                                                                                1, account_);
         } else {
             c.pos_ = mem_.data();
             c.end_ = mem_.data() + mem_.size();
@@ -126,8 +131,7 @@ public:
     //! stream). In memory this compacts in place (the capacity stays charged); a spilled list
     //! is streamed into a new one under the same budget, which stays in memory if the rest
     //! fits. finish() first.
-    template <class Keep>
-    void filter(Keep keep) {
+    template <class Keep> void filter(Keep keep) {
         if (!finished_) throw invalid_request("spillable_list::filter before finish()");
         if (!ext_) {
             auto out = mem_.begin();
@@ -152,9 +156,11 @@ public:
 
 private:
     void spill() {
-        ext_ = std::make_unique<external_list>(*machine_, external_list::min_memory(blocks_), blocks_, role::scratch);
+        ext_ = std::make_unique<external_list>(*machine_, external_list::min_memory(blocks_), blocks_,
+                                               role::scratch);
         writer_ = std::make_unique<typename external_list::stream_writer>(*ext_, account_);
-        for (const T& r : mem_) writer_->push(r);
+        for (const T& r : mem_)
+            writer_->push(r);
         std::vector<T>().swap(mem_);
         charge_.set(0);
     }

@@ -12,7 +12,6 @@
 
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/spillable_list.hpp"
-#include "flashxxl/container/vector.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/cluster_file.hpp"
@@ -103,19 +102,20 @@ struct clustering_memory_split {
 //! MM_BFS's randomized preprocessing (shared/BFS.md; seeds/001 Section 3.3): every node is a
 //! master with probability 1/mu (is_master), the source always; clusters are grown by a BFS
 //! from all masters at once, round by round: the frontier F_r (sorted by node, with cluster
-//! ids) is merge-scanned against the remaining arcs R (extracted lists leave R, which shrinks
-//! in place), the targets are sorted with their cluster (the smallest cluster wins a tie), and
-//! F_r, F_(r-1) are subtracted. Nodes never reached have no master in their component and get
-//! no cluster. Then every arc gets c(v) and c(w) (two sorts), and the file F is written sorted
-//! by (c(v), v, w) (role static_data). Cluster ids are dense from the start: the source's
-//! cluster is 0, other masters get 1, 2, ... in id order.
+//! ids) is merge-scanned against the remaining arcs R (extracted lists leave R, which shrinks:
+//! in place in memory, rewritten on the device), the targets are sorted with their cluster
+//! (the smallest cluster wins a tie), and F_r, F_(r-1) are subtracted. Nodes never reached
+//! have no master in their component and get no cluster. Then every arc gets c(v) and c(w)
+//! (two sorts), and the file F is written sorted by (c(v), v, w) (role static_data). Cluster
+//! ids are dense from the start: the source's cluster is 0, other masters get 1, 2, ... in id
+//! order.
 //!
 //! Temporaries have role scratch. R, the frontier lists and the node-to-cluster list stay in
 //! memory while they fit their shares of `memory` (clustering_memory_split; spillable_list),
-//! so for a graph whose arcs fit in a quarter of M no temporary reaches the device unless a
-//! sorter outgrows its share. Sorters and lists charge `account` when one is given (a test
-//! compares its peak with M). All with block sizes `b` (config_error for an invalid pair), as
-//! has the cluster file unless `file_blocks` says otherwise.
+//! so for a graph whose arcs fit in a quarter of what M leaves beside the streams no temporary
+//! reaches the device unless a sorter outgrows its share. Sorters and lists charge `account`
+//! when one is given (a test compares its peak with M). All with block sizes `b` (config_error
+//! for an invalid pair), as has the cluster file unless `file_blocks` says otherwise.
 inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, std::uint64_t memory,
                                                     const block_sizes& b, std::uint64_t source, std::uint64_t mu,
                                                     std::uint64_t seed, clustering_stats& st,
