@@ -21,12 +21,12 @@ namespace flashxxl {
 //! A list of T written once front to back (push, then finish) and read by cursors. Held in a
 //! std::vector while it fits `memory` bytes (capacity counted, a reallocation's old and new
 //! arrays together, charged to `account`; capacity doubles, or grows by what the budget still
-//! allows); the first push that would exceed it moves
-//! everything into a flashxxl::vector (role scratch, block sizes `b`) and later pushes stream
-//! there, so no file exists for a list that stays in memory. Outside `memory`, a spilled list
-//! holds its writer (writer_memory(b)) while being written and one stream_reader per cursor
-//! (cursor_memory(b)), both charged to `account` as well. filter() drops records in order,
-//! in place while in memory. T must be trivially copyable. Not thread-safe.
+//! allows); the first push that would exceed it moves everything into a flashxxl::vector (role
+//! scratch, block sizes `b`) and later pushes stream there, so no file exists for a list that
+//! stays in memory. Outside `memory`, a spilled list holds its writer (writer_memory(b)) while
+//! being written and one stream_reader per cursor (cursor_memory(b)), both charged to
+//! `account` as well. filter() drops records in order, in place while in memory. T must be
+//! trivially copyable. Not thread-safe.
 template <class T> class spillable_list {
     static_assert(std::is_trivially_copyable<T>::value, "spillable_list needs a trivially copyable T");
 
@@ -65,7 +65,8 @@ public:
                 writer_->push(r);
                 return;
             }
-            charge_.set(grown * sizeof(T)); // held with the old array until set() returns
+            // set() counts old and new together for a moment, as the reallocation holds both.
+            charge_.set(grown * sizeof(T));
             mem_.reserve(grown);
         }
         mem_.push_back(r);
