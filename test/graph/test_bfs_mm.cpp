@@ -175,8 +175,8 @@ TEST(mm_bfs, both_phases_allocate_at_most_m) {
 
 //! Preprocessing keeps R (the remaining arcs) and the frontier lists in memory while they fit
 //! their shares of M: with room for the arcs it writes nothing but the cluster file (no
-//! scratch I/O at all); at the minimum budget R goes to the device. Both build the same clusters, and the peak of
-//! what preprocessing allocates stays within M.
+//! scratch I/O at all); at the minimum budget R goes to the device. Both build the same
+//! clusters, and the peak of what preprocessing allocates stays within M.
 TEST(mm_bfs, preprocessing_keeps_temporaries_in_memory_while_they_fit) {
     machine m = flashxxl::testing::plain_machine();
     test_graph tg = flashxxl::testing::collect("grid", grid_generator(90));
