@@ -33,16 +33,16 @@ struct bfs_options : graph_command_options {
 
 //! Writes "v level parent" lines in discovery order and drives the progress bar.
 struct cli_visitor : cli_bfs_visitor {
-    std::FILE* out = nullptr;
+    out_file* out = nullptr;
+    std::ostream* lines = nullptr;  // out->get()
     progress_bar* bar = nullptr;
     std::uint64_t nodes = 1, reached = 0;
     void discover_vertex(node_id v, std::uint64_t level, node_id parent) override {
         ++reached;
-        if (out && std::fprintf(out, "%llu %llu %llu\n", (unsigned long long)v, (unsigned long long)level,
-                                (unsigned long long)parent) < 0)
-            throw io_failure("bfs --out: write failed");
+        if (lines) *lines << v << ' ' << level << ' ' << parent << '\n';
     }
     void finish_level(std::uint64_t level, std::uint64_t) override {
+        if (out) out->check_written();
         if (bar) bar->update(double(reached) / double(nodes), "bfs level " + std::to_string(level));
     }
 };
@@ -56,12 +56,13 @@ void run(const bfs_options& o) {
     // whose random Br reads dominate MM_BFS (seeds/000 Section 4).
     block_sizes blocks = resolve_block_sizes(m, role::static_data, o.br, o.bw);
     auto source = open_graph_source(o.graph);
-    out_file out("bfs", o.out);
+    out_file out("bfs", o.out, o.force, o.graph, "node level parent, one line per node in discovery order");
     const plot_directory plots(o.plot, "--plot", o.force);
     plots.reserve("bfs-phases");
     progress_bar bar(stderr, !o.no_progress && !o.json);
     cli_visitor vis;
-    vis.out = out.get();
+    vis.out = &out;
+    vis.lines = out.get();
     vis.bar = &bar;
     bfs_experiment_options eo;
     eo.algo = o.algo;
@@ -141,7 +142,9 @@ void register_bfs_command(CLI::App& app) {
         ->capture_default_str()
         ->check(whole_number(0, 254));
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
-    cmd->add_option("--out", o->out, "write `node level parent` lines (discovery order) to this file");
+    cmd->add_option("--out", o->out,
+                    "write `node level parent` lines (discovery order) to this file, after a `# flashxxl bfs --out:` "
+                    "line; an existing file only if an earlier --out wrote it, or with --force");
     add_plot_options(cmd, *o);
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });

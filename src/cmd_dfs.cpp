@@ -34,7 +34,8 @@ struct dfs_cli_options : graph_command_options {
 
 //! Writes "d node time parent" / "f node time" lines and drives the progress bar.
 struct cli_visitor : dfs_visitor {
-    std::FILE* out = nullptr;
+    out_file* out = nullptr;
+    std::ostream* lines = nullptr;  // out->get()
     progress_bar* bar = nullptr;
     std::uint64_t nodes = 1, discovered = 0;
     node_id parent = 0;
@@ -42,15 +43,14 @@ struct cli_visitor : dfs_visitor {
     void tree_edge(node_id u, node_id) { parent = u; }
     void discover_vertex(node_id v, std::uint64_t time) {
         ++discovered;
-        if (out && std::fprintf(out, "d %llu %llu %llu\n", (unsigned long long)v, (unsigned long long)time,
-                                (unsigned long long)parent) < 0)
-            throw io_failure("dfs --out: write failed");
-        if (bar && (discovered & 1023) == 0)
-            bar->update(double(discovered) / double(nodes), "dfs " + std::to_string(discovered) + " nodes");
+        if (lines) *lines << "d " << v << ' ' << time << ' ' << parent << '\n';
+        if ((discovered & 1023) == 0) {
+            if (out) out->check_written();
+            if (bar) bar->update(double(discovered) / double(nodes), "dfs " + std::to_string(discovered) + " nodes");
+        }
     }
     void finish_vertex(node_id v, std::uint64_t time) {
-        if (out && std::fprintf(out, "f %llu %llu\n", (unsigned long long)v, (unsigned long long)time) < 0)
-            throw io_failure("dfs --out: write failed");
+        if (lines) *lines << "f " << v << ' ' << time << '\n';
     }
 };
 
@@ -79,12 +79,15 @@ void run(const dfs_cli_options& o) {
     // Without --br / --bw: the sizes of the device holding the graph (role static_data).
     block_sizes blocks = resolve_block_sizes(m, role::static_data, o.br, o.bw);
     auto source = open_graph_source(o.graph);
-    out_file out("dfs", o.out);
+    out_file out("dfs", o.out, o.force, o.graph,
+                 "`d node time parent` (discovery; a root is its own parent) and `f node time` (finish) lines in "
+                 "event order");
     const plot_directory plots(o.plot, "--plot", o.force);
     plots.reserve("dfs-phases");
     progress_bar bar(stderr, !o.no_progress && !o.json);
     cli_visitor vis;
-    vis.out = out.get();
+    vis.out = &out;
+    vis.lines = out.get();
     vis.bar = &bar;
     dfs_run r;
     // The translation layers' buffers and maps are charged to the DFS phase's M.
@@ -167,7 +170,8 @@ void register_dfs_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--out", o->out,
                     "write `d node time parent` (discovery; a root is its own parent) and `f node time` (finish) "
-                    "lines in event order to this file");
+                    "lines in event order to this file, after a `# flashxxl dfs --out:` line; an existing file only if "
+                    "an earlier --out wrote it, or with --force");
     add_plot_options(cmd, *o);
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });

@@ -15,11 +15,13 @@
 #include "bench_items.hpp"
 #include "common_options.hpp"
 #include "container_report.hpp"
+#include "flashxxl/container/parallel_merge.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 #include "invocation.hpp"
 #include "machine_options.hpp"
+#include "option_checks.hpp"
 #include "plot_output.hpp"
 
 namespace flashxxl::cli {
@@ -30,6 +32,7 @@ struct container_options {
     std::string device;
     std::string br, bw, memory = "256MiB", bytes;  // br, bw empty: the device's; neither items nor bytes: default_input
     std::uint64_t items = 0;
+    bool items_given = false;  // --items was on the command line (0 included, which is refused)
     int element_size = 8;
     std::uint64_t seed = 1;
     std::size_t threads = 0;  // 0: the machine's (OpenMP's default team)
@@ -157,8 +160,9 @@ inline void write_container_plots(const plot_directory& plots, const std::vector
 template <class Benchmark>
 void run_container_benchmark(const container_options& o, role data_role) {
     std::uint64_t memory = parse_memory_option(o.memory);
-    if (o.items != 0 && !o.bytes.empty()) throw config_error("give one of --items N and --bytes SIZE, not both");
-    const std::string bytes = o.items == 0 && o.bytes.empty() ? default_input : o.bytes;
+    if (o.items_given && !o.bytes.empty()) throw config_error("give one of --items N and --bytes SIZE, not both");
+    if (o.items_given && o.items == 0) throw config_error("--items must be at least 1");
+    const std::string bytes = !o.items_given && o.bytes.empty() ? default_input : o.bytes;
     const std::vector<std::string> brs = size_list("--br", o.br), bws = size_list("--bw", o.bw);
     const bool sweep = brs.size() * bws.size() > 1;
     machine_spec spec = bench_machine_spec(o.choice, o.device);
@@ -166,7 +170,7 @@ void run_container_benchmark(const container_options& o, role data_role) {
     plots.reserve(Benchmark::name() + std::string(sweep ? "-sweep" : "-devices"));
     dispatch_element(o.element_size, [&](auto* tag) {
         using T = std::remove_pointer_t<decltype(tag)>;
-        std::uint64_t n = o.items ? o.items : parse_size_option("--bytes", bytes) / sizeof(T);
+        std::uint64_t n = o.items_given ? o.items : parse_size_option("--bytes", bytes) / sizeof(T);
         if (n == 0) throw config_error("--bytes " + bytes + " holds no item of " + std::to_string(sizeof(T)) + " bytes");
         // The pairs to run, each checked (rules, minimum memory) before any input is generated.
         std::vector<block_sizes> pairs;
@@ -236,15 +240,21 @@ void add_container_command(CLI::App& app, const std::string& name, container_com
                     "write a CSV table and a gnuplot chart here (one run: volume per device; a sweep: modelled time "
                     "per Br and Bw)");
     cmd->add_flag("--force", o->force, "with --plot: replace files flashxxl did not write");
-    cmd->add_option("--items", o->items, text.items_help);
+    CLI::Option* items = cmd->add_option("--items", o->items, text.items_help);
     cmd->add_option("--bytes", o->bytes, text.bytes_help + " (default " + default_input + " when neither is given)");
     cmd->add_option("--element-size", o->element_size, "item size in bytes: 8, 16 or 40")->capture_default_str();
     cmd->add_option("--seed", o->seed, "seed of the random keys")->capture_default_str();
     cmd->add_option("--mode", o->mode, text.mode_help)->capture_default_str();
-    cmd->add_option("--threads", o->threads, "threads that sort and merge (default 0: the machine's, as OpenMP counts them)")
-        ->capture_default_str();
+    cmd->add_option("--threads", o->threads,
+                    "threads that sort and merge (default 0: the machine's, as OpenMP counts them; at most " +
+                        std::to_string(max_threads) + ")")
+        ->capture_default_str()
+        ->check(whole_number(0, max_threads));
     add_report_flags(cmd, o->json, o->no_progress);
-    cmd->callback([o, r = text.data_role] { run_container_benchmark<Benchmark>(*o, r); });
+    cmd->callback([o, items, r = text.data_role] {
+        o->items_given = items->count() > 0;
+        run_container_benchmark<Benchmark>(*o, r);
+    });
 }
 
 } // namespace flashxxl::cli

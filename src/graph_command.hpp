@@ -1,9 +1,12 @@
 // Pieces shared by the graph commands (bfs, dfs, placement): options, memory check, --out file, table lines.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +17,7 @@
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
 #include "machine_options.hpp"
 #include "plot_output.hpp"
@@ -35,7 +39,8 @@ struct graph_command_options {
 inline void add_plot_options(CLI::App* cmd, graph_command_options& o) {
     cmd->add_option("--plot", o.plot,
                     "write a CSV table and a gnuplot chart here: per phase, each device's modelled busy time");
-    cmd->add_flag("--force", o.force, "with --plot: replace files flashxxl did not write");
+    cmd->add_flag("--force", o.force,
+                  "with --plot or --out: replace files flashxxl did not write (never the input graph)");
 }
 
 //! Chart `name`-phases of --plot DIR: per phase, each device's modelled busy time stacked, and
@@ -79,34 +84,55 @@ inline void require_memory(const std::string& command, std::uint64_t memory, std
                                       : std::string()));
 }
 
-//! The file of a graph command's --out option, or none when the path is empty: created up front,
-//! closed (with a check) by close() after a successful run, closed silently if the run throws.
+//! The file of a graph command's --out option, or none when the path is empty. Written as every
+//! output of flashxxl is (safe_output_file): into a temporary file beside the path, renamed over
+//! it by close() after a successful run, so a failed run leaves the old file (or none). The
+//! first line, `# flashxxl <command> --out: <columns>`, marks it as ours: an existing file is
+//! replaced only when it carries that line (an earlier --out of the same command) or with
+//! --force, and never when it is the input graph itself, force or not.
 class out_file {
 public:
-    //! `command` names the subcommand in errors ("bfs --out: cannot create 'x'").
-    out_file(std::string command, std::string path) : command_(std::move(command)), path_(std::move(path)) {
-        if (path_.empty()) return;
-        file_ = std::fopen(path_.c_str(), "w");
-        if (!file_) throw io_failure(command_ + " --out: cannot create '" + path_ + "'");
-    }
-    out_file(const out_file&) = delete;
-    out_file& operator=(const out_file&) = delete;
-    ~out_file() {
-        if (file_) std::fclose(file_);
+    //! `command` names the subcommand in errors ("bfs --out 'x' exists and was not written by
+    //! flashxxl ..."); `graph` is the command's graph argument (a path or a generator spec);
+    //! `columns` describes the lines that follow the header.
+    out_file(const std::string& command, const std::string& path, bool force, const std::string& graph,
+             const std::string& columns)
+        : option_(command + " --out") {
+        if (path.empty()) return;
+        const std::string signature = "# flashxxl " + option_ + ":";
+        refuse_input_graph(path, graph);
+        file_.emplace(path, option_, force, std::vector<std::string>{signature});
+        file_->stream() << signature << " " << columns << "\n";
     }
 
-    //! The open file, or nullptr without --out (or after close()).
-    std::FILE* get() const { return file_; }
+    //! The stream to write lines to, or nullptr without --out.
+    std::ostream* get() { return file_ ? &file_->stream() : nullptr; }
 
-    //! Closes the file; io_failure if the data did not reach it.
+    //! io_failure naming the option and the path when a write to get() failed (disk full).
+    void check_written() {
+        if (file_ && !file_->stream())
+            throw io_failure(option_ + " '" + file_->path() + "': write failed (disk full?)");
+    }
+
+    //! Renames the finished file over the path; io_failure if the data did not reach it.
     void close() {
-        std::FILE* f = std::exchange(file_, nullptr);
-        if (f && std::fclose(f) != 0) throw io_failure(command_ + " --out: cannot write '" + path_ + "'");
+        if (!file_) return;
+        check_written();
+        file_->commit();
     }
 
 private:
-    std::string command_, path_;
-    std::FILE* file_ = nullptr;
+    //! config_error when `path` names the same file as `graph` (same device and inode).
+    void refuse_input_graph(const std::string& path, const std::string& graph) const {
+        struct stat out_st {}, graph_st {};
+        if (::stat(path.c_str(), &out_st) != 0 || ::stat(graph.c_str(), &graph_st) != 0) return;
+        if (out_st.st_dev == graph_st.st_dev && out_st.st_ino == graph_st.st_ino)
+            throw config_error(option_ + " '" + path + "' is the input graph '" + graph +
+                               "'; choose another path for the output");
+    }
+
+    std::string option_;
+    std::optional<safe_output_file> file_;
 };
 
 //! The first lines of a graph command's table: the graph as read into the CSR, the machine.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "flashxxl/container/worker_thread.hpp"
+
 namespace flashxxl {
 
 chunk_sort_pool::chunk_sort_pool(sort_function sort, const void* order, std::size_t threads)
@@ -46,7 +48,9 @@ void chunk_sort_pool::wait(int batch) {
 }
 
 void chunk_sort_pool::start() {
-    for (std::size_t i = 0; i < thread_count_; ++i) threads_.emplace_back([this] { serve(); });
+    for (std::size_t i = 0; i < thread_count_; ++i)
+        threads_.push_back(start_worker_thread("flashxxl::sorter's chunk sorting", i + 1, thread_count_,
+                                               [this] { serve(); }));
 }
 
 void chunk_sort_pool::serve() {

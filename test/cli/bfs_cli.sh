@@ -26,4 +26,30 @@ if [ "$r1" -lt "$r0" ] && [ $((r32 * 2)) -lt "$r1" ]; then echo "ok   more ranks
 else echo "FAIL expected $r0 > $r1 > 2 x $r32"; fail=1; fi
 check "the text output names the ranks" 0 "cache of neighbouring clusters \(32 ranks\)" \
     "$bin" bfs grid:side=20 --no-progress
+# --out: written whole under a header line; an existing file is ours to replace only when an
+# earlier --out wrote it (or with --force), and the input graph never.
+"$bin" gen grid --side 20 --out "$work/g20.txt" --quiet
+check "--out writes a header and a line per node" 0 "400 nodes reached" \
+    "$bin" bfs "$work/g20.txt" --no-progress --out "$work/levels.txt"
+if head -1 "$work/levels.txt" | grep -q "^# flashxxl bfs --out:" && [ "$(grep -vc '^#' "$work/levels.txt")" = 400 ] &&
+    [ "$(sed -n 2p "$work/levels.txt")" = "0 0 0" ]; then echo "ok   --out: header, 400 lines, the source first"
+else echo "FAIL --out contents"; head -3 "$work/levels.txt"; fail=1; fi
+check "--out replaces its own earlier output" 0 "400 nodes reached" \
+    "$bin" bfs "$work/g20.txt" --no-progress --out "$work/levels.txt"
+printf 'my notes\n' > "$work/notes.txt"
+check "--out refuses a file flashxxl did not write" 2 "bfs --out '.*notes.txt' exists and was not written by flashxxl.*--force" \
+    "$bin" bfs "$work/g20.txt" --no-progress --out "$work/notes.txt"
+[ "$(cat "$work/notes.txt")" = "my notes" ] && echo "ok   the refused file is untouched" || { echo "FAIL notes.txt changed"; fail=1; }
+check "--force replaces it" 0 "400 nodes reached" \
+    "$bin" bfs "$work/g20.txt" --no-progress --out "$work/notes.txt" --force
+check "--out refuses the input graph, even with --force" 2 "bfs --out '.*g20.txt' is the input graph" \
+    "$bin" bfs "$work/g20.txt" --no-progress --out "$work/g20.txt" --force
+ln "$work/g20.txt" "$work/g20-link.txt"
+check "--out refuses a hard link to the input graph" 2 "is the input graph" \
+    "$bin" bfs "$work/g20.txt" --no-progress --out "$work/g20-link.txt" --force
+[ "$(grep -c . "$work/g20.txt")" -gt 700 ] && echo "ok   the input graph is intact" || { echo "FAIL the graph was overwritten"; fail=1; }
+check "dfs --out refuses the input graph too" 2 "dfs --out '.*g20.txt' is the input graph" \
+    "$bin" dfs "$work/g20.txt" --no-progress --out "$work/g20.txt"
+check "dfs --out refuses bfs's output (another command's)" 2 "dfs --out '.*levels.txt' exists and was not written" \
+    "$bin" dfs "$work/g20.txt" --no-progress --out "$work/levels.txt"
 exit $fail

@@ -12,7 +12,9 @@ check "table has per-phase modelled and wall time" 0 "phase dfs: modelled elapse
 python3 - "$work/o.txt" <<'PY' && echo "ok   --out: 900 nodes discovered and finished once, times valid" || { echo "FAIL --out check"; fail=1; }
 import sys
 d, f, t = {}, {}, set()
-for line in open(sys.argv[1]):
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0].startswith("# flashxxl dfs --out:"), lines[0]
+for line in lines[1:]:
     p = line.split()
     if p[0] == "d":
         v, time, parent = int(p[1]), int(p[2]), int(p[3])

@@ -33,4 +33,11 @@ check "unknown device" 2 "no such device \(it has ssd, hdd\)" "$bin" sort --devi
 check "pq push-pop" 0 "output verified: sorted" "$bin" pq $small --items 300000
 check "pq interleaved, 16 B" 0 "output verified: sorted" "$bin" pq $small --items 200000 --mode interleaved --element-size 16
 check "pq bad mode" 2 "push-pop or interleaved" "$bin" pq $small --items 10 --mode lifo
+# --items 0 is an error, not the default 1 GiB; a thread count is capped before any thread starts.
+check "sort --items 0 is refused (not the default input)" 2 "--items must be at least 1" "$bin" sort $small --items 0
+check "pq --items 0 is refused" 2 "--items must be at least 1" "$bin" pq $small --items 0
+check "--items 0 with --bytes: one of them" 2 "one of --items N and --bytes SIZE, not both" "$bin" sort $small --items 0 --bytes 1MiB
+check "--threads above 1024 names the option and the range" 2 "--threads: '100000' is out of range; expected a whole number from 0 to 1024" \
+    "$bin" sort $small --items 10 --threads 100000
+check "--threads 5 on any machine" 0 "output verified: sorted" "$bin" sort $small --items 100000 --threads 5 --mode sorter
 exit $fail

@@ -14,6 +14,7 @@
 #include "container/alloc_tracker.hpp"
 #include "container/helpers.hpp"
 #include "container/sorter_checks.hpp"
+#include "flashxxl/container/priority_queue.hpp"
 #include "flashxxl/container/sort.hpp"
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
@@ -191,6 +192,36 @@ TEST(sorter_threads, set_threads_before_the_first_push) {
     EXPECT_THROW(*s, invalid_request);  // before sort()
     s.sort();
     EXPECT_THROW(++s, invalid_request);  // empty
+}
+
+// A thread count above max_threads is refused with config_error, before any thread starts and
+// without changing the count in use; max_threads itself is accepted, 0 is the machine's.
+TEST(sorter_threads, a_thread_count_above_the_maximum_is_refused) {
+    EXPECT_EQ(resolve_threads(0), default_threads());
+    EXPECT_EQ(resolve_threads(max_threads), max_threads);
+    EXPECT_THROW(resolve_threads(max_threads + 1), config_error);
+    try {
+        resolve_threads(100000);
+        FAIL() << "100000 threads accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("thread count 100000 is above the 1024"), std::string::npos) << e.what();
+    }
+    machine m = flashxxl_test::tiny_machine();
+    sorter<std::uint64_t> s(m, mem, small);
+    s.set_threads(2);
+    EXPECT_THROW(s.set_threads(max_threads + 1), config_error);
+    EXPECT_EQ(s.threads(), 2u);
+    priority_queue<std::uint64_t> pq(m, priority_queue<std::uint64_t>::min_memory(small), small);
+    pq.set_threads(2);
+    EXPECT_THROW(pq.set_threads(max_threads + 1), config_error);
+    EXPECT_EQ(pq.threads(), 2u);
+    vector<std::uint64_t> v(m, 64 * 1024, small, role::stream);
+    {
+        vector<std::uint64_t>::stream_writer w(v);
+        for (std::uint64_t x = 1000; x > 0; --x) w.push(x);
+    }
+    EXPECT_THROW(sort(v, std::less<std::uint64_t>(), 192 * 1024, role::scratch, max_threads + 1), config_error);
+    EXPECT_EQ(v.size(), 1000u);  // refused before it touched the input
 }
 
 // sort(vector&) passes its thread count on: the same sorted vector on 1 and 3 threads.

@@ -14,6 +14,7 @@
 #include <thread>
 #include <type_traits>
 #include <utility>
+#include <string>
 #include <vector>
 
 #include <omp.h>
@@ -24,6 +25,9 @@
 #include <parallel/merge.h>  // after multiway_merge.h, which declares what it needs
 #include <parallel/multiseq_selection.h>
 
+#include "flashxxl/container/worker_thread.hpp"
+#include "flashxxl/error.hpp"
+
 namespace flashxxl {
 
 //! The machine's thread count for merging and sorting: OpenMP's default team size
@@ -31,8 +35,18 @@ namespace flashxxl {
 //! thread count is left at 0.
 inline std::size_t default_threads() { return std::size_t(std::max(1, omp_get_max_threads())); }
 
-//! Resolves a requested thread count: 0 means default_threads().
-inline std::size_t resolve_threads(std::size_t requested) { return requested == 0 ? default_threads() : requested; }
+//! The most threads a container accepts (set_threads, sort()): far more than any machine's cores,
+//! so it only catches a mistyped count before thousands of threads (8 MiB of stack each) start.
+inline constexpr std::size_t max_threads = 1024;
+
+//! Resolves a requested thread count: 0 means default_threads(). config_error above max_threads.
+inline std::size_t resolve_threads(std::size_t requested) {
+    if (requested > max_threads)
+        throw config_error("thread count " + std::to_string(requested) + " is above the " +
+                           std::to_string(max_threads) + " a container accepts (0: the machine's, here " +
+                           std::to_string(default_threads()) + ")");
+    return requested == 0 ? default_threads() : requested;
+}
 
 //! Fewest items worth a parallel merge: below this an OpenMP team costs more than it saves
 //! (starting one is a few microseconds, merging 8192 items about 100).
@@ -86,7 +100,7 @@ public:
             std::lock_guard<std::mutex> lock(mutex_);
             while (threads_.size() + 1 < size_) {
                 std::size_t id = threads_.size() + 1;
-                threads_.emplace_back([this, id] { serve(id); });
+                threads_.push_back(start_worker_thread("flashxxl merge team", id, size_ - 1, [this, id] { serve(id); }));
             }
             job_ = [&job](std::size_t i) { job(i); };
             jobs_ = n;
