@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "flashxxl/progress_bar.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/safe_output.hpp"
 #include "flashxxl/graph/binary_edge_writer.hpp"
 #include "flashxxl/graph/grid_generator.hpp"
 #include "flashxxl/graph/node_permutation.hpp"
@@ -164,6 +165,9 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
         throw config_error("gen: --id-width " + std::to_string(o.id_width) + " (expected 4 or 8)");
     if (o.id_width != 0 && o.format != "binary")
         throw config_error("gen: --id-width applies to --format binary only");
+    // A device, FIFO, socket, directory or link is refused even with --force: the graph is
+    // renamed over the path, which would replace a device node (/dev/null) with a regular file.
+    check_output_path(o.out, "gen --out", true, {});
     std::error_code ec;
     if (std::filesystem::exists(o.out, ec) && !o.force)
         throw config_error("gen: output file '" + o.out + "' exists (pass --force to overwrite it)");

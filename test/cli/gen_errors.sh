@@ -35,6 +35,15 @@ expect_error "tree: node count must be at least 1" gen tree --nodes 0 --out a.tx
 expect_error "decimal unit" gen tree --nodes 100 --block 128K --out a.txt
 expect_error "--out" gen grid --side 3
 expect_error "cannot open" gen grid --side 3 --out "$dir/no/such/dir/a.txt"
+# Not a regular file: refused even with --force (renaming the graph over it would replace the
+# FIFO, device node or link itself). A FIFO stands in for a device here; it must stay a FIFO.
+mkfifo fifo && ln -s target.txt link.txt
+expect_error "gen --out 'fifo' is a FIFO; outputs are written only to regular files" gen grid --side 3 --out fifo --force
+[ -p fifo ] || fail "the FIFO was replaced"
+expect_error "gen --out 'link.txt' is a symbolic link" gen grid --side 3 --out link.txt --force
+[ -L link.txt ] && [ ! -e target.txt ] || fail "the link was replaced or followed"
+expect_error "gen --out '.' is a directory" gen grid --side 3 --out . --force
+rm -f fifo link.txt
 leftover=$(ls | grep -v -x -e out.txt -e err.txt)
 [ -z "$leftover" ] || fail "failed runs left files behind: $leftover"
 
