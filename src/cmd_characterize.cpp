@@ -166,6 +166,8 @@ made_target make_target(const characterize_args& a) {
     if (!a.params.empty()) throw config_error("--param applies to --model only");
     if (!a.file.empty()) {
         std::uint64_t size = a.size_text.empty() ? 0 : parse_size(a.size_text);
+        if (!a.size_text.empty() && size == 0)
+            throw config_error("--size " + a.size_text + ": expected a size above 0 (e.g. 4GiB)");
         m.snippet_path = a.file;
         struct stat st {};
         if (a.dry_run && ::lstat(a.file.c_str(), &st) != 0) {
@@ -385,7 +387,11 @@ int run_characterize(const characterize_args& a) {
     if (a.count >= 0) po.count = static_cast<std::uint64_t>(a.count);
     if (a.repeat > 0) po.repeats = static_cast<std::uint64_t>(a.repeat);
     if (a.uflip_count > 0) po.uflip_count = static_cast<std::uint64_t>(a.uflip_count);
-    if (po.time_s == 0 && po.count == 0) throw config_error("--time 0 needs --count N");
+    if (po.time_s == 0 && po.count == 0)
+        throw config_error(std::string("no limit per repeat: the time limit is 0 (") +
+                           (a.time_s >= 0 ? "--time 0" : "none in plan " + plan + " on a model") +
+                           ") and so is the request-count limit (" + (a.count >= 0 ? "--count 0" : "no --count") +
+                           "); give --time SECONDS or --count N above 0");
     po.random_state = a.random_state;
     po.bursts = !a.no_bursts;
     po.misaligned = !a.no_misaligned;
@@ -555,9 +561,11 @@ void register_characterize_command(CLI::App& app) {
     cmd->add_option("--plan", a->plan, "built-in plan: ajwani, uflip, stride, quick (default quick)");
     cmd->add_option("--experiments", a->experiments, "experiment file (verb key=value lines)");
     cmd->add_option("--span", a->span_text, "bytes of the target to use (default: all; models: 8GiB flash, 112GiB hdd)");
-    cmd->add_option("--time", a->time_s, "time limit per repeat in seconds (modelled on a model; ajwani 30, quick 0.5)")
+    cmd->add_option("--time", a->time_s,
+                    "time limit per repeat in seconds, 0: none (modelled on a model; ajwani 30, quick 0.5, quick on a "
+                    "model: none)")
         ->check(finite_number(0, 1e7));
-    cmd->add_option("--count", a->count, "request-count limit per repeat")
+    cmd->add_option("--count", a->count, "request-count limit per repeat, 0: none (quick on a model: 300)")
         ->check(whole_number(0, std::uint64_t(1) << 40));
     cmd->add_option("--repeat", a->repeat, "repeats per pattern (ajwani 3, quick 1)")->check(whole_number(1, 1000));
     cmd->add_option("--uflip-count", a->uflip_count, "uFLIP IOCount per run (default 1024)")

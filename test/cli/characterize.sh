@@ -42,4 +42,11 @@ if "$BIN" characterize --file "$WORK/qd.img" --size 4MiB --queue-depths 1,x --qu
 grep -q "expected depths 1..64 separated by commas" err.txt || fail "bad depth list message: $(cat err.txt)"
 [ ! -e "$WORK/qd.img" ] || fail "a refused run created its target"
 grep -q '"io_threads": null' qdir/characterize.json || fail "a model's report claims an io_threads"
+# 7. limits: no time and no count limit is refused with what each was; a size of 0 is named
+if "$BIN" characterize --model hama-ssd-2009 --count 0 --quiet 2> err.txt; then fail "no limit per repeat accepted"; fi
+grep -q "no limit per repeat: the time limit is 0 (none in plan quick on a model) and so is the request-count limit (--count 0)" err.txt ||
+    fail "no-limit message: $(cat err.txt)"
+if "$BIN" characterize --file "$WORK/z.img" --size 0 --quiet 2> err.txt; then fail "--size 0 accepted"; fi
+grep -q -- "--size 0: expected a size above 0" err.txt || fail "--size 0 message: $(cat err.txt)"
+[ ! -e "$WORK/z.img" ] || fail "--size 0 created its target"
 echo "characterize CLI: all checks passed"
