@@ -4,8 +4,6 @@
 #include <cstdint>
 #include <string>
 
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 
 #include "flashxxl/error.hpp"
@@ -36,12 +34,6 @@ inline std::uint64_t parse_size_option(const std::string& option, const std::str
     } catch (const config_error& e) {
         throw config_error(option + ": " + e.what());
     }
-}
-
-//! The physical memory of this machine in bytes (sysconf), 0 when the system does not say.
-inline std::uint64_t physical_memory_bytes() {
-    long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0;
 }
 
 //! The value of --memory (the budget M); config_error naming the option when it is not a size,

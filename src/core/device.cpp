@@ -25,8 +25,8 @@
 
 namespace flashxxl {
 
-device::device(const device_spec& spec, modelled_clock* virtual_clock)
-    : spec_(spec), clock_(virtual_clock) {
+device::device(const device_spec& spec, modelled_clock* virtual_clock, memory_backing_budget* memory_budget)
+    : spec_(spec), clock_(virtual_clock), memory_budget_(memory_budget) {
     queue_id_ = queue_id_pool::instance().acquire();
     try {
         for (unsigned i = 1; i < spec_.io_threads; ++i) extra_queue_ids_.push_back(queue_id_pool::instance().acquire());
@@ -135,7 +135,8 @@ void device::build() {
     }
     std::unique_ptr<stxxl::file> backing;
     if (spec_.io_impl == "memory") {
-        backing = std::make_unique<sparse_memory_file>(spec_.size);
+        const int queue = stxxl::file::DEFAULT_QUEUE;  // a copy: the member is declared, not defined
+        backing = std::make_unique<sparse_memory_file>(spec_.size, queue, 4 * KiB, memory_budget_, spec_.name);
     } else {
         backing = open_backing_file();
     }

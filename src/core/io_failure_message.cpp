@@ -32,10 +32,14 @@ std::string io_failure_hint(const std::string& reason, const std::string& backin
 
 std::string io_failure_message(const failed_request& r, const std::string& stxxl_text) {
     std::string reason = io_error_reason(stxxl_text);
-    return "device '" + r.device + "'" + (r.origin.empty() ? "" : " (" + r.origin + ")") + ", backing file '" +
-           r.backing + "': " + (r.write ? "writing " : "reading ") + format_bytes(double(r.bytes)) +
-           " at byte offset " + std::to_string(r.offset) + (r.role.empty() ? "" : " for role " + r.role) +
-           " failed: " + reason + "; " + io_failure_hint(reason, r.backing);
+    // A memory-backed device has no file to check: its reasons (over the machine's memory
+    // budget, beyond capacity) say what to do themselves.
+    const bool in_memory = r.backing == "memory";
+    return "device '" + r.device + "'" + (r.origin.empty() ? "" : " (" + r.origin + ")") +
+           (in_memory ? ", backed by memory" : ", backing file '" + r.backing + "'") + ": " +
+           (r.write ? "writing " : "reading ") + format_bytes(double(r.bytes)) + " at byte offset " +
+           std::to_string(r.offset) + (r.role.empty() ? "" : " for role " + r.role) + " failed: " + reason +
+           (in_memory ? "" : "; " + io_failure_hint(reason, r.backing));
 }
 
 } // namespace flashxxl

@@ -9,8 +9,12 @@
 namespace flashxxl {
 
 machine::machine(const machine_spec& spec)
-    : name_(spec.name), clock_(std::make_unique<modelled_clock>()), lock_(std::make_unique<std::mutex>()) {
-    for (const device_spec& d : spec.devices) devices_.push_back(std::make_unique<device>(d, clock_.get()));
+    : name_(spec.name), clock_(std::make_unique<modelled_clock>()),
+      memory_budget_(std::make_unique<memory_backing_budget>(
+          spec.memory_backing_limit ? spec.memory_backing_limit : memory_backing_budget::default_limit())),
+      lock_(std::make_unique<std::mutex>()) {
+    for (const device_spec& d : spec.devices)
+        devices_.push_back(std::make_unique<device>(d, clock_.get(), memory_budget_.get()));
     try {
         placement_ = make_placement(spec.placement.policy, spec.placement.options);
         check_placement();

@@ -7,9 +7,11 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include <stxxl/bits/io/disk_queued_file.h>
 
+#include "flashxxl/device/memory_backing_budget.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/units.hpp"
 
@@ -21,13 +23,21 @@ namespace flashxxl {
 //! grow the addressable range but never allocates.
 class sparse_memory_file : public stxxl::disk_queued_file {
 public:
-    //! \param capacity addressable bytes; \param chunk_bytes allocation unit (power of two)
+    //! \param capacity addressable bytes; \param chunk_bytes allocation unit (power of two);
+    //! \param budget when given (the machine's), every chunk is taken from it and a write that
+    //! would pass its limit fails (stxxl::io_error naming `name`) instead of exhausting RAM.
     sparse_memory_file(std::uint64_t capacity, int queue_id = DEFAULT_QUEUE,
-                       std::uint64_t chunk_bytes = 4 * KiB)
+                       std::uint64_t chunk_bytes = 4 * KiB, memory_backing_budget* budget = nullptr,
+                       std::string name = "memory")
         : stxxl::file(DEFAULT_DEVICE_ID), stxxl::disk_queued_file(queue_id, NO_ALLOCATOR),
-          capacity_(capacity), chunk_bytes_(chunk_bytes) {
+          capacity_(capacity), chunk_bytes_(chunk_bytes), budget_(budget), name_(std::move(name)) {
         if (chunk_bytes == 0 || (chunk_bytes & (chunk_bytes - 1)) != 0)
             throw config_error("sparse_memory_file: chunk size must be a power of two");
+    }
+    sparse_memory_file(const sparse_memory_file&) = delete;
+    sparse_memory_file& operator=(const sparse_memory_file&) = delete;
+    ~sparse_memory_file() override {
+        if (budget_) budget_->give_back(allocated_bytes_);
     }
 
     void serve(void* buffer, offset_type offset, size_type bytes,
@@ -49,6 +59,10 @@ public:
             } else {
                 std::unique_ptr<char[]>& chunk = chunks_[index];
                 if (!chunk) {
+                    if (budget_ && !budget_->try_take(chunk_bytes_)) {
+                        chunks_.erase(index);
+                        throw stxxl::io_error(over_budget_message());
+                    }
                     chunk.reset(new char[chunk_bytes_]());
                     allocated_bytes_ += chunk_bytes_;
                 }
@@ -74,13 +88,13 @@ public:
         if (end <= first) return;
         if (end - first <= chunks_.size()) {
             for (std::uint64_t i = first; i < end; ++i)
-                if (chunks_.erase(i)) allocated_bytes_ -= chunk_bytes_;
+                if (chunks_.erase(i)) release_chunk();
             return;
         }
         for (auto it = chunks_.begin(); it != chunks_.end();) {
             if (it->first >= first && it->first < end) {
                 it = chunks_.erase(it);
-                allocated_bytes_ -= chunk_bytes_;
+                release_chunk();
             } else {
                 ++it;
             }
@@ -95,8 +109,22 @@ public:
     }
 
 private:
+    void release_chunk() {
+        allocated_bytes_ -= chunk_bytes_;
+        if (budget_) budget_->give_back(chunk_bytes_);
+    }
+    std::string over_budget_message() const {
+        return "memory-backed device '" + name_ + "' holds " + format_bytes(double(allocated_bytes_)) +
+               ", and the machine's memory-backed devices together may hold at most " +
+               format_bytes(double(budget_->limit())) + " (by default three quarters of this host's physical memory, " +
+               format_bytes(double(physical_memory_bytes())) +
+               "): back the device by a file instead (--backing-dir DIR, or a file path in the machine config)";
+    }
+
     std::uint64_t capacity_;
     std::uint64_t chunk_bytes_;
+    memory_backing_budget* budget_;
+    std::string name_;
     std::unordered_map<std::uint64_t, std::unique_ptr<char[]>> chunks_;
     std::uint64_t allocated_bytes_ = 0;
     mutable std::mutex mutex_;

@@ -29,6 +29,7 @@ namespace flashxxl {
 
 class device_model;
 class emulated_file;
+class memory_backing_budget;
 class modelled_clock;
 class translation_layer;
 
@@ -40,8 +41,10 @@ class translation_layer;
 class device {
 public:
     //! Builds the device of one config line. Throws config_error naming the line. With a
-    //! clock (the machine's), its requests are scheduled on that virtual clock.
-    explicit device(const device_spec& spec, modelled_clock* virtual_clock = nullptr);
+    //! clock (the machine's), its requests are scheduled on that virtual clock; with a budget
+    //! (the machine's), a memory-backed device takes its storage from it.
+    explicit device(const device_spec& spec, modelled_clock* virtual_clock = nullptr,
+                    memory_backing_budget* memory_budget = nullptr);
 
     device(const device&) = delete;
     device& operator=(const device&) = delete;
@@ -135,6 +138,7 @@ private:
 
     device_spec spec_;
     modelled_clock* clock_;
+    memory_backing_budget* memory_budget_;
     int queue_id_ = -1;
     std::vector<int> extra_queue_ids_;  // io_threads - 1 more queues of a real device
     bool created_ = false;

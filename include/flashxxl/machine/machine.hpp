@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "flashxxl/device/memory_backing_budget.hpp"
 #include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/blocks.hpp"
@@ -87,6 +88,7 @@ private:
 
     std::string name_;
     std::unique_ptr<modelled_clock> clock_;  // before devices_: they keep a pointer to it
+    std::unique_ptr<memory_backing_budget> memory_budget_;  // the same
     std::vector<std::unique_ptr<device>> devices_;
     std::unique_ptr<placement_policy> placement_;
     std::unique_ptr<std::mutex> lock_;

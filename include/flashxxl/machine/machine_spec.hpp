@@ -46,6 +46,9 @@ struct machine_spec {
     std::string origin;
     std::vector<device_spec> devices;
     placement_spec placement;
+    //! Bytes the memory-backed devices may hold together (memory_backing_budget); 0: its
+    //! default_limit(), three quarters of physical memory.
+    std::uint64_t memory_backing_limit = 0;
 };
 
 } // namespace flashxxl
