@@ -1,6 +1,8 @@
 // `flashxxl btree`: the two-level B-tree (flashxxl::map) workload: bulk load, random finds, random inserts, range scans.
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +34,19 @@ void run_btree(const btree_options& o) {
     if (o.work.items == 0) throw config_error("--items must be at least 1");
     if (o.layout != "two-level" && o.layout != "br" && o.layout != "bw" && o.layout != "all")
         throw config_error("--layout '" + o.layout + "' (expected two-level, br, bw or all)");
+    // At most items + 3 x items + batch entries of 16 B (the random inserts draw from 3 x items new keys).
+    const btree_workload& w = o.work;
+    const std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+    const std::uint64_t fresh = w.items > most / 3 ? most : std::min(w.inserts, 3 * w.items);
+    const std::uint64_t entries = w.items > most - fresh || w.items + fresh > most - w.batch ? most : w.items + fresh + w.batch;
+    require_room_for_input(bench_machine_spec(o.choice, o.device), entries, 16,
+                           "--items " + std::to_string(w.items) + " with the inserts and the batch");
+    // The batch's keys are sorted in memory before they are inserted.
+    const std::uint64_t physical = physical_memory_bytes();
+    if (physical != 0 && w.batch > physical / 2 / sizeof(std::uint64_t))
+        throw config_error("--batch " + std::to_string(w.batch) + ": its keys are sorted in memory (" +
+                           format_bytes(double(w.batch) * sizeof(std::uint64_t)) +
+                           "), more than half this machine's physical memory (" + format_bytes(double(physical)) + ")");
     block_sizes b;
     {
         machine probe = make_bench_machine(o.choice, o.device);

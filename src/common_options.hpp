@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -34,6 +35,36 @@ inline std::uint64_t parse_size_option(const std::string& option, const std::str
     } catch (const config_error& e) {
         throw config_error(option + ": " + e.what());
     }
+}
+
+//! config_error before any input is generated when n items of `item_bytes` cannot be held: the
+//! volume overflows 64 bits, exceeds the machine's device capacity, or (devices backed by
+//! memory only) exceeds what memory-backed devices may hold (memory_backing_budget's default,
+//! three quarters of physical memory), which would fail half-way. `what` names the items
+//! ("--items 5", "--items 5 with the inserts and the batch").
+inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, std::uint64_t item_bytes,
+                                   const std::string& what = "") {
+    const std::string items = what.empty() ? "--items " + std::to_string(n) : what;
+    if (n > std::numeric_limits<std::uint64_t>::max() / item_bytes)
+        throw config_error(items + " of " + std::to_string(item_bytes) + " bytes overflow 64 bits of volume");
+    std::uint64_t volume = n * item_bytes, capacity = 0;
+    bool memory_only = true;
+    for (const device_spec& d : spec.devices) {
+        capacity += d.size;
+        memory_only = memory_only && d.io_impl == "memory";
+    }
+    std::string input = "the input of " + std::to_string(n) + " items (" + format_bytes(double(volume)) + ")";
+    if (!what.empty()) input += ", " + what + ",";
+    if (volume > capacity)
+        throw config_error(input + " exceeds the capacity of machine '" + spec.name + "' (" +
+                           format_bytes(double(capacity)) + " on all devices)");
+    const std::uint64_t physical = physical_memory_bytes();
+    if (memory_only && physical != 0 && volume > memory_backing_budget::default_limit())
+        throw config_error(input + " exceeds what memory-backed devices may hold on this machine (" +
+                           format_bytes(double(memory_backing_budget::default_limit())) +
+                           ", three quarters of its physical memory " + format_bytes(double(physical)) +
+                           "), and every device of machine '" + spec.name +
+                           "' is memory-backed: use --backing-dir or a config with file devices, or fewer items");
 }
 
 //! The value of --memory (the budget M); config_error naming the option when it is not a size,

@@ -55,30 +55,6 @@ struct container_command_text {
     role data_role = role::scratch;  // whose device's block sizes apply without --br / --bw
 };
 
-//! config_error before any input is generated when n items of `item_bytes` cannot be held: the
-//! volume overflows 64 bits, exceeds the machine's device capacity, or (devices backed by
-//! memory only) exceeds this machine's physical memory, which would end in std::bad_alloc.
-inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, std::uint64_t item_bytes) {
-    if (n > std::numeric_limits<std::uint64_t>::max() / item_bytes)
-        throw config_error("--items " + std::to_string(n) + " of " + std::to_string(item_bytes) +
-                           " bytes overflow 64 bits of volume");
-    std::uint64_t volume = n * item_bytes, capacity = 0;
-    bool memory_only = true;
-    for (const device_spec& d : spec.devices) {
-        capacity += d.size;
-        memory_only = memory_only && d.io_impl == "memory";
-    }
-    std::string input = "the input of " + std::to_string(n) + " items (" + format_bytes(double(volume)) + ")";
-    if (volume > capacity)
-        throw config_error(input + " exceeds the capacity of machine '" + spec.name + "' (" +
-                           format_bytes(double(capacity)) + " on all devices)");
-    std::uint64_t physical = physical_memory_bytes();
-    if (memory_only && physical != 0 && volume > physical)
-        throw config_error(input + " exceeds this machine's physical memory (" + format_bytes(double(physical)) +
-                           "), which backs every device of machine '" + spec.name +
-                           "': use --backing-dir or a config with file devices, or fewer items");
-}
-
 //! The values of a size option that may list several (`--br 64KiB,128KiB`); {""} when empty
 //! (the device's). Each value is checked as a size here, so that a typo is an error, not a skip.
 inline std::vector<std::string> size_list(const std::string& option, const std::string& text) {

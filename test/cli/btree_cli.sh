@@ -25,4 +25,9 @@ assert ph(two, 'random finds')['modelled_s'] > 0, two" \
     && echo "ok   btree json: layouts, Br reads for finds, Bw writes for the bulk load" || { echo "FAIL btree json"; fail=1; }
 check "bad layout is named" 2 "--layout 'b-tree' \(expected two-level, br, bw or all\)" "$bin" btree $small --layout b-tree
 check "memory too small names the minimum" 2 "flashxxl::map: memory budget .*need at least" "$bin" btree $base --memory 128KiB
+# Sizes that cannot be held are refused before any work (they ran for minutes, or until the OOM killer).
+check "items beyond the devices are refused" 2 "the input of 100000110000 items \(1.46 TiB\), --items 100000000000 with the inserts and the batch, exceeds the capacity of machine 'hybrid-2009'" \
+    "$bin" btree --items 100000000000 --no-progress
+check "a 64-bit overflow is named" 2 "--items 18446744073709551615 with the inserts and the batch of 16 bytes overflow 64 bits" \
+    "$bin" btree --items 18446744073709551615 --no-progress
 exit $fail
