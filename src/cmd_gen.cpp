@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -140,6 +141,23 @@ gen_result write_maybe_shuffled(Generator& gen, const gen_options& o, const std:
     return write_graph(shuffled, o, path, comments);
 }
 
+//! config_error when the file system that will hold `out` has less room than the graph needs at
+//! the very least (text: "u v\n" is 4 bytes an edge; binary: two ids), instead of filling it:
+//! rmat --scale 40 is 2^44 edges, hundreds of terabytes.
+void require_room_for_graph(const gen_options& o, std::uint64_t edges, std::uint64_t nodes) {
+    const std::uint64_t width = o.format == "binary" ? (o.id_width ? o.id_width : nodes <= (1ull << 32) ? 4 : 8) : 0;
+    const std::uint64_t per_edge = o.format == "binary" ? 2 * width : 4;
+    const std::string where = std::filesystem::path(o.out).parent_path().string();
+    struct statvfs fs {};
+    if (::statvfs(where.empty() ? "." : where.c_str(), &fs) != 0) return;  // no answer: the writes will tell
+    const std::uint64_t room = std::uint64_t(fs.f_bavail) * std::uint64_t(fs.f_frsize);
+    if (edges > room / per_edge)
+        throw config_error("gen " + o.kind + ": " + std::to_string(edges) + " edges need at least " +
+                           format_bytes(double(edges) * double(per_edge)) + " (" + std::to_string(per_edge) +
+                           " bytes an edge in " + o.format + "), and the file system of '" + o.out + "' has " +
+                           format_bytes(double(room)) + " free: choose a smaller graph or another place");
+}
+
 void require(bool given, const std::string& kind, const std::string& what) {
     if (!given) throw config_error("gen " + kind + ": " + what + " is required");
 }
@@ -189,6 +207,7 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
                     "Nodes: " + std::to_string(g.node_count()) + " Edges: " + std::to_string(g.edge_count()),
                     std::string("self-loops ") + (loops ? "possible" : "none") + ", repeated edges " +
                         (dups ? "possible" : "none") + " (docs/graph-formats.md)"};
+        require_room_for_graph(o, g.edge_count(), g.node_count());
         r = write_maybe_shuffled(g, o, tmp, comments);
     };
     auto start = std::chrono::steady_clock::now();

@@ -35,6 +35,8 @@ expect_error "tree: node count must be at least 1" gen tree --nodes 0 --out a.tx
 expect_error "decimal unit" gen tree --nodes 100 --block 128K --out a.txt
 expect_error "--out" gen grid --side 3
 expect_error "cannot open" gen grid --side 3 --out "$dir/no/such/dir/a.txt"
+# A graph that cannot fit the file system is refused before a byte is written (2^54 edges here).
+expect_error "gen rmat: 18014398509481984 edges need at least 65536 TiB (4 bytes an edge in text), and the file system of 'a.txt' has" gen rmat --scale 50 --out a.txt
 # Not a regular file: refused even with --force (renaming the graph over it would replace the
 # FIFO, device node or link itself). A FIFO stands in for a device here; it must stay a FIFO.
 mkfifo fifo && ln -s target.txt link.txt
