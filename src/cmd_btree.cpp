@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,9 +35,11 @@ void run_btree(const btree_options& o) {
         throw config_error("--layout '" + o.layout + "' (expected two-level, br, bw or all)");
     // At most items + 3 x items + batch entries of 16 B (the random inserts draw from 3 x items new keys).
     const btree_workload& w = o.work;
-    const std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
-    const std::uint64_t fresh = w.items > most / 3 ? most : std::min(w.inserts, 3 * w.items);
-    const std::uint64_t entries = w.items > most - fresh || w.items + fresh > most - w.batch ? most : w.items + fresh + w.batch;
+    std::uint64_t new_keys = 0, entries = 0;
+    if (__builtin_mul_overflow(w.items, 3, &new_keys)) new_keys = UINT64_MAX;
+    if (__builtin_add_overflow(w.items, std::min(w.inserts, new_keys), &entries) ||
+        __builtin_add_overflow(entries, w.batch, &entries))
+        entries = UINT64_MAX;
     require_room_for_input(bench_machine_spec(o.choice, o.device), entries, 16,
                            "--items " + std::to_string(w.items) + " with the inserts and the batch");
     // The batch's keys are sorted in memory before they are inserted.

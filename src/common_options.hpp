@@ -58,11 +58,11 @@ inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, st
     if (volume > capacity)
         throw config_error(input + " exceeds the capacity of machine '" + spec.name + "' (" +
                            format_bytes(double(capacity)) + " on all devices)");
-    const std::uint64_t physical = physical_memory_bytes();
-    if (memory_only && physical != 0 && volume > memory_backing_budget::default_limit())
+    const std::uint64_t limit = memory_backing_budget::default_limit();  // unlimited when unknown
+    if (memory_only && volume > limit)
         throw config_error(input + " exceeds what memory-backed devices may hold on this machine (" +
-                           format_bytes(double(memory_backing_budget::default_limit())) +
-                           ", three quarters of its physical memory " + format_bytes(double(physical)) +
+                           format_bytes(double(limit)) + ", three quarters of its physical memory " +
+                           format_bytes(double(physical_memory_bytes())) +
                            "), and every device of machine '" + spec.name +
                            "' is memory-backed: use --backing-dir or a config with file devices, or fewer items");
 }

@@ -11,10 +11,10 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <type_traits>
 #include <utility>
-#include <string>
 #include <vector>
 
 #include <omp.h>
