@@ -87,6 +87,22 @@ block_sizes machine::block_sizes_for(role r) const {
     return block_sizes(br, block_sizes::whole_reads_bw(br, bw));
 }
 
+std::uint64_t machine::room_for(role r) const {
+    std::vector<std::size_t> on;
+    {
+        std::lock_guard<std::mutex> lock(*lock_);
+        on = placement_->devices_for(r, placement_view());
+    }
+    std::uint64_t on_files = 0, in_memory = 0;
+    for (std::size_t i : on) {
+        const device& d = *devices_.at(i);
+        (d.spec().io_impl == "memory" ? in_memory : on_files) += d.allocator().free_bytes();
+    }
+    const std::uint64_t budget_left =
+        memory_budget_->limit() - std::min(memory_budget_->limit(), memory_budget_->used());
+    return on_files + std::min(in_memory, budget_left);
+}
+
 std::vector<placement_device> machine::placement_view() const {
     std::vector<placement_device> v;
     for (const auto& d : devices_)

@@ -52,4 +52,11 @@ check "dfs --out refuses the input graph too" 2 "dfs --out '.*g20.txt' is the in
     "$bin" dfs "$work/g20.txt" --no-progress --out "$work/g20.txt"
 check "dfs --out refuses bfs's output (another command's)" 2 "dfs --out '.*levels.txt' exists and was not written" \
     "$bin" dfs "$work/g20.txt" --no-progress --out "$work/levels.txt"
+# A sparse id range is refused at the line that shows it, before anything is written: on the
+# 256 MiB tiny machine, an edge to node 10^8 needs an 800 MB offset array.
+tiny_config "$work/tiny.cfg"
+printf '# two edges, ids far apart\n0 1\n1 100000000\n' > "$work/sparse.txt"
+check "an id whose offset array cannot fit names the file and line" 2 \
+    "sparse.txt:3: edge 2 \(1, 100000000\) needs a CSR offset array of at least 762.94 MiB, more than the 256 MiB that machine 'tiny' can hold.*renumber the nodes densely" \
+    "$bin" bfs "$work/sparse.txt" --config "$work/tiny.cfg" --no-progress
 exit $fail

@@ -42,6 +42,39 @@ TEST(csr, id_beyond_32_bits_names_file_and_line) {
     }
 }
 
+// A sparse id range whose offset array cannot be held is refused at the edge that shows it,
+// before the sort writes anything: one edge to node 10^6 needs 8 MB of offsets, and a node count
+// of 10^6 as much, under a 1 MiB memory-backing budget.
+TEST(csr, an_offset_array_beyond_the_machine_is_refused_before_writing) {
+    machine_spec spec = parse_machine_config(
+        "name=small\nflash=memory,1GiB,memory name=ssd\nplacement=single device=ssd\n", "csr-test");
+    spec.memory_backing_limit = 1 * MiB;
+    machine m(spec);
+    const std::string beyond = "needs a CSR offset array of at least 7.63 MiB, more than the 1 MiB that machine "
+                               "'small' can hold for role static_data (single: everything -> ssd); node ids are "
+                               "array indices, so renumber the nodes densely";
+    const std::vector<edge> sparse_edges = {{0, 1}, {1, 1000000}, {2, 3}};
+    flashxxl::testing::vector_edge_source sparse(1000001, sparse_edges);
+    try {
+        build_csr(m, 160 * 1024, small_blocks, sparse);
+        FAIL() << "an 8 MB offset array was accepted under a 1 MiB memory-backing budget";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("build_csr: edge 2 (1, 1000000) " + beyond), std::string::npos) << e.what();
+    }
+    const std::vector<edge> dense_edges = {{0, 1}, {1, 2}};
+    flashxxl::testing::vector_edge_source declared(1000000, dense_edges);
+    try {
+        build_csr(m, 160 * 1024, small_blocks, declared);
+        FAIL() << "a declared node count of 10^6 was accepted under a 1 MiB memory-backing budget";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("build_csr: a node count of 1000000 " + beyond), std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u) << "a refusal left blocks allocated";
+    flashxxl::testing::vector_edge_source dense(3, dense_edges);
+    EXPECT_EQ(build_csr(m, 160 * 1024, small_blocks, dense)->node_count(), 3u);
+}
+
 TEST(csr, matches_the_symmetrized_edge_set_and_counts_what_it_dropped) {
     machine m = flashxxl::testing::plain_machine();
     for (const test_graph& tg : flashxxl::testing::test_graphs()) {

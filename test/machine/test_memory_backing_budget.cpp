@@ -99,3 +99,29 @@ TEST(memory_backing_budget, a_machine_refuses_writes_past_it) {
         EXPECT_EQ(msg.find("check the backing file"), std::string::npos) << msg;
     }
 }
+
+// room_for: the free space of a role's devices, capped by what the memory-backing budget has left.
+TEST(memory_backing_budget, room_for_a_role_is_capped_by_it) {
+    const char* config = "name=small\nflash=memory,1GiB,memory name=ssd\nplacement=single device=ssd\n";
+    machine_spec roomy = parse_machine_config(config, "budget-test");
+    roomy.memory_backing_limit = 8 * GiB;
+    machine m(roomy);
+    EXPECT_EQ(m.room_for(role::static_data), 1 * GiB);
+    {
+        owned_extent e = m.allocate(role::static_data, 256 * MiB);
+        EXPECT_EQ(m.room_for(role::static_data), 768 * MiB);
+    }
+    EXPECT_EQ(m.room_for(role::static_data), 1 * GiB);
+
+    machine_spec tight = parse_machine_config(config, "budget-test");
+    tight.memory_backing_limit = 1 * MiB;
+    machine small(tight);
+    EXPECT_EQ(small.room_for(role::static_data), 1 * MiB);
+    const block_sizes b(64 * KiB, 256 * KiB);
+    vector<std::uint64_t> v(small, 2 * MiB, b, role::stream);
+    {
+        vector<std::uint64_t>::stream_writer w(v);
+        for (std::uint64_t i = 0; i < 64 * 1024; ++i) w.push(i);  // 512 KiB written
+    }
+    EXPECT_LE(small.room_for(role::static_data), 1 * MiB - 512 * KiB);
+}

@@ -43,6 +43,17 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
         throw config_error("build_csr: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
                            format_bytes(double(csr_build_min_memory(b))) +
                            " (an arc sorter and two Bw-double-buffered writers) for " + b.describe());
+    // Before anything of ours is on the devices: what the graph's vectors could ever get. One
+    // offset per node, whatever the number of arcs: a list with one id of 4 * 10^9 needs a 32 GB
+    // offset array, so it is refused at that edge, not after filling the devices (or the host's
+    // memory, for memory-backed devices) for a minute.
+    const std::uint64_t room = m.room_for(role::static_data);
+    auto offsets_beyond = [&](std::uint64_t nodes) {
+        return "needs a CSR offset array of at least " + format_bytes(double((nodes + 1) * sizeof(std::uint64_t))) +
+               ", more than the " + format_bytes(double(room)) + " that machine '" + m.name() +
+               "' can hold for role static_data (" + m.describe_placement() +
+               "); node ids are array indices, so renumber the nodes densely (0 .. |V| - 1)";
+    };
     csr_build_stats st;
     sorter_type arcs(m, memory - writers, b, arc_by_tail(), role::stream);
     edge e;
@@ -53,7 +64,13 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
             throw input_error((edge_position(source).empty() ? "build_csr" : edge_position(source)) + ": edge " +
                               std::to_string(st.input_edges) + " (" + std::to_string(e.u) + ", " + std::to_string(e.v) +
                               ") has an id >= 2^32 - 1 = 4294967295, which 32-bit BFS records cannot hold");
-        max_id = std::max(max_id, std::max(e.u, e.v));
+        if (e.max_endpoint() > max_id) {
+            max_id = e.max_endpoint();
+            if ((max_id + 2) * sizeof(std::uint64_t) > room)  // the offset array of nodes 0 .. max_id
+                throw input_error((edge_position(source).empty() ? "build_csr" : edge_position(source)) + ": edge " +
+                                  std::to_string(st.input_edges) + " (" + std::to_string(e.u) + ", " +
+                                  std::to_string(e.v) + ") " + offsets_beyond(max_id + 1));
+        }
         if (e.u == e.v) {
             ++st.self_loops;
             continue;
@@ -67,6 +84,8 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
                           std::to_string(st.nodes));
     if (st.nodes >= no_bfs_node)
         throw input_error("build_csr: " + std::to_string(st.nodes) + " nodes do not fit 32-bit BFS records (at most 2^32 - 2)");
+    if ((st.nodes + 1) * sizeof(std::uint64_t) > room)
+        throw input_error("build_csr: a node count of " + std::to_string(st.nodes) + " " + offsets_beyond(st.nodes));
     arcs.sort();
     auto g = std::make_unique<csr_graph>(m, cache_memory ? cache_memory : memory / 8, b);
     {

@@ -63,6 +63,12 @@ public:
     //! Br: every device then gets reads and writes at least as large as its own sizes.
     block_sizes block_sizes_for(role r) const;
 
+    //! Bytes that blocks of role `r` can still get: the free space of the devices the placement
+    //! policy may put the role on, where those are memory-backed no more than the machine's
+    //! memory-backing budget has left (an emulated 32 GiB disk on a 24 GiB host holds less than
+    //! its capacity). An upper bound, for refusing work that cannot fit before it starts.
+    std::uint64_t room_for(role r) const;
+
     //! What the placement policy sees.
     std::vector<placement_device> placement_view() const;
     //! "static_data -> ssd; hot, scratch, stream -> hdd" and the like.
