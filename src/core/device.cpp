@@ -234,6 +234,14 @@ std::unique_ptr<stxxl::file> device::open_backing_file() {
     } catch (const std::exception& e) {
         throw io_failure(where + ": cannot size it: " + e.what());
     }
+    // A file this machine created and does not keep is unlinked now, as STXXL's unlink_on_open
+    // does: the open descriptor holds it until teardown, and a run that dies (SIGINT, SIGKILL,
+    // the OOM killer) leaves no file of up to the device's size behind, nor one that the next
+    // run would refuse as "already exists".
+    if (created_ && !spec_.keep && is_backing_file()) {
+        ::unlink(path.c_str());
+        created_ = false;  // nothing left to remove at teardown
+    }
     return f;
 }
 

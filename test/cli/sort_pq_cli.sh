@@ -40,4 +40,21 @@ check "--items 0 with --bytes: one of them" 2 "one of --items N and --bytes SIZE
 check "--threads above 1024 names the option and the range" 2 "--threads: '100000' is out of range; expected a whole number from 0 to 1024" \
     "$bin" sort $small --items 10 --threads 100000
 check "--threads 5 on any machine" 0 "output verified: sorted" "$bin" sort $small --items 100000 --threads 5 --mode sorter
+# --backing-dir files are unlinked once open: a killed run leaves none (before: two sparse files of
+# 32 GiB and 400 GiB apparent size, which the next run then refused as "already exists").
+mkdir "$work/bd"
+"$bin" sort --backing-dir "$work/bd" --items 100000000 --memory 128MiB --no-progress >/dev/null 2>&1 &
+sort_pid=$!
+for _ in $(seq 1 200); do
+    ls -l "/proc/$sort_pid/fd" 2>/dev/null | grep -q "/bd/.*(deleted)" && break
+    sleep 0.05
+done
+ls -l "/proc/$sort_pid/fd" 2>/dev/null | grep -q "/bd/.*(deleted)" \
+    && echo "ok   the running sort holds its backing files unlinked" || { echo "FAIL no unlinked backing file held"; fail=1; }
+kill -KILL "$sort_pid" 2>/dev/null
+wait "$sort_pid" 2>/dev/null
+[ -z "$(ls -A "$work/bd")" ] && echo "ok   a killed sort leaves no backing file" \
+    || { echo "FAIL a killed sort left $(ls -A "$work/bd")"; fail=1; }
+check "the next run in that directory works" 0 "output verified: sorted" \
+    "$bin" sort --backing-dir "$work/bd" --items 10000 --memory 128MiB --no-progress
 exit $fail

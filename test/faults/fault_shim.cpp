@@ -1,6 +1,6 @@
 // Test-only LD_PRELOAD shim: makes write() (or read()) of one file fail with a chosen errno after N bytes (ENOSPC, EIO, EROFS without root).
 //
-// Environment: FLASHXXL_FAULT_PATH (the file, as /proc/self/fd names it), FLASHXXL_FAULT_ERRNO
+// Environment: FLASHXXL_FAULT_PATH (the file, as /proc/self/fd names it, " (deleted)" aside), FLASHXXL_FAULT_ERRNO
 // (ENOSPC, EIO, EROFS or EFBIG), FLASHXXL_FAULT_AFTER (bytes written to it before writes fail,
 // default 0), FLASHXXL_FAULT_OP (write, the default, or read). STXXL's syscall_file writes and
 // reads with write(2) / read(2) after lseek, so this reaches its I/O threads.
@@ -43,7 +43,10 @@ bool should_fail(int fd, size_t bytes, const char* op = "write") {
     ssize_t n = ::readlink(link, target, sizeof target - 1);
     if (n <= 0) return false;
     target[n] = 0;
-    if (std::strcmp(target, path) != 0) return false;
+    // A backing file is unlinked once open: /proc then names it "PATH (deleted)".
+    const std::size_t len = std::strlen(path);
+    if (std::strncmp(target, path, len) != 0 || (target[len] != 0 && std::strcmp(target + len, " (deleted)") != 0))
+        return false;
     const char* after = std::getenv("FLASHXXL_FAULT_AFTER");
     unsigned long long budget = after ? std::strtoull(after, nullptr, 10) : 0;
     return written.fetch_add(bytes) + bytes > budget;

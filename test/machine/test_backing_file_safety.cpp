@@ -1,14 +1,17 @@
-// Tests that a machine's backing file is never a symbolic link and that teardown removes only the file it created.
+// Tests that a machine's backing file is never a symbolic link, is unlinked once open (nothing outlives a killed run), and that teardown removes only the file it created.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 #include <string>
 
+#include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/units.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace flashxxl;
@@ -66,26 +69,44 @@ TEST(BackingFileSafety, SymlinkToExistingFileIsRefused) {
     EXPECT_EQ(st.st_size, 0) << "the link's target was written";
 }
 
-// The file the machine created is removed at teardown (unchanged behaviour).
-TEST(BackingFileSafety, CreatedFileIsRemovedAtTeardown) {
+// The file the machine creates is unlinked as soon as it is open (STXXL's unlink_on_open): it
+// serves the machine through its descriptor, and nothing is left at the path, during or after.
+TEST(BackingFileSafety, CreatedFileIsUnlinkedOnceOpen) {
     flashxxl::testing::temp_dir d;
     std::string path = d / "dev.img";
     {
         machine m = machine::from_config_text("disk=" + path + ",4MiB,syscall name=d\n", "lab.cfg");
-        EXPECT_TRUE(exists(path));
+        EXPECT_FALSE(exists(path)) << "the backing file is still visible after the machine opened it";
+        aligned_buffer block(4096), back(4096);
+        std::memset(block.data(), 'x', 4096);
+        std::memset(back.data(), 0, 4096);
+        owned_extent e = m.allocate(role::scratch, 4096);
+        m.dev(0).wait(m.dev(0).awrite(block.data(), e.get().offset, 4096, role::scratch), role::scratch);
+        m.dev(0).wait(m.dev(0).aread(back.data(), e.get().offset, 4096, role::scratch), role::scratch);
+        EXPECT_EQ(std::memcmp(back.data(), block.data(), 4096), 0) << "the unlinked file does not hold what was written";
     }
-    EXPECT_FALSE(exists(path)) << "backing file not removed";
+    EXPECT_FALSE(exists(path));
 }
 
-// Something else put at the path while the machine ran (a link to a user's file, or a new
-// file) is not the machine's: teardown leaves it alone.
+// keep=on keeps the file, during the run and after it.
+TEST(BackingFileSafety, KeptFileStays) {
+    flashxxl::testing::temp_dir d;
+    std::string path = d / "dev.img";
+    {
+        machine m = machine::from_config_text("disk=" + path + ",4MiB,syscall name=d keep=on\n", "lab.cfg");
+        EXPECT_TRUE(exists(path));
+    }
+    EXPECT_TRUE(exists(path));
+}
+
+// Something put at the path while the machine ran (a link to a user's file, or a new file) is
+// not the machine's: teardown leaves it alone.
 TEST(BackingFileSafety, TeardownRemovesOnlyTheFileItCreated) {
     flashxxl::testing::temp_dir d;
-    std::string path = d / "dev.img", user = d / "user.txt", moved = d / "moved.img";
+    std::string path = d / "dev.img", user = d / "user.txt";
     { std::ofstream(user.c_str()) << "keep me\n"; }
     {
         machine m = machine::from_config_text("disk=" + path + ",4MiB,syscall name=d\n", "lab.cfg");
-        ASSERT_EQ(::rename(path.c_str(), moved.c_str()), 0);
         ASSERT_EQ(::symlink(user.c_str(), path.c_str()), 0);
     }
     EXPECT_TRUE(is_link(path)) << "teardown deleted a link it did not create";
@@ -93,7 +114,6 @@ TEST(BackingFileSafety, TeardownRemovesOnlyTheFileItCreated) {
     ::unlink(path.c_str());
     {
         machine m = machine::from_config_text("disk=" + path + ",4MiB,syscall name=d\n", "lab.cfg");
-        ASSERT_EQ(::unlink(path.c_str()), 0);
         { std::ofstream(path.c_str()) << "a different file\n"; }
     }
     EXPECT_TRUE(exists(path)) << "teardown deleted a file it did not create";
@@ -106,7 +126,8 @@ TEST(BackingFileSafety, LinkedDirectoryIsAccepted) {
     ASSERT_EQ(::symlink((d / "real").c_str(), (d / "via").c_str()), 0);
     {
         machine m = machine::from_config_text("disk=" + (d / "via") + "/dev.img,4MiB,syscall name=d\n", "lab.cfg");
-        EXPECT_TRUE(exists(d / "real/dev.img"));
+        EXPECT_FALSE(exists(d / "real/dev.img")) << "opened and unlinked through the linked directory";
+        EXPECT_EQ(m.dev(0).capacity(), 4 * MiB);
     }
     EXPECT_FALSE(exists(d / "real/dev.img"));
 }

@@ -120,8 +120,9 @@ private:
     //! Opens (or creates) the backing file of a file device. The path's last component must be
     //! a regular file or absent, never a symbolic link (config_error naming the config line): a
     //! link would be written through, and created-then-removed at its target or its own name.
-    //! A new file is created with O_EXCL | O_NOFOLLOW; its identity (device, inode) is recorded
-    //! so that teardown removes that file and nothing else.
+    //! A new file is created with O_EXCL | O_NOFOLLOW; its identity (device, inode) is recorded,
+    //! and unless keep=on it is unlinked once open (checked to be that file), so that not even a
+    //! killed run leaves it behind.
     std::unique_ptr<stxxl::file> open_backing_file();
 
     //! True when the path still names the regular file this device opened or created.
@@ -129,8 +130,9 @@ private:
 
     void release_queues();
 
-    //! Removes the backing file if this device created it and it is still that file (same
-    //! device and inode, not a link): whatever else sits at the path now is left alone.
+    //! Removes the backing file if this device created it, has not unlinked it yet, and it is
+    //! still that file (same device and inode, not a link): whatever else sits at the path now is
+    //! left alone. (A build that fails before the file is open and unlinked needs this.)
     void remove_backing_file();
 
     stxxl::request_ptr submit(io_op op, void* buffer, std::uint64_t offset, std::uint64_t length, role r,
