@@ -29,6 +29,7 @@
 #include "flashxxl/graph/tree_generator.hpp"
 #include "flashxxl/units.hpp"
 #include "invocation.hpp"
+#include "unnamed_temp_file.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -194,8 +195,9 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
     std::vector<std::string> comments;
     std::string description = "flashxxl gen " + o.kind;
     bool loops = false, dups = false;
-    // The output goes to a temporary name first, so a failed run never leaves half a graph.
-    const std::string tmp = o.out + ".tmp-" + std::to_string(getpid());
+    // The output goes to an unnamed temporary file first: a failed run never leaves half a graph,
+    // and a killed one leaves nothing.
+    unnamed_temp_file tmp(o.out);
     gen_result r;
     // Writes generator g (its params already recorded) with the header comments to the temporary file.
     auto write = [&](auto& g) {
@@ -208,7 +210,7 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
                     std::string("self-loops ") + (loops ? "possible" : "none") + ", repeated edges " +
                         (dups ? "possible" : "none") + " (docs/graph-formats.md)"};
         require_room_for_graph(o, g.edge_count(), g.node_count());
-        r = write_maybe_shuffled(g, o, tmp, comments);
+        r = write_maybe_shuffled(g, o, tmp.path(), comments);
     };
     auto start = std::chrono::steady_clock::now();
     try {
@@ -255,10 +257,9 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
             params["d"] = p.d();
             write(g);
         }
-        std::filesystem::rename(tmp, o.out);
-    } catch (...) {
-        std::filesystem::remove(tmp, ec);
-        throw;
+        tmp.commit();
+    } catch (const io_failure& e) {
+        throw io_failure(tmp.explain(e.what()));
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

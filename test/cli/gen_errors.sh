@@ -89,6 +89,20 @@ cmp -s r1.txt r2.txt || fail "same seed gave different R-MAT files"
 cmp -s <(grep -v '^#' r1.txt) <(grep -v '^#' r3.txt) && fail "different seeds gave the same R-MAT edges"
 [ -z "$(ls | grep tmp-)" ] || fail "temporary files left behind: $(ls | grep tmp-)"
 
+# A killed gen leaves nothing: the graph grows in an unnamed file (O_TMPFILE) until it is complete
+# (before: a 671 MB 'g.txt.tmp-PID' after a kill). Killed once it has written into the directory.
+mkdir killed
+"$bin" gen rmat --scale 22 --edge-factor 64 --out killed/g.txt --quiet >/dev/null 2>&1 &
+gen_pid=$!
+for _ in $(seq 1 200); do
+    ls -l "/proc/$gen_pid/fd" 2>/dev/null | grep -q "/killed/" && break
+    sleep 0.05
+done
+ls -l "/proc/$gen_pid/fd" 2>/dev/null | grep -q "/killed/" || fail "gen never opened its output in killed/"
+kill -KILL "$gen_pid" 2>/dev/null
+wait "$gen_pid" 2>/dev/null
+[ -z "$(ls -A killed)" ] || fail "a killed gen left files behind: $(ls -A killed)"
+
 if [ "$failures" -ne 0 ]; then
     echo "gen_errors.sh: $failures check(s) failed" >&2
     exit 1
