@@ -22,8 +22,9 @@
 namespace flashxxl::cli {
 
 //! What the workload does: `items` keys 0, 4, 8, ... bulk loaded (value mix64(key)), `finds`
-//! random finds (a quarter of them hits), `inserts` random new keys (then flush), `batch`
-//! more new keys as one sorted batch (then flush), `scans` range scans of `scan_length` items
+//! random finds (a quarter of them hits), `inserts` random keys not bulk loaded (then flush),
+//! `batch` more as one sorted batch (then flush): both drawn from the 3 x items keys between
+//! the loaded ones (4 i + 1, 2, 3), so repeats, certain once inserts pass that, update, `scans` range scans of `scan_length` items
 //! from random keys. Every phase starts with cold caches (drop_cache).
 struct btree_workload {
     std::uint64_t items = 1000000;

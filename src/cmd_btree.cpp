@@ -98,8 +98,8 @@ void register_btree_command(CLI::App& app) {
     add_block_size_options(cmd, o->br, o->bw, o->memory, "memory budget M of the map (IEC units)");
     cmd->add_option("--items", o->work.items, "items bulk loaded (16 B each)")->capture_default_str();
     cmd->add_option("--finds", o->work.finds, "random finds")->capture_default_str();
-    cmd->add_option("--inserts", o->work.inserts, "random inserts of new keys")->capture_default_str();
-    cmd->add_option("--batch", o->work.batch, "new keys inserted as one sorted batch")->capture_default_str();
+    cmd->add_option("--inserts", o->work.inserts, "random inserts of keys not bulk loaded (drawn from the 3 x --items keys between the loaded ones: beyond that many, repeats update)")->capture_default_str();
+    cmd->add_option("--batch", o->work.batch, "keys not bulk loaded, inserted as one sorted batch (from the same 3 x --items keys)")->capture_default_str();
     cmd->add_option("--scans", o->work.scans, "range scans")->capture_default_str();
     cmd->add_option("--scan-length", o->work.scan_length, "items per range scan")->capture_default_str();
     cmd->add_option("--seed", o->work.seed, "seed of the random keys")->capture_default_str();
