@@ -24,6 +24,7 @@
 #include "cli_graph_algorithms.hpp"
 #include "graph_command.hpp"
 #include "invocation.hpp"
+#include "option_checks.hpp"
 #include "plot_output.hpp"
 
 namespace flashxxl::cli {
@@ -255,7 +256,9 @@ void register_placement_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--seed", o->seed, "seed of the master choice")->capture_default_str();
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
-    cmd->add_option("--backing-dir", o->backing_dir, "back the emulated devices by sparse files in this directory");
+    cmd->add_option("--backing-dir", o->backing_dir,
+                    "back the emulated devices by sparse files in this directory (unlinked once open)")
+        ->check(existing_directory());
     cmd->add_flag("--pace", o->pace, "pace wall time to the device models, so that I/O wait is real");
     cmd->add_option("--scale", o->scale, "wall seconds per modelled second when pacing")
         ->capture_default_str()

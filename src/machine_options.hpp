@@ -40,7 +40,8 @@ inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
     config->excludes(preset);
     cmd->add_option("--backing-dir", choice.backing_dir,
                     "back the preset's emulated devices by sparse files in this directory instead of memory "
-                    "(unlinked once open: nothing is left behind, even by a killed run)");
+                    "(unlinked once open: nothing is left behind, even by a killed run)")
+        ->check(existing_directory());
     cmd->add_option("--placement", choice.placement,
                     "override the placement policy: random_striping, flash_aware, single or per_role "
                     "(options of single / per_role need a config file)");

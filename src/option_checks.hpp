@@ -1,7 +1,11 @@
-// Validators that keep numeric options honest: no wrap-around of negative or overflowing integers, no NaN.
+// Validators that keep options honest: numbers without wrap-around or NaN, directories that exist.
 #pragma once
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -64,6 +68,21 @@ inline CLI::Validator finite_number(double min = -std::numeric_limits<double>::m
             return {};
         },
         description);
+}
+
+//! A directory that exists (followed through links): "--backing-dir '/x': no such directory"
+//! names the option (CLI11 prefixes it) before any device is built.
+inline CLI::Validator existing_directory() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            if (text.empty()) return "empty path; expected a directory";
+            struct stat st {};
+            if (::stat(text.c_str(), &st) != 0)
+                return "'" + text + "': " + std::strerror(errno) + "; expected an existing directory";
+            if (!S_ISDIR(st.st_mode)) return "'" + text + "' is not a directory";
+            return {};
+        },
+        "DIR");
 }
 
 //! Adds whole_number() to every unsigned option and finite_number() to every floating-point

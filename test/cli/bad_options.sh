@@ -15,6 +15,15 @@ check "sort --items -5" 2 "--items: '-5' is not accepted; expected a whole numbe
     "$bin" sort "${small[@]}" --items -5
 check "sort --items beyond 64 bits" 2 "--items: '99999999999999999999' overflows 64 bits" \
     "$bin" sort "${small[@]}" --items 99999999999999999999
+touch "$work/a-file"
+check "sort --backing-dir that does not exist" 2 "--backing-dir: '/nonexistent/dir': No such file or directory; expected an existing directory" \
+    "$bin" sort --backing-dir /nonexistent/dir --items 10 --no-progress
+check "sort --backing-dir that is a file" 2 "--backing-dir: '.*a-file' is not a directory" \
+    "$bin" sort --backing-dir "$work/a-file" --items 10 --no-progress
+check "bfs --backing-dir empty" 2 "--backing-dir: empty path; expected a directory" \
+    "$bin" bfs grid:side=4 --backing-dir "" --no-progress
+check "placement --backing-dir that does not exist" 2 "--backing-dir: '/nonexistent/dir': No such file" \
+    "$bin" placement grid:side=4 --backing-dir /nonexistent/dir --no-progress
 check "sort --items 0x10 (no hex)" 2 "--items: '0x10' is not accepted" "$bin" sort "${small[@]}" --items 0x10
 check "bfs --source -1" 2 "--source: '-1' is not accepted; expected a whole number" \
     "$bin" bfs grid:side=10 --source -1 --no-progress
