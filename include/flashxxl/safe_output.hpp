@@ -76,8 +76,10 @@ inline void check_output_path(const std::string& path, const std::string& option
 
 //! An output file written to a temporary file beside it and renamed over the target by
 //! commit(): readers never see a partial file, and a failed run leaves the old file (or none).
-//! The target is checked by check_output_path() when the object is made, so a bad path fails
-//! before any work, and again just before the rename.
+//! The target is checked by check_output_path() and its directory for being writable when the
+//! object is made, so a bad path fails before any work; the target is checked again just before
+//! the rename. The temporary file (.NAME.flashxxl-XXXXXX) is made at the first stream() or
+//! temp_path(), so a long run that is killed before it writes its output leaves nothing behind.
 //!
 //!     safe_output_file f(path, "--json", force, {"\"generator\": \"flashxxl"});
 //!     f.stream() << text;
@@ -88,35 +90,39 @@ public:
         : path_(std::move(path)), option_(std::move(option)), force_(force), signatures_(std::move(signatures)) {
         check_output_path(path_, option_, force_, signatures_);
         auto slash = path_.find_last_of('/');
-        std::string dir = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
-        std::string base = slash == std::string::npos ? path_ : path_.substr(slash + 1);
-        std::string tmpl = dir + "." + base + ".flashxxl-XXXXXX";
-        std::vector<char> name(tmpl.begin(), tmpl.end());
-        name.push_back('\0');
-        int fd = ::mkstemp(name.data());
-        if (fd < 0)
-            throw io_failure(option_ + " '" + path_ + "': cannot create a temporary file in '" +
-                             (dir.empty() ? "." : dir) + "': " + std::strerror(errno));
-        ::fchmod(fd, 0644);
-        ::close(fd);
-        temp_ = name.data();
-        out_.open(temp_, std::ios::binary | std::ios::trunc);
-        if (!out_) {
-            ::unlink(temp_.c_str());
-            throw io_failure(option_ + " '" + path_ + "': cannot open the temporary file '" + temp_ + "'");
-        }
+        dir_ = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
+        // The directory is checked now, so a bad path fails before any work; the temporary file
+        // is made at the first write, so a run killed before it leaves nothing behind.
+        struct stat st {};
+        const std::string dir = dir_.empty() ? "." : dir_;
+        std::string why;
+        if (::stat(dir.c_str(), &st) != 0)
+            why = std::strerror(errno);
+        else if (!S_ISDIR(st.st_mode))
+            why = "not a directory";
+        else if (::access(dir.c_str(), W_OK | X_OK) != 0)
+            why = std::strerror(errno);
+        if (!why.empty())
+            throw io_failure(option_ + " '" + path_ + "': cannot create a file in '" + dir + "': " + why);
     }
     safe_output_file(const safe_output_file&) = delete;
     safe_output_file& operator=(const safe_output_file&) = delete;
     //! Discards the temporary file unless commit() succeeded.
     ~safe_output_file() { discard(); }
 
-    //! Where to write the contents.
-    std::ostream& stream() { return out_; }
+    //! Where to write the contents (the temporary file, made now if it is not yet).
+    std::ostream& stream() {
+        open_temp();
+        return out_;
+    }
     //! The target path.
     const std::string& path() const { return path_; }
-    //! The temporary file (for writers that take a path, e.g. an external program).
-    const std::string& temp_path() const { return temp_; }
+    //! The temporary file (for writers that take a path, e.g. an external program), made now if
+    //! it is not yet.
+    const std::string& temp_path() {
+        open_temp();
+        return temp_;
+    }
     //! True after a successful commit().
     bool committed() const { return committed_; }
 
@@ -124,7 +130,8 @@ public:
     //! Throws io_failure naming option and path; the target is then unchanged.
     void commit() {
         if (committed_) return;
-        if (temp_.empty()) throw io_failure(option_ + " '" + path_ + "': output already discarded");
+        if (discarded_) throw io_failure(option_ + " '" + path_ + "': output already discarded");
+        open_temp();  // an output nobody wrote to is an empty file
         out_.flush();
         bool ok = static_cast<bool>(out_);
         out_.close();
@@ -158,15 +165,40 @@ public:
         if (out_.is_open()) out_.close();
         if (!temp_.empty()) ::unlink(temp_.c_str());
         temp_.clear();
+        discarded_ = true;
     }
 
 private:
-    std::string path_, option_;
+    //! Makes the temporary file beside the target (.NAME.flashxxl-XXXXXX) unless it exists.
+    void open_temp() {
+        if (!temp_.empty() || committed_) return;
+        if (discarded_) throw io_failure(option_ + " '" + path_ + "': output already discarded");
+        const std::string base = path_.substr(dir_.size());
+        std::string tmpl = dir_ + "." + base + ".flashxxl-XXXXXX";
+        std::vector<char> name(tmpl.begin(), tmpl.end());
+        name.push_back('\0');
+        int fd = ::mkstemp(name.data());
+        if (fd < 0)
+            throw io_failure(option_ + " '" + path_ + "': cannot create a temporary file in '" +
+                             (dir_.empty() ? "." : dir_) + "': " + std::strerror(errno));
+        ::fchmod(fd, 0644);
+        ::close(fd);
+        temp_ = name.data();
+        out_.open(temp_, std::ios::binary | std::ios::trunc);
+        if (!out_) {
+            ::unlink(temp_.c_str());
+            temp_.clear();
+            throw io_failure(option_ + " '" + path_ + "': cannot open the temporary file '" + std::string(name.data()) +
+                             "'");
+        }
+    }
+
+    std::string path_, option_, dir_;  // dir_: the target's directory with its '/', or empty
     bool force_ = false;
     std::vector<std::string> signatures_;
     std::string temp_;
     std::ofstream out_;
-    bool committed_ = false;
+    bool committed_ = false, discarded_ = false;
 };
 
 } // namespace flashxxl

@@ -106,5 +106,28 @@ TEST(safe_output, foreign_file_is_refused_unless_forced_and_ours_is_replaced) {
 TEST(safe_output, missing_directory_names_option_and_path) {
     std::string msg = refusal(::testing::TempDir() + "flashxxl_no_such_dir/x.json");
     EXPECT_NE(msg.find("--json"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("cannot create a temporary file"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("flashxxl_no_such_dir/x.json': cannot create a file in '"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("No such file or directory"), std::string::npos) << msg;
+}
+
+// The temporary file appears at the first write, not when the output is announced: a long run
+// killed before it writes leaves nothing (before: an empty .NAME.flashxxl-XXXXXX per output).
+TEST(safe_output, temporary_file_is_made_at_the_first_write) {
+    flashxxl::testing::temp_dir d;
+    {
+        safe_output_file f(d / "late.json", "--json", false, {"flashxxl"});
+        EXPECT_EQ(d.entries(), 0) << "a temporary file before anything was written";
+        f.stream() << "{\"generator\": \"flashxxl\"}\n";
+        EXPECT_EQ(d.entries(), 1);
+        f.commit();
+    }
+    EXPECT_EQ(d.entries(), 1);
+    {
+        safe_output_file empty(d / "empty.json", "--json", false, {"flashxxl"});
+        empty.commit();  // nothing written: an empty file
+    }
+    struct stat st {};
+    ASSERT_EQ(::stat((d / "empty.json").c_str(), &st), 0);
+    EXPECT_EQ(st.st_size, 0);
+    EXPECT_EQ(d.entries(), 2);
 }
