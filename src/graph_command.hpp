@@ -102,11 +102,16 @@ public:
         const std::string signature = "# flashxxl " + option_ + ":";
         refuse_input_graph(path, graph);
         file_.emplace(path, option_, force, std::vector<std::string>{signature});
-        file_->stream() << signature << " " << columns << "\n";
+        header_ = signature + " " + columns + "\n";  // written with the first line: no file before
     }
 
     //! The stream to write lines to, or nullptr without --out.
-    std::ostream* get() { return file_ ? &file_->stream() : nullptr; }
+    std::ostream* get() {
+        if (!file_) return nullptr;
+        std::ostream& out = file_->stream();
+        if (!header_.empty()) out << std::exchange(header_, std::string());
+        return &out;
+    }
 
     //! io_failure naming the option and the path when a write to get() failed (disk full).
     void check_written() {
@@ -117,6 +122,7 @@ public:
     //! Renames the finished file over the path; io_failure if the data did not reach it.
     void close() {
         if (!file_) return;
+        get();  // the header, when no line was written
         check_written();
         file_->commit();
     }
@@ -133,6 +139,7 @@ private:
 
     std::string option_;
     std::optional<safe_output_file> file_;
+    std::string header_;  // the first line, until written
 };
 
 //! The first lines of a graph command's table: the graph as read into the CSR, the machine.
