@@ -168,6 +168,9 @@ made_target make_target(const characterize_args& a) {
         std::uint64_t size = a.size_text.empty() ? 0 : parse_size(a.size_text);
         if (!a.size_text.empty() && size == 0)
             throw config_error("--size " + a.size_text + ": expected a size above 0 (e.g. 4GiB)");
+        if (size % ch::file_target::header_bytes != 0)
+            throw config_error("--size " + a.size_text + " (" + std::to_string(size) +
+                               " bytes): expected a multiple of 4 KiB, the alignment of every request (e.g. 4GiB)");
         m.snippet_path = a.file;
         struct stat st {};
         if (a.dry_run && ::lstat(a.file.c_str(), &st) != 0) {

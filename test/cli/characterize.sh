@@ -49,4 +49,9 @@ grep -q "no limit per repeat: the time limit is 0 (none in plan quick on a model
 if "$BIN" characterize --file "$WORK/z.img" --size 0 --quiet 2> err.txt; then fail "--size 0 accepted"; fi
 grep -q -- "--size 0: expected a size above 0" err.txt || fail "--size 0 message: $(cat err.txt)"
 [ ! -e "$WORK/z.img" ] || fail "--size 0 created its target"
+for dry in "" --dry-run; do
+    if "$BIN" characterize --file "$WORK/odd.img" --size 3KiB --quiet $dry 2> err.txt; then fail "--size 3KiB accepted $dry"; fi
+    grep -q -- "--size 3KiB (3072 bytes): expected a multiple of 4 KiB" err.txt || fail "--size 3KiB message $dry: $(cat err.txt)"
+done
+[ ! -e "$WORK/odd.img" ] || fail "--size 3KiB created its target"
 echo "characterize CLI: all checks passed"
