@@ -44,6 +44,9 @@ check "--scale inf" 2 "--scale: 'inf' is not accepted; expected a finite number 
     "$bin" machine --no-probe --pace --scale inf
 check "gen --degree nan" 2 "--degree: 'nan' is not accepted" "$bin" gen random --nodes 10 --degree nan --out g.txt
 check "machine --volume 0" 2 "--volume 0: expected a positive size" "$bin" machine --volume 0
+check "a generator spec's bad number names the spec and the key" 2 "graph spec 'grid:side=abc': side: size 'abc' is not a number" \
+    "$bin" bfs grid:side=abc --no-progress
+check "rmat's bad probability names the key" 2 "graph spec 'rmat:scale=4,a=x': a: " "$bin" bfs rmat:scale=4,a=x --no-progress
 check "machine --volume not a size" 2 "--volume: size 'lots' is not a number" "$bin" machine --volume lots
 
 # A memory budget beyond this machine is refused before anything is allocated.

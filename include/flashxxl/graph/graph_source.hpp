@@ -82,15 +82,26 @@ public:
     std::uint64_t integer(const std::string& k) const {
         auto it = values_.find(k);
         if (it == values_.end()) throw config_error("graph spec '" + spec_ + "': " + kind_ + " needs " + k + "=");
-        return parse_size(it->second);
+        return named(k, [&] { return parse_size(it->second); });
     }
     std::uint64_t integer(const std::string& k, std::uint64_t dflt) const { return has(k) ? integer(k) : dflt; }
     double number(const std::string& k, double dflt) const {
         auto it = values_.find(k);
-        return it == values_.end() ? dflt : parse_number(it->second);
+        return it == values_.end() ? dflt : named(k, [&] { return parse_number(it->second); });
     }
 
 private:
+    //! parse(), with a refusal prefixed by the spec and the key ("graph spec 'grid:side=abc':
+    //! side: size 'abc' is not a number ...").
+    template <class Parse>
+    auto named(const std::string& k, Parse parse) const -> decltype(parse()) {
+        try {
+            return parse();
+        } catch (const config_error& e) {
+            throw config_error("graph spec '" + spec_ + "': " + k + ": " + e.what());
+        }
+    }
+
     std::string spec_, kind_;
     std::map<std::string, std::string> values_;
 };
