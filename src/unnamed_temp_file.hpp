@@ -30,7 +30,7 @@ public:
         if (fd_ >= 0) {
             path_ = "/proc/self/fd/" + std::to_string(fd_);
         } else {
-            path_ = target_ + ".tmp-" + std::to_string(::getpid());  // no O_TMPFILE here (EOPNOTSUPP, EISDIR, ...)
+            path_ = name_beside_target();  // no O_TMPFILE here (EOPNOTSUPP, EISDIR, ...)
         }
     }
     unnamed_temp_file(const unnamed_temp_file&) = delete;
@@ -60,7 +60,7 @@ public:
     //! target and the system's reason otherwise, the target then unchanged.
     void commit() {
         if (unnamed()) {
-            const std::string linked = target_ + ".tmp-" + std::to_string(::getpid());
+            const std::string linked = name_beside_target();
             if (::linkat(AT_FDCWD, path_.c_str(), AT_FDCWD, linked.c_str(), AT_SYMLINK_FOLLOW) != 0)
                 throw io_failure("cannot give the finished output a name beside '" + target_ + "' ('" + linked +
                                  "'): " + std::strerror(errno));
@@ -76,6 +76,9 @@ public:
     }
 
 private:
+    //! TARGET.tmp-PID: the named fallback, and the name the finished file is linked under.
+    std::string name_beside_target() const { return target_ + ".tmp-" + std::to_string(::getpid()); }
+
     std::string target_, path_;
     int fd_ = -1;
     bool committed_ = false;

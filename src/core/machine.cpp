@@ -71,12 +71,13 @@ owned_extent machine::allocate(role r, std::uint64_t bytes, std::uint64_t block_
     return owned_extent(extent{&d, offset, bytes, r});
 }
 
+std::vector<std::size_t> machine::devices_for(role r) const {
+    std::lock_guard<std::mutex> lock(*lock_);
+    return placement_->devices_for(r, placement_view());
+}
+
 block_sizes machine::block_sizes_for(role r) const {
-    std::vector<std::size_t> on;
-    {
-        std::lock_guard<std::mutex> lock(*lock_);
-        on = placement_->devices_for(r, placement_view());
-    }
+    const std::vector<std::size_t> on = devices_for(r);
     if (on.empty()) return block_sizes();
     std::uint64_t br = 0, bw = 0;
     for (std::size_t i : on) {
@@ -88,13 +89,8 @@ block_sizes machine::block_sizes_for(role r) const {
 }
 
 std::uint64_t machine::room_for(role r) const {
-    std::vector<std::size_t> on;
-    {
-        std::lock_guard<std::mutex> lock(*lock_);
-        on = placement_->devices_for(r, placement_view());
-    }
     std::uint64_t on_files = 0, in_memory = 0;
-    for (std::size_t i : on) {
+    for (std::size_t i : devices_for(r)) {
         const device& d = *devices_.at(i);
         (d.spec().io_impl == "memory" ? in_memory : on_files) += d.allocator().free_bytes();
     }

@@ -94,7 +94,7 @@ cmp -s <(grep -v '^#' r1.txt) <(grep -v '^#' r3.txt) && fail "different seeds ga
 mkdir killed
 "$bin" gen rmat --scale 22 --edge-factor 64 --out killed/g.txt --quiet >/dev/null 2>&1 &
 gen_pid=$!
-for _ in $(seq 1 200); do
+for _ in $(seq 1 1200); do  # until it holds its output (at most 60 s; no time is asserted)
     ls -l "/proc/$gen_pid/fd" 2>/dev/null | grep -q "/killed/" && break
     sleep 0.05
 done

@@ -45,7 +45,7 @@ check "--threads 5 on any machine" 0 "output verified: sorted" "$bin" sort $smal
 mkdir "$work/bd"
 "$bin" sort --backing-dir "$work/bd" --items 100000000 --memory 128MiB --no-progress >/dev/null 2>&1 &
 sort_pid=$!
-for _ in $(seq 1 200); do
+for _ in $(seq 1 1200); do  # until it holds its output (at most 60 s; no time is asserted)
     ls -l "/proc/$sort_pid/fd" 2>/dev/null | grep -q "/bd/.*(deleted)" && break
     sleep 0.05
 done

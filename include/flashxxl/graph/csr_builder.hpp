@@ -60,16 +60,18 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
     node_id max_id = 0;
     while (source.next(e)) {
         ++st.input_edges;
+        // "g.txt:3: edge 2 (1, 4294967295)": where the edge just read stands, for refusals.
+        auto this_edge = [&] {
+            const std::string at = edge_position(source);
+            return (at.empty() ? "build_csr" : at) + ": edge " + std::to_string(st.input_edges) + " (" +
+                   std::to_string(e.u) + ", " + std::to_string(e.v) + ")";
+        };
         if (e.u >= no_bfs_node || e.v >= no_bfs_node)
-            throw input_error((edge_position(source).empty() ? "build_csr" : edge_position(source)) + ": edge " +
-                              std::to_string(st.input_edges) + " (" + std::to_string(e.u) + ", " + std::to_string(e.v) +
-                              ") has an id >= 2^32 - 1 = 4294967295, which 32-bit BFS records cannot hold");
+            throw input_error(this_edge() + " has an id >= 2^32 - 1 = 4294967295, which 32-bit BFS records cannot hold");
         if (e.max_endpoint() > max_id) {
             max_id = e.max_endpoint();
             if ((max_id + 2) * sizeof(std::uint64_t) > room)  // the offset array of nodes 0 .. max_id
-                throw input_error((edge_position(source).empty() ? "build_csr" : edge_position(source)) + ": edge " +
-                                  std::to_string(st.input_edges) + " (" + std::to_string(e.u) + ", " +
-                                  std::to_string(e.v) + ") " + offsets_beyond(max_id + 1));
+                throw input_error(this_edge() + " " + offsets_beyond(max_id + 1));
         }
         if (e.u == e.v) {
             ++st.self_loops;

@@ -88,6 +88,8 @@ public:
     double modelled_horizon_s() const;
 
 private:
+    //! The devices the placement policy may put role `r` on (its devices_for), under the lock.
+    std::vector<std::size_t> devices_for(role r) const;
     void check_placement();
     //! Asks the policy once per role so that a bad device name fails now, not mid-run.
     void check_placement_locked(placement_policy& policy) const;
