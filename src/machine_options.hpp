@@ -1,6 +1,7 @@
 // CLI options that choose a machine (--machine / --config / --backing-dir ...), shared by subcommands.
 #pragma once
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -10,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "flashxxl/machine/machine.hpp"
+#include "did_you_mean.hpp"
 #include "option_checks.hpp"
 
 namespace flashxxl::cli {
@@ -88,6 +90,20 @@ inline machine_spec chosen_machine_spec(const machine_choice& choice) {
         opts.backing_dir = choice.backing_dir;
         opts.pace = choice.pace;
         opts.scale = choice.scale;
+        if (!choice.preset.empty()) {
+            std::vector<std::string> names;
+            for (const machine_preset& p : machine_presets()) names.push_back(p.name);
+            if (std::find(names.begin(), names.end(), choice.preset) == names.end()) {
+                std::string what = "--machine: unknown machine preset '" + choice.preset + "' (expected one of: " +
+                                   machine_preset_names() + ")";
+                if (std::filesystem::is_regular_file(choice.preset))
+                    what += "; '" + choice.preset + "' is a file: a machine config file goes to --config " +
+                            choice.preset;
+                else if (std::string near = nearest(choice.preset, names); !near.empty())
+                    what += "; did you mean '" + near + "'?";
+                throw config_error(what);
+            }
+        }
         spec = preset_machine_spec(choice.preset.empty() ? default_preset : choice.preset, opts);
     }
     return spec;

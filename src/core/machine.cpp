@@ -2,17 +2,54 @@
 #include "flashxxl/machine/machine.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include <sys/stat.h>
 
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/placement.hpp"
 
 namespace flashxxl {
 
+namespace {
+
+//! What makes two backing files one: the same file (device and inode) when the path exists,
+//! else the same absolute path once ".", ".." and linked directories are resolved.
+std::string backing_file_identity(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0)
+        return "inode " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+    std::error_code ec;
+    std::filesystem::path resolved = std::filesystem::weakly_canonical(path, ec);
+    if (ec) resolved = std::filesystem::absolute(path, ec).lexically_normal();
+    return "path " + resolved.string();
+}
+
+//! Two devices on one file would write over each other's blocks (with reuse=on) or, without it,
+//! quietly get two files where the config names one: refused, naming both devices.
+void refuse_shared_backing_files(const machine_spec& spec) {
+    std::vector<std::pair<std::string, const device_spec*>> seen;
+    for (const device_spec& d : spec.devices) {
+        if (d.io_impl == "memory") continue;
+        std::string id = backing_file_identity(d.path);
+        for (const auto& [other_id, other] : seen)
+            if (other_id == id)
+                throw config_error(d.origin + ": device '" + d.name + "': field 'path': '" + d.path +
+                                   "' is the backing file of device '" + other->name + "' (" + other->origin +
+                                   ", path '" + other->path + "') as well; expected one file per device");
+        seen.emplace_back(std::move(id), &d);
+    }
+}
+
+} // namespace
+
 machine::machine(const machine_spec& spec)
     : name_(spec.name), clock_(std::make_unique<modelled_clock>()),
       memory_budget_(std::make_unique<memory_backing_budget>(
           spec.memory_backing_limit ? spec.memory_backing_limit : memory_backing_budget::default_limit())),
       lock_(std::make_unique<std::mutex>()) {
+    refuse_shared_backing_files(spec);
     for (const device_spec& d : spec.devices)
         devices_.push_back(std::make_unique<device>(d, clock_.get(), memory_budget_.get()));
     try {

@@ -24,6 +24,10 @@ check "bfs --backing-dir empty" 2 "--backing-dir: empty path; expected a directo
     "$bin" bfs grid:side=4 --backing-dir "" --no-progress
 check "placement --backing-dir that does not exist" 2 "--backing-dir: '/nonexistent/dir': No such file" \
     "$bin" placement grid:side=4 --backing-dir /nonexistent/dir --no-progress
+check "machine --machine CONFIG-FILE" 2 "--machine: unknown machine preset 'tiny.cfg' .*; 'tiny.cfg' is a file: a machine config file goes to --config tiny.cfg" \
+    "$bin" machine --machine tiny.cfg --no-probe
+check "machine --machine typo" 2 "--machine: unknown machine preset 'hybrid-2010' .*; did you mean 'hybrid-2009'?" \
+    "$bin" machine --machine hybrid-2010 --no-probe
 check "sort --items 0x10 (no hex)" 2 "--items: '0x10' is not accepted" "$bin" sort "${small[@]}" --items 0x10
 check "bfs --source -1" 2 "--source: '-1' is not accepted; expected a whole number" \
     "$bin" bfs grid:side=10 --source -1 --no-progress

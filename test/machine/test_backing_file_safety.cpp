@@ -1,4 +1,4 @@
-// Tests that a machine's backing file is never a symbolic link, is unlinked once open (nothing outlives a killed run), and that teardown removes only the file it created.
+// Tests that a machine's backing file is never a symbolic link nor shared by two devices, is unlinked once open (nothing outlives a killed run), and that teardown removes only the file it created.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -130,4 +130,48 @@ TEST(BackingFileSafety, LinkedDirectoryIsAccepted) {
         EXPECT_EQ(m.dev(0).capacity(), 4 * MiB);
     }
     EXPECT_FALSE(exists(d / "real/dev.img"));
+}
+
+// Two devices on one path: before, each got its own unlinked file (the config named one), and
+// with keep=on reuse=on both wrote into one file. Refused before any file is made.
+TEST(BackingFileSafety, TwoDevicesOnOnePathAreRefused) {
+    flashxxl::testing::temp_dir d;
+    std::string path = d / "dev.img";
+    std::string msg = config_error_of("disk=" + path + ",4MiB,syscall name=slow\nflash=" + path +
+                                          ",4MiB,syscall name=fast\n",
+                                      "lab.cfg");
+    ASSERT_FALSE(msg.empty()) << "two devices were given one backing file";
+    EXPECT_NE(msg.find("lab.cfg:2: device 'fast'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("device 'slow' (lab.cfg:1"), std::string::npos) << msg;
+    EXPECT_EQ(d.entries(), 0) << "a file was made before the refusal";
+}
+
+// The same file spelt two ways (through "..", or a second hard link to a kept file) is one file.
+TEST(BackingFileSafety, OneFileUnderTwoNamesIsRefused) {
+    flashxxl::testing::temp_dir d;
+    ASSERT_EQ(::mkdir((d / "sub").c_str(), 0755), 0);
+    std::string msg = config_error_of("disk=" + (d / "dev.img") + ",4MiB,syscall\ndisk=" + (d / "sub/../dev.img") +
+                                          ",4MiB,syscall\n",
+                                      "lab.cfg");
+    EXPECT_NE(msg.find("lab.cfg:2: device 'disk1'"), std::string::npos) << msg;
+
+    std::string kept = d / "kept.img", alias = d / "alias.img";
+    { std::ofstream(kept.c_str()) << "a user's data\n"; }
+    ASSERT_EQ(::link(kept.c_str(), alias.c_str()), 0);
+    msg = config_error_of("disk=" + kept + ",4MiB,syscall keep=on reuse=on\nflash=" + alias +
+                              ",4MiB,syscall keep=on reuse=on\n",
+                          "lab.cfg");
+    EXPECT_NE(msg.find("backing file of device 'disk0'"), std::string::npos) << msg;
+    struct stat st {};
+    ASSERT_EQ(::stat(kept.c_str(), &st), 0);
+    EXPECT_EQ(st.st_size, 14) << "the file was sized or written before the refusal";
+}
+
+// Distinct files in one directory are fine, and memory devices have no file to share.
+TEST(BackingFileSafety, DistinctFilesAndMemoryDevicesAreAccepted) {
+    flashxxl::testing::temp_dir d;
+    machine m = machine::from_config_text("disk=" + (d / "a.img") + ",4MiB,syscall\nflash=" + (d / "b.img") +
+                                              ",4MiB,syscall\ndisk=memory,4MiB,memory\nflash=memory,4MiB,memory\n",
+                                          "lab.cfg");
+    EXPECT_EQ(m.device_count(), 4u);
 }
