@@ -230,6 +230,20 @@ TEST(graph_source, binary_with_bad_magic_says_byte_offset_0_bad_magic) {
             EXPECT_NE(std::string(e.what()).find(path + ": byte offset 0: bad magic"), std::string::npos) << e.what();
         }
     }
+    {
+        // A text edge list with a stray NUL: the message says both why it is not binary and
+        // which byte keeps it from being text.
+        std::string nul = dir / "nul.txt";
+        std::ofstream(nul, std::ios::binary).write("# nodes 4\n0 1\n1 2\0\n", 19);
+        try {
+            flashxxl::open_graph_source(nul);
+            ADD_FAILURE() << "a file with a NUL byte was accepted";
+        } catch (const flashxxl::input_error& e) {
+            std::string what = e.what();
+            EXPECT_NE(what.find(nul + ": byte offset 0: bad magic \"# nodes "), std::string::npos) << what;
+            EXPECT_NE(what.find("nor is it a text edge list: byte offset 17 holds 0x00"), std::string::npos) << what;
+        }
+    }
     auto source = flashxxl::open_graph_source(text);
     edge e;
     ASSERT_TRUE(source->next(e));

@@ -118,7 +118,8 @@ inline const char* graph_spec_help() {
 //! block=128KiB of item_bytes=12, seeds/000 Figure 4.1), "random:nodes=N,degree=8,seed=1",
 //! "rmat:scale=20,edge_factor=16,seed=1", or a file path (binary if it starts with the magic
 //! of binary_edge_format or holds NUL or control bytes in its first 4 KiB, then a wrong magic is
-//! "byte offset 0: bad magic"; text otherwise). Errors name the spec and the key.
+//! "byte offset 0: bad magic", followed, for a file without the magic, by the offset of the
+//! control byte that made it binary; text otherwise). Errors name the spec and the key.
 inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spec) {
     auto colon = spec.find(':');
     std::string kind = colon == std::string::npos ? "" : spec.substr(0, colon);
@@ -174,15 +175,27 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
     char head[4096] = {};
     std::size_t got = std::fread(head, 1, sizeof head, f);
     std::fclose(f);
-    bool binary = got >= sizeof binary_edge_format::magic &&
-                  std::memcmp(head, binary_edge_format::magic, sizeof binary_edge_format::magic) == 0;
-    for (std::size_t i = 0; i < got && !binary; ++i) {
+    bool magic = got >= sizeof binary_edge_format::magic &&
+                 std::memcmp(head, binary_edge_format::magic, sizeof binary_edge_format::magic) == 0;
+    std::size_t control_at = got;  // the first byte no text edge list has
+    for (std::size_t i = 0; i < got && !magic && control_at == got; ++i) {
         unsigned char c = static_cast<unsigned char>(head[i]);
-        binary = c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f');
+        if (c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f')) control_at = i;
     }
-    if (binary)
-        return std::make_unique<detail::edge_source_holder<binary_edge_reader>>(binary_edge_reader(spec),
-                                                                              "file " + spec + " (binary)");
+    if (magic || control_at < got) {
+        try {
+            return std::make_unique<detail::edge_source_holder<binary_edge_reader>>(binary_edge_reader(spec),
+                                                                                  "file " + spec + " (binary)");
+        } catch (const input_error& e) {
+            if (magic) throw;
+            // Neither format: say why it is not text either (a stray NUL in a text file, say).
+            char byte[8];
+            std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(head[control_at]));
+            throw input_error(std::string(e.what()) + "; nor is it a text edge list: byte offset " +
+                              std::to_string(control_at) + " holds " + byte +
+                              ", a control byte that text `u v` lines do not have");
+        }
+    }
     return std::make_unique<detail::edge_source_holder<text_edge_reader>>(text_edge_reader(spec), "file " + spec + " (text)");
 }
 
