@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -51,7 +52,7 @@ namespace {
 namespace ch = flashxxl::characterize;
 
 struct characterize_args {
-    std::string model, machine, device, file, allow_write, size_text, span_text, limit_text;
+    std::string model, machine, machine_config, device, file, allow_write, size_text, span_text, limit_text;
     std::vector<std::string> params;
     std::string plan, experiments;
     double time_s = -1;
@@ -122,18 +123,26 @@ model_params parse_params(const std::vector<std::string>& kvs) {
     return p;
 }
 
-made_target make_target(const characterize_args& a) {
+made_target make_target(characterize_args a) {
     made_target m;
+    if (!a.machine_config.empty()) {
+        if (!std::filesystem::is_regular_file(a.machine_config))
+            throw config_error("--config: '" + a.machine_config + "' is not a file (expected a machine config; " +
+                               "a preset goes to --machine)");
+        a.machine = a.machine_config;
+    }
     if (!a.device.empty() && a.machine.empty())
-        throw config_error("--device " + a.device + " names a device of a machine and needs --machine; to measure "
+        throw config_error("--device " + a.device + " names a device of a machine and needs --machine (or --config); to measure "
                            "a block device give --block-device " + a.device + " --allow-write=" + a.device);
     int kinds = !a.model.empty() + !a.machine.empty() + !a.file.empty() + !a.block_device.empty();
     if (kinds != 1)
-        throw config_error("characterize needs exactly one target: --model PRESET, --machine NAME --device DEV, "
+        throw config_error("characterize needs exactly one target: --model PRESET, --machine NAME (or --config FILE) --device DEV, "
                            "--file PATH, or --block-device /dev/BLOCKDEVICE --allow-write=/dev/BLOCKDEVICE");
     if (!a.model.empty() || !a.machine.empty()) {
         if (!a.machine.empty()) {
-            if (a.device.empty()) throw config_error("--machine " + a.machine + " needs --device NAME");
+            if (a.device.empty())
+                throw config_error((a.machine_config.empty() ? "--machine " : "--config ") + a.machine +
+                                   " needs --device NAME");
             if (!a.params.empty()) throw config_error("--param applies to --model; a machine's models take their "
                                                       "parameters from its config");
             struct stat st {};
@@ -553,7 +562,12 @@ void register_characterize_command(CLI::App& app) {
         "characterize", "measure a device (a model, a file, or a block device) and recommend Br and Bw");
     cmd->add_option("--model", a->model, "device-model preset (" + detail::model_preset_list() + ")");
     cmd->add_option("--param", a->params, "model parameter override key=value (repeatable)");
-    cmd->add_option("--machine", a->machine, "machine preset (" + machine_preset_names() + ") or config file");
+    auto* machine = cmd->add_option("--machine", a->machine,
+                                    "machine preset (" + machine_preset_names() + ") or config file");
+    auto* config = cmd->add_option("--config,-c", a->machine_config,
+                                   "machine config file (as in every command; the same as --machine FILE)");
+    machine->excludes(config);
+    config->excludes(machine);
     cmd->add_option("--device", a->device, "with --machine: the name of the device to measure (as in every command)");
     cmd->add_option("--block-device", a->block_device, "a block device to measure by writing it (needs --allow-write)");
     cmd->add_option("--allow-write", a->allow_write, "consent to destroy the contents of this block device (exact path)");

@@ -17,6 +17,15 @@ head -1 q.csv | grep -q '^experiment,line,pattern' || fail "CSV header"
 # 2. the machine mapping gives the same device
 "$BIN" characterize --machine hybrid-2009 --device ssd --plan quick --quiet --json > m.json || fail "machine device"
 grep -q '"br_bytes": 131072' m.json || fail "machine ssd Br"
+# ... and so does a config file, by --config as in every command (or by --machine FILE)
+printf 'flash=memory,1GiB,memory model=hama-ssd-2009 name=fast\n' > lab.cfg
+"$BIN" characterize --config lab.cfg --device fast --plan quick --quiet --json > c.json || fail "config device"
+grep -q '"br_bytes": 131072' c.json || fail "config fast Br"
+if "$BIN" characterize --config hybrid-2009 --device ssd 2> err.txt; then fail "--config with a preset name"; fi
+grep -q -- "--config: 'hybrid-2009' is not a file (expected a machine config; a preset goes to --machine)" err.txt ||
+    fail "--config preset message: $(cat err.txt)"
+if "$BIN" characterize --config lab.cfg 2> err.txt; then fail "--config without --device"; fi
+grep -q -- "--config lab.cfg needs --device NAME" err.txt || fail "--config without --device: $(cat err.txt)"
 
 # 3. a dry run writes nothing and says how much it would write
 out=$("$BIN" characterize --file "$WORK/new.img" --size 64MiB --plan quick --dry-run) || fail "dry run"
