@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -78,8 +79,14 @@ inline void check_output_path(const std::string& path, const std::string& option
 //! commit(): readers never see a partial file, and a failed run leaves the old file (or none).
 //! The target is checked by check_output_path() and its directory for being writable when the
 //! object is made, so a bad path fails before any work; the target is checked again just before
-//! the rename. The temporary file (.NAME.flashxxl-XXXXXX) is made at the first stream() or
-//! temp_path(), so a long run that is killed before it writes its output leaves nothing behind.
+//! the rename.
+//!
+//! What stream() writes goes to an unnamed file in the target's directory (open(O_TMPFILE)),
+//! which gets a name only at commit() (linkat, then rename over the target): a run that is
+//! killed while it writes (a `bfs --out` of every node's level, say) leaves nothing behind.
+//! temp_path() is for writers in another process (gnuplot), which need a name: a named
+//! temporary file .NAME.flashxxl-XXXXXX, made at that first call, as is the named fallback on
+//! file systems without O_TMPFILE.
 //!
 //!     safe_output_file f(path, "--json", force, {"\"generator\": \"flashxxl"});
 //!     f.stream() << text;
@@ -110,37 +117,42 @@ public:
     //! Discards the temporary file unless commit() succeeded.
     ~safe_output_file() { discard(); }
 
-    //! Where to write the contents (the temporary file, made now if it is not yet).
+    //! Where to write the contents (the unnamed temporary file, made now if it is not yet).
     std::ostream& stream() {
-        open_temp();
+        if (!out_.is_open()) open_unnamed();
         return out_;
     }
     //! The target path.
     const std::string& path() const { return path_; }
-    //! The temporary file (for writers that take a path, e.g. an external program), made now if
-    //! it is not yet.
+    //! A named temporary file (for writers that take a path, e.g. an external program), made
+    //! now if it is not yet; not after stream() has made the unnamed one.
     const std::string& temp_path() {
-        open_temp();
+        if (temp_.empty()) {
+            if (unnamed_fd_ >= 0)
+                throw std::logic_error("safe_output_file: temp_path() after stream() for '" + path_ + "'");
+            open_named();
+        }
         return temp_;
     }
     //! True after a successful commit().
     bool committed() const { return committed_; }
 
-    //! Flushes and syncs the temporary file and renames it over the target (checked again).
+    //! Flushes and syncs the temporary file and puts it at the target (checked again).
     //! Throws io_failure naming option and path; the target is then unchanged.
     void commit() {
         if (committed_) return;
         if (discarded_) throw io_failure(option_ + " '" + path_ + "': output already discarded");
-        open_temp();  // an output nobody wrote to is an empty file
+        if (!out_.is_open() && temp_.empty()) open_unnamed();  // an output nobody wrote to is an empty file
         out_.flush();
-        bool ok = static_cast<bool>(out_);
-        out_.close();
+        bool ok = !out_.is_open() || static_cast<bool>(out_);
+        if (out_.is_open()) out_.close();
         if (!ok || out_.fail()) {
             discard();
             throw io_failure(option_ + " '" + path_ + "': writing the temporary file failed (disk full?)");
         }
-        int fd = ::open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd >= 0) {
+        if (unnamed_fd_ >= 0) {
+            ::fsync(unnamed_fd_);
+        } else if (int fd = ::open(temp_.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
             ::fsync(fd);
             ::close(fd);
         }
@@ -150,6 +162,7 @@ public:
             discard();
             throw;
         }
+        if (unnamed_fd_ >= 0) link_unnamed();  // gives the finished file the name temp_
         if (::rename(temp_.c_str(), path_.c_str()) != 0) {
             int e = errno;
             discard();
@@ -157,6 +170,7 @@ public:
                              std::strerror(e));
         }
         temp_.clear();
+        close_unnamed();
         committed_ = true;
     }
 
@@ -165,16 +179,32 @@ public:
         if (out_.is_open()) out_.close();
         if (!temp_.empty()) ::unlink(temp_.c_str());
         temp_.clear();
+        close_unnamed();
         discarded_ = true;
     }
 
 private:
-    //! Makes the temporary file beside the target (.NAME.flashxxl-XXXXXX) unless it exists.
-    void open_temp() {
-        if (!temp_.empty() || committed_) return;
+    std::string temp_template() const { return dir_ + "." + path_.substr(dir_.size()) + ".flashxxl-XXXXXX"; }
+
+    //! Makes the unnamed file in the target's directory and opens the stream on it; the named
+    //! file where the file system has no O_TMPFILE.
+    void open_unnamed() {
         if (discarded_) throw io_failure(option_ + " '" + path_ + "': output already discarded");
-        const std::string base = path_.substr(dir_.size());
-        std::string tmpl = dir_ + "." + base + ".flashxxl-XXXXXX";
+        if (!temp_.empty()) return;  // temp_path() came first: that file is the output
+        unnamed_fd_ = ::open(dir_.empty() ? "." : dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+        if (unnamed_fd_ < 0) return open_named();  // EOPNOTSUPP, EISDIR on older kernels, ...
+        out_.open("/proc/self/fd/" + std::to_string(unnamed_fd_), std::ios::binary | std::ios::trunc);
+        if (!out_) {
+            close_unnamed();
+            throw io_failure(option_ + " '" + path_ + "': cannot open the unnamed temporary file in '" +
+                             (dir_.empty() ? "." : dir_) + "' (is /proc mounted?)");
+        }
+    }
+
+    //! Makes the named temporary file beside the target (.NAME.flashxxl-XXXXXX).
+    void open_named() {
+        if (discarded_) throw io_failure(option_ + " '" + path_ + "': output already discarded");
+        std::string tmpl = temp_template();
         std::vector<char> name(tmpl.begin(), tmpl.end());
         name.push_back('\0');
         int fd = ::mkstemp(name.data());
@@ -193,10 +223,42 @@ private:
         }
     }
 
+    //! Links the finished unnamed file under a fresh .NAME.flashxxl-XXXXXX name (temp_), which
+    //! commit() renames over the target.
+    void link_unnamed() {
+        const std::string proc = "/proc/self/fd/" + std::to_string(unnamed_fd_);
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            std::string tmpl = temp_template();
+            std::vector<char> name(tmpl.begin(), tmpl.end());
+            name.push_back('\0');
+            // A name nobody holds: mkstemp makes it, it is removed, and linkat (which never
+            // replaces) takes it unless another process did in between (then try again).
+            int fd = ::mkstemp(name.data());
+            if (fd < 0) break;
+            ::close(fd);
+            ::unlink(name.data());
+            if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.data(), AT_SYMLINK_FOLLOW) == 0) {
+                temp_ = name.data();
+                return;
+            }
+            if (errno != EEXIST) break;
+        }
+        int e = errno;
+        discard();
+        throw io_failure(option_ + " '" + path_ + "': cannot give the finished output a name in '" +
+                         (dir_.empty() ? "." : dir_) + "': " + std::strerror(e));
+    }
+
+    void close_unnamed() {
+        if (unnamed_fd_ >= 0) ::close(unnamed_fd_);
+        unnamed_fd_ = -1;
+    }
+
     std::string path_, option_, dir_;  // dir_: the target's directory with its '/', or empty
     bool force_ = false;
     std::vector<std::string> signatures_;
-    std::string temp_;
+    std::string temp_;      // the named temporary file, or empty
+    int unnamed_fd_ = -1;   // the unnamed temporary file (O_TMPFILE), or -1
     std::ofstream out_;
     bool committed_ = false, discarded_ = false;
 };

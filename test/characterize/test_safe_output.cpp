@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -110,18 +111,37 @@ TEST(safe_output, missing_directory_names_option_and_path) {
     EXPECT_NE(msg.find("No such file or directory"), std::string::npos) << msg;
 }
 
-// The temporary file appears at the first write, not when the output is announced: a long run
-// killed before it writes leaves nothing (before: an empty .NAME.flashxxl-XXXXXX per output).
-TEST(safe_output, temporary_file_is_made_at_the_first_write) {
+// What stream() writes has no name until commit(): a run killed while it writes its output
+// leaves nothing (before: .NAME.flashxxl-XXXXXX, empty when announced, partial when killed).
+TEST(safe_output, streamed_output_has_no_name_until_commit) {
     flashxxl::testing::temp_dir d;
     {
         safe_output_file f(d / "late.json", "--json", false, {"flashxxl"});
         EXPECT_EQ(d.entries(), 0) << "a temporary file before anything was written";
         f.stream() << "{\"generator\": \"flashxxl\"}\n";
-        EXPECT_EQ(d.entries(), 1);
+        f.stream().flush();
+        EXPECT_EQ(d.entries(), 0) << "the output being written has a name in the directory";
         f.commit();
     }
     EXPECT_EQ(d.entries(), 1);
+    EXPECT_EQ(slurp(d / "late.json"), "{\"generator\": \"flashxxl\"}\n");
+    {
+        safe_output_file lost(d / "late.json", "--json", false, {"flashxxl"});
+        lost.stream() << std::string(1 << 20, 'x');
+    }  // not committed: nothing was linked, the old file stays
+    EXPECT_EQ(d.entries(), 1);
+    EXPECT_EQ(slurp(d / "late.json"), "{\"generator\": \"flashxxl\"}\n");
+    {
+        // A writer in another process needs a name: temp_path() is a named file beside the target.
+        safe_output_file image(d / "plot.png", "--out", false, {"flashxxl"});
+        const std::string tmp = image.temp_path();
+        EXPECT_EQ(tmp.find((d / ".plot.png.flashxxl-")), 0u) << tmp;
+        { std::ofstream(tmp) << "flashxxl png"; }
+        image.commit();
+        EXPECT_EQ(slurp(d / "plot.png"), "flashxxl png");
+    }
+    EXPECT_EQ(d.entries(), 2);
+    std::remove((d / "plot.png").c_str());
     {
         safe_output_file empty(d / "empty.json", "--json", false, {"flashxxl"});
         empty.commit();  // nothing written: an empty file

@@ -59,4 +59,23 @@ printf '# two edges, ids far apart\n0 1\n1 100000000\n' > "$work/sparse.txt"
 check "an id whose offset array cannot fit names the file and line" 2 \
     "sparse.txt:3: edge 2 \(1, 100000000\) needs a CSR offset array of at least 762.94 MiB, more than the 256 MiB that machine 'tiny' can hold.*renumber the nodes densely" \
     "$bin" bfs "$work/sparse.txt" --config "$work/tiny.cfg" --no-progress
+# --out grows in an unnamed file until the run is complete: a killed bfs leaves nothing in the
+# directory (before: a partial .levels.txt.flashxxl-XXXXXX of up to every node's line).
+mkdir "$work/killed"
+"$bin" bfs grid:side=1000 --no-progress --out "$work/killed/levels.txt" >/dev/null 2>&1 &
+bfs_pid=$!
+for _ in $(seq 1 3000); do  # until it holds its output (at most about a minute; no time is asserted)
+    ls -l "/proc/$bfs_pid/fd" 2>/dev/null | grep -q "/killed/" && break
+    kill -0 "$bfs_pid" 2>/dev/null || break
+    sleep 0.02
+done
+if ls -l "/proc/$bfs_pid/fd" 2>/dev/null | grep -q "/killed/.*(deleted)"; then
+    echo "ok   the running bfs writes --out into a file with no name"
+else
+    echo "FAIL the running bfs held no unnamed --out file: $(ls -l "/proc/$bfs_pid/fd" 2>&1 | grep killed)"; fail=1
+fi
+kill -KILL "$bfs_pid" 2>/dev/null
+wait "$bfs_pid" 2>/dev/null
+[ -z "$(ls -A "$work/killed")" ] && echo "ok   a killed bfs leaves no --out file" \
+    || { echo "FAIL a killed bfs left $(ls -A "$work/killed")"; fail=1; }
 exit $fail
