@@ -100,6 +100,7 @@ TEST(characterize_recommendation, quick_plan_recommends_the_same_on_hama) {
     std::string snippet = ch::config_snippet(rec, "/dev/sdx", 32 * GiB, "ssd", true);
     EXPECT_NE(snippet.find("# recommended: Br=128KiB Bw=512KiB"), std::string::npos) << snippet;
     EXPECT_NE(snippet.find("flash=/dev/sdx,32GiB,syscall name=ssd br=128KiB bw=512KiB\n"), std::string::npos) << snippet;
+    EXPECT_EQ(snippet.find(", not "), std::string::npos) << "Bw was not raised: " << snippet;
     // The snippet is a config line the machine parser takes as it is, block sizes included.
     flashxxl::machine_spec spec = flashxxl::parse_machine_config(snippet, "snippet");
     ASSERT_EQ(spec.devices.size(), 1u);
@@ -113,6 +114,9 @@ TEST(characterize_recommendation, snippet_raises_bw_to_a_multiple_of_br) {
     rec.bw_aligned = 512 * KiB;  // not a multiple of Br: the device line states 576 KiB
     std::string snippet = ch::config_snippet(rec, "/x.img", GiB, "ssd", true);
     EXPECT_NE(snippet.find(" br=192KiB bw=576KiB\n"), std::string::npos) << snippet;
+    EXPECT_NE(snippet.find("# bw=576KiB, not 512KiB: a write block holds whole read blocks"), std::string::npos)
+        << snippet;
+    EXPECT_EQ(flashxxl::parse_machine_config(snippet, "snippet").devices.at(0).bw, 576 * KiB);
     rec.br.reset();  // Br not measured (an HDD whose random reads never level off): only bw= stated
     snippet = ch::config_snippet(rec, "/x.img", GiB, "ssd", true);
     EXPECT_EQ(snippet.find(" br="), std::string::npos) << snippet;

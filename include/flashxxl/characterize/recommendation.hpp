@@ -123,6 +123,9 @@ inline std::string config_snippet(const recommendation& r, const std::string& pa
     if (r.io_threads) s += " io_threads=" + std::to_string(*r.io_threads);
     s += "  (Bw at 4 KiB-granular offsets: " +
          (r.bw_unaligned ? format_size(*r.bw_unaligned) : std::string("not reached")) + ")\n";
+    if (r.br && r.bw_aligned && block_sizes::whole_reads_bw(*r.br, *r.bw_aligned) != *r.bw_aligned)
+        s += "# bw=" + format_size(block_sizes::whole_reads_bw(*r.br, *r.bw_aligned)) + ", not " +
+             format_size(*r.bw_aligned) + ": a write block holds whole read blocks (Bw >= Br and a multiple of it)\n";
     s += std::string(flash ? "flash=" : "disk=") + path + "," + format_size(size) + ",syscall name=" + name;
     s += recommended_block_options(r) + "\n";
     return s;
