@@ -42,6 +42,7 @@
 #include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
 #include "invocation.hpp"
+#include "machine_options.hpp"
 #include "plot_output.hpp"
 #include "option_checks.hpp"
 
@@ -123,31 +124,31 @@ model_params parse_params(const std::vector<std::string>& kvs) {
     return p;
 }
 
-made_target make_target(characterize_args a) {
+made_target make_target(const characterize_args& a) {
     made_target m;
-    if (!a.machine_config.empty()) {
-        if (!std::filesystem::is_regular_file(a.machine_config))
-            throw config_error("--config: '" + a.machine_config + "' is not a file (expected a machine config; " +
-                               "a preset goes to --machine)");
-        a.machine = a.machine_config;
-    }
-    if (!a.device.empty() && a.machine.empty())
+    if (!a.machine_config.empty() && !std::filesystem::is_regular_file(a.machine_config))
+        throw config_error("--config: '" + a.machine_config + "' is not a file (expected a machine config; " +
+                           "a preset goes to --machine)");
+    // the machine, named by --config FILE or --machine PRESET|FILE (CLI11 lets only one through),
+    // and the option that named it
+    const std::string& machine = a.machine_config.empty() ? a.machine : a.machine_config;
+    const char* machine_option = a.machine_config.empty() ? "--machine " : "--config ";
+    if (!a.device.empty() && machine.empty())
         throw config_error("--device " + a.device + " names a device of a machine and needs --machine (or --config); to measure "
                            "a block device give --block-device " + a.device + " --allow-write=" + a.device);
-    int kinds = !a.model.empty() + !a.machine.empty() + !a.file.empty() + !a.block_device.empty();
+    int kinds = !a.model.empty() + !machine.empty() + !a.file.empty() + !a.block_device.empty();
     if (kinds != 1)
         throw config_error("characterize needs exactly one target: --model PRESET, --machine NAME (or --config FILE) --device DEV, "
                            "--file PATH, or --block-device /dev/BLOCKDEVICE --allow-write=/dev/BLOCKDEVICE");
-    if (!a.model.empty() || !a.machine.empty()) {
-        if (!a.machine.empty()) {
+    if (!a.model.empty() || !machine.empty()) {
+        if (!machine.empty()) {
             if (a.device.empty())
-                throw config_error((a.machine_config.empty() ? "--machine " : "--config ") + a.machine +
-                                   " needs --device NAME");
+                throw config_error(machine_option + machine + " needs --device NAME");
             if (!a.params.empty()) throw config_error("--param applies to --model; a machine's models take their "
                                                       "parameters from its config");
             struct stat st {};
-            machine_spec spec = ::stat(a.machine.c_str(), &st) == 0 ? load_machine_config(a.machine)
-                                                                       : preset_machine_spec(a.machine);
+            machine_spec spec = ::stat(machine.c_str(), &st) == 0 ? load_machine_config(machine)
+                                                                     : preset_spec_for_option("--machine", machine);
             const device_spec* d = nullptr;
             std::string names;
             for (const auto& x : spec.devices) {

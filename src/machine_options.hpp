@@ -1,7 +1,6 @@
 // CLI options that choose a machine (--machine / --config / --backing-dir ...), shared by subcommands.
 #pragma once
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -73,6 +72,25 @@ inline std::string default_stxxl_config() {
     return {};
 }
 
+//! preset_machine_spec for a preset named by `option`: an unknown name gets the library's
+//! "unknown machine preset ... (expected one of ...)" with the option named and a hint for the two
+//! usual slips, a config file given where a preset goes and a misspelt preset.
+inline machine_spec preset_spec_for_option(const std::string& option, const std::string& preset,
+                                           const machine_options& opts = {}) {
+    try {
+        return preset_machine_spec(preset, opts);
+    } catch (const config_error& e) {
+        std::string what = option + ": " + e.what();
+        std::vector<std::string> names;
+        for (const machine_preset& p : machine_presets()) names.push_back(p.name);
+        if (std::filesystem::is_regular_file(preset))
+            what += "; '" + preset + "' is a file: a machine config file goes to --config " + preset;
+        else if (std::string near = nearest(preset, names); !near.empty())
+            what += "; did you mean '" + near + "'?";
+        throw config_error(what);
+    }
+}
+
 //! The spec of the chosen machine, before any --placement override: --config, else --machine,
 //! else (when none of --machine, --backing-dir, --pace is given) the STXXL config of
 //! default_stxxl_config, else the default preset.
@@ -90,21 +108,7 @@ inline machine_spec chosen_machine_spec(const machine_choice& choice) {
         opts.backing_dir = choice.backing_dir;
         opts.pace = choice.pace;
         opts.scale = choice.scale;
-        if (!choice.preset.empty()) {
-            std::vector<std::string> names;
-            for (const machine_preset& p : machine_presets()) names.push_back(p.name);
-            if (std::find(names.begin(), names.end(), choice.preset) == names.end()) {
-                std::string what = "--machine: unknown machine preset '" + choice.preset + "' (expected one of: " +
-                                   machine_preset_names() + ")";
-                if (std::filesystem::is_regular_file(choice.preset))
-                    what += "; '" + choice.preset + "' is a file: a machine config file goes to --config " +
-                            choice.preset;
-                else if (std::string near = nearest(choice.preset, names); !near.empty())
-                    what += "; did you mean '" + near + "'?";
-                throw config_error(what);
-            }
-        }
-        spec = preset_machine_spec(choice.preset.empty() ? default_preset : choice.preset, opts);
+        spec = preset_spec_for_option("--machine", choice.preset.empty() ? default_preset : choice.preset, opts);
     }
     return spec;
 }

@@ -28,6 +28,8 @@ check "machine --machine CONFIG-FILE" 2 "--machine: unknown machine preset 'tiny
     "$bin" machine --machine tiny.cfg --no-probe
 check "machine --machine typo" 2 "--machine: unknown machine preset 'hybrid-2010' .*; did you mean 'hybrid-2009'?" \
     "$bin" machine --machine hybrid-2010 --no-probe
+check "characterize --machine typo" 2 "--machine: unknown machine preset 'two-hdd2009' .*; did you mean 'two-hdd-2009'?" \
+    "$bin" characterize --machine two-hdd2009 --device hdd0 --plan quick
 check "sort --items 0x10 (no hex)" 2 "--items: '0x10' is not accepted" "$bin" sort "${small[@]}" --items 0x10
 check "bfs --source -1" 2 "--source: '-1' is not accepted; expected a whole number" \
     "$bin" bfs grid:side=10 --source -1 --no-progress
