@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <numeric>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -81,6 +82,18 @@ void device::wait(const stxxl::request_ptr& req, role r) {
     if (clock_)
         if (const auto* timed = dynamic_cast<const modelled_request*>(req.get()))
             clock_->wait_until(timed->completion_s());
+}
+
+void device::wait_all(const std::vector<stxxl::request_ptr>& reqs, role r) {
+    std::exception_ptr first;
+    for (const stxxl::request_ptr& req : reqs) {
+        try {
+            wait(req, r);
+        } catch (...) {
+            if (!first) first = std::current_exception();
+        }
+    }
+    if (first) std::rethrow_exception(first);
 }
 
 device_stats device::stats() const {

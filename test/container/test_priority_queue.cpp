@@ -538,3 +538,41 @@ TEST(priority_queue, compile_time_blocks_and_device_block_sizes) {
     EXPECT_EQ(c.read_bytes, c.read_ops * 12 * KiB);
     EXPECT_LE(c.write_bytes, c.write_ops * 36 * KiB);
 }
+
+// After an out_of_space in a spill the runs are half merged: the queue refuses every later
+// use with io_failure naming the first failure, instead of handing out a stale selection
+// (top() dereferenced a consumed run) or fewer items than size() says.
+TEST(priority_queue, unusable_after_a_failed_spill) {
+    machine m = flashxxl_test::tiny_machine("256KiB");
+    {
+        priority_queue<std::uint64_t> pq(m, mem, small);
+        std::uint64_t pushed = 0;
+        try {
+            for (; pushed < 10000000; ++pushed) pq.push(pushed);
+            FAIL() << "no out_of_space";
+        } catch (const out_of_space&) {
+        }
+        EXPECT_EQ(pq.size(), pushed);  // the push that failed added nothing
+        auto expect_refused = [](auto&& op, const char* name) {
+            try {
+                op();
+                ADD_FAILURE() << name << " did not throw";
+            } catch (const io_failure& e) {
+                std::string what = e.what();
+                EXPECT_NE(what.find(std::string("flashxxl::priority_queue::") + name + ": unusable since an earlier "
+                                    "failure lost items (out of space on device 'ssd'"),
+                          std::string::npos)
+                    << what;
+            }
+        };
+        expect_refused([&] { (void)pq.top(); }, "top");
+        expect_refused([&] { pq.pop(); }, "pop");
+        expect_refused([&] { pq.push(1); }, "push");
+        std::vector<std::uint64_t> batch{1, 2, 3}, out(3);
+        expect_refused([&] { pq.push_batch(batch.begin(), batch.end()); }, "push_batch");
+        expect_refused([&] { pq.pop_batch(out.begin(), 3); }, "pop_batch");
+        EXPECT_EQ(pq.size(), pushed);
+    }
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+    EXPECT_EQ(m.dev(0).release_errors(), 0u);
+}

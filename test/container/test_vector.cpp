@@ -196,6 +196,7 @@ void out_of_space_keeps_data_and_stays_destructible(const block_sizes& b, bool l
             thrown = true;
         }
         EXPECT_TRUE(thrown);
+        EXPECT_EQ(v.size(), pushed);  // a push_back that threw did not count its item
         // The pages that did not fit stay dirty in the cache (nothing is dropped silently);
         // shrinking to what fits lets the vector work on. When a group is a single page, the
         // two cached pages at the end belong to groups 3 and 4, and flush() (frame order) may
@@ -208,7 +209,63 @@ void out_of_space_keeps_data_and_stays_destructible(const block_sizes& b, bool l
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
 
+//! A stream_writer that runs out of space keeps the groups it wrote (size() says how many),
+//! refuses every later item and finish(), and leaves a vector that reads back exactly.
+template <class V>
+void stream_writer_out_of_space_keeps_written_groups(const block_sizes& b, bool legacy) {
+    machine m = machine_of(2 * b.bw);  // two groups
+    {
+        V v = make_vector<V>(m, V::min_memory(b), b, legacy);
+        const std::uint64_t per_group = v.items_per_group();
+        std::uint64_t pushed = 0;
+        {
+            typename V::stream_writer w(v);
+            try {
+                for (; pushed < 4 * per_group; ++pushed) w.push(pushed);
+                ADD_FAILURE() << "no out_of_space";
+            } catch (const out_of_space&) {
+            }
+            // The third group found no extent when it was full: its items are not stored.
+            EXPECT_EQ(pushed, 3 * per_group - 1);
+            EXPECT_EQ(v.size(), 2 * per_group);
+            for (const char* op : {"push", "finish"}) {
+                try {
+                    if (std::string(op) == "push") w.push(7);
+                    else w.finish();
+                    ADD_FAILURE() << op << " after the failure did not throw";
+                } catch (const io_failure& e) {
+                    std::string what = e.what();
+                    EXPECT_NE(what.find(std::string("flashxxl::vector::stream_writer::") + op +
+                                        ": unusable since an earlier failure lost items (out of space on device"),
+                              std::string::npos)
+                        << what;
+                }
+                EXPECT_EQ(v.size(), 2 * per_group);
+            }
+        }
+        EXPECT_EQ(v.size(), 2 * per_group);
+        std::uint64_t i = 0;
+        for (typename V::stream_reader r(v); !r.empty(); ++r, ++i) ASSERT_EQ(*r, i);
+        EXPECT_EQ(i, 2 * per_group);
+        EXPECT_EQ(v.get(2 * per_group - 1), 2 * per_group - 1);
+        EXPECT_THROW(v.get(2 * per_group), invalid_request);
+        // The vector works on: room for the items it holds, not one more group.
+        v.pop_back();
+        v.push_back(42);
+        EXPECT_EQ(v.back(), 42u);
+    }
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+}
+
 } // namespace
+
+TEST(vector, stream_writer_out_of_space_keeps_written_groups) {
+    stream_writer_out_of_space_keeps_written_groups<vector<std::uint64_t, small_blocks>>(small_blocks{}, true);
+    for (const block_sizes& b : pairs()) {
+        SCOPED_TRACE(b.describe());
+        stream_writer_out_of_space_keeps_written_groups<vector<std::uint64_t>>(b, false);
+    }
+}
 
 template <class T>
 class vector_typed : public ::testing::Test {};

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "flashxxl/container/failure_latch.hpp"
 #include "flashxxl/container/parallel_merge.hpp"
 #include "flashxxl/container/parallel_run_merger.hpp"
 #include "flashxxl/container/range_merger.hpp"
@@ -57,6 +58,10 @@ namespace flashxxl {
 //! bookkeeping (memory_usage(M) == M: the arena about 3M / 4, reader slots, a 2 x Bw writer
 //! while writing or merging arrays), plus the arrays' directories, directory_memory(N). T must
 //! be trivially copyable; it need not be default-constructible. Not thread-safe.
+//!
+//! Failures: a spill or merge that finds no room (out_of_space) or whose I/O fails, and a pop
+//! whose read fails (io_failure), leave arrays half consumed or half written: the queue then
+//! throws that failure from every push, top and pop (failure_latch); size() stays readable.
 //!
 //! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
 //! depends on them. `Blocks` only names the sizes the constructor without block_sizes uses:
@@ -156,6 +161,7 @@ public:
     std::uint64_t bulk_steps() const { return bulk_steps_; }
 
     void push(const T& x) {
+        failed_.check("flashxxl::priority_queue::push");
         if (heap_size_ == heap_capacity_) seal_heap();
         T* h = heap();
         std::memcpy(static_cast<void*>(h + heap_size_), &x, sizeof(T));
@@ -174,6 +180,7 @@ public:
     //! usual. Input iterators that are not forward iterators are pushed one at a time.
     template <class It>
     void push_batch(It first, It last) {
+        failed_.check("flashxxl::priority_queue::push_batch");
         using category = typename std::iterator_traits<It>::iterator_category;
         if constexpr (!std::is_base_of<std::forward_iterator_tag, category>::value) {
             for (; first != last; ++first) push(*first);
@@ -200,19 +207,27 @@ public:
     //! The greatest item (not empty()).
     const T& top() const {
         check_not_empty("top");
+        failed_.check("flashxxl::priority_queue::top");
         if (from_heap()) return heap()[0];
         return merger_.top();
     }
     void pop() {
         check_not_empty("pop");
-        --size_;
+        failed_.check("flashxxl::priority_queue::pop");
         if (from_heap()) {
             T* h = heap();
             std::pop_heap(h, h + heap_size_, cmp_);
             --heap_size_;
+            --size_;
             return;
         }
-        merger_.pop();
+        try {
+            merger_.pop();  // may read an array's next block
+        } catch (...) {
+            failed_.latch();
+            throw;
+        }
+        --size_;
     }
     //! Pops up to `count` items into `out`, in pop order (greatest first); returns how many
     //! (fewer only when the queue runs empty). The same items, in the same key order, as
@@ -227,6 +242,21 @@ public:
     //! a small staging array on the stack.
     template <class OutputIt>
     std::uint64_t pop_batch(OutputIt out, std::uint64_t count) {
+        failed_.check("flashxxl::priority_queue::pop_batch");
+        try {
+            return pop_batch_unchecked(out, count);
+        } catch (...) {
+            failed_.latch();
+            throw;
+        }
+    }
+    //! Least items a pop_batch() call (or what is left of it) asks for before it merges in
+    //! bulk steps; below that, items leave one at a time.
+    static constexpr std::uint64_t bulk_pop_min_items = 4096;
+
+private:
+    template <class OutputIt>
+    std::uint64_t pop_batch_unchecked(OutputIt out, std::uint64_t count) {
         count = std::min(count, size_);
         std::uint64_t done = 0;
         while (done < count) {
@@ -272,11 +302,7 @@ public:
         }
         return done;
     }
-    //! Least items a pop_batch() call (or what is left of it) asks for before it merges in
-    //! bulk steps; below that, items leave one at a time.
-    static constexpr std::uint64_t bulk_pop_min_items = 4096;
 
-private:
     struct array {
         std::unique_ptr<reader_type> reader;
     };
@@ -374,7 +400,16 @@ private:
     //! another heap, all internal runs are merged into one external array. A heap that a
     //! push_batch() grew to at least 2 heap_capacity() items is sorted as one chunk per
     //! thread (each chunk at least heap_capacity() items), each chunk an internal run.
+    //! A failure latches failed_: the runs and arrays may be half merged or half written.
     void seal_heap() {
+        try {
+            seal_heap_unchecked();
+        } catch (...) {
+            failed_.latch();
+            throw;
+        }
+    }
+    void seal_heap_unchecked() {
         sync_positions();
         T* h = heap();
         const std::uint64_t n = heap_size_;
@@ -549,6 +584,7 @@ private:
     std::vector<T*> bulk_begins_;                     // where they started
     std::uint64_t sequential_pops_ = 0;                // pop_batch(): one at a time for this many
     std::uint64_t bulk_steps_ = 0;
+    failure_latch failed_;
 };
 
 } // namespace flashxxl

@@ -8,6 +8,7 @@
 
 #include <stxxl/bits/io/request.h>
 
+#include "flashxxl/container/failure_latch.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"
@@ -31,6 +32,10 @@ namespace flashxxl {
 //!
 //! Memory: memory_usage(b) = 2 x Bw + 2 x Br. T must be trivially copyable; it need not be
 //! default-constructible. Not thread-safe.
+//!
+//! Failures: a push whose buffer finds no extent (out_of_space) leaves the queue as it was. A
+//! failed write or read (io_failure) loses the items of its block: the queue then throws that
+//! failure from every push, front and pop (failure_latch); size() stays readable.
 template <class T, class Blocks = device_blocks>
 class queue {
 public:
@@ -65,7 +70,7 @@ public:
     queue& operator=(const queue&) = delete;
     //! Waits for the write in flight; its extent (and the reader's) go back with the members.
     ~queue() {
-        if (pending_) {
+        if (pending_ && pending_req_) {
             try {
                 pending_dev_->wait(pending_req_, role_);
             } catch (...) {
@@ -82,7 +87,8 @@ public:
     std::uint64_t buffer_items() const { return buffer_items_; }
 
     void push(const T& x) {
-        if (fill_ == buffer_items_) flush();  // lazily: a failed flush leaves the queue as it was
+        failed_.check("flashxxl::queue::push");
+        if (fill_ == buffer_items_) flush();  // lazily: an allocation that fails leaves the queue as it was
         std::memcpy(static_cast<void*>(slot(tail_)), &x, sizeof(T));
         ++fill_;
         step(tail_);
@@ -91,18 +97,26 @@ public:
     //! The oldest item (not empty()).
     const T& front() {
         check_not_empty("front");
+        failed_.check("flashxxl::queue::front");
         if (reader_.empty()) hand_over_pending();
         if (!reader_.empty()) return reader_.front();
         return *slot(head_pos_);
     }
     void pop() {
         check_not_empty("pop");
-        --size_;
+        failed_.check("flashxxl::queue::pop");
         if (reader_.empty()) hand_over_pending();
         if (!reader_.empty()) {
-            reader_.pop();
+            try {
+                reader_.pop();  // may read the next block
+            } catch (...) {
+                failed_.latch();
+                throw;
+            }
+            --size_;
             return;
         }
+        --size_;
         if (++head_ == fill_) {
             head_ = fill_ = 0;
             head_pos_ = tail_ = position{};
@@ -142,15 +156,21 @@ private:
         head_ = fill_ = 0;
         head_pos_ = tail_ = position{};
     }
-    // Waits for the in-flight write and lets the reader have its segment.
+    // Waits for the in-flight write and lets the reader have its segment (whose first block
+    // it reads). A failure of either loses items: the queue latches it.
     void hand_over_pending() {
         if (!pending_) return;
-        stxxl::request_ptr r = std::move(pending_req_);
-        pending_req_ = nullptr;
-        pending_dev_->wait(r, role_);
-        segment s = std::move(*pending_);
-        pending_.reset();
-        reader_.add(std::move(s));
+        try {
+            stxxl::request_ptr r = std::move(pending_req_);
+            pending_req_ = nullptr;
+            segment s = std::move(*pending_);
+            pending_.reset();                 // a failed write's extent goes back with s
+            pending_dev_->wait(r, role_);
+            reader_.add(std::move(s));
+        } catch (...) {
+            failed_.latch();
+            throw;
+        }
     }
 
     machine* machine_;
@@ -170,6 +190,7 @@ private:
     device* pending_dev_ = nullptr;
     std::uint64_t size_ = 0;
     std::uint64_t counter_ = 0;
+    failure_latch failed_;
 };
 
 } // namespace flashxxl

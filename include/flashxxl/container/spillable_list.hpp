@@ -47,11 +47,14 @@ public:
         return external_list::stream_writer::memory_usage(b);
     }
 
+    //! Appends r. size() counts it once it is held: a push that throws (out_of_space or
+    //! io_failure while spilling) did not append it, and a spilled list whose writer failed
+    //! refuses every later push and its finish() (vector::stream_writer).
     void push(const T& r) {
         if (finished_) throw invalid_request("spillable_list::push after finish()");
-        ++size_;
         if (writer_) {
             writer_->push(r);
+            ++size_;
             return;
         }
         if (mem_.size() == mem_.capacity()) {
@@ -63,6 +66,7 @@ public:
             if (grown <= cap) {
                 spill();
                 writer_->push(r);
+                ++size_;
                 return;
             }
             // set() counts old and new together for a moment, as the reallocation holds both.
@@ -70,6 +74,7 @@ public:
             mem_.reserve(grown);
         }
         mem_.push_back(r);
+        ++size_;
     }
     //! Makes room for `n` records at once when they fit the budget, so that a list whose final
     //! size is known up to a bound does not spill for a doubling's transient; else nothing.
@@ -78,13 +83,14 @@ public:
         charge_.set(n * sizeof(T));
         mem_.reserve(n);
     }
-    //! Ends the input (writes the external rest). Further pushes are refused.
+    //! Ends the input (writes the external rest). Further pushes are refused. A finish that
+    //! throws leaves the list unfinished: it cannot be read.
     void finish() {
-        finished_ = true;
         if (writer_) {
             writer_->finish();
             writer_.reset();
         }
+        finished_ = true;
     }
     std::uint64_t size() const { return size_; }
     bool empty() const { return size_ == 0; }

@@ -30,6 +30,11 @@ namespace flashxxl {
 //!
 //! Memory: memory_usage(b) = 2 x Bw (the budget passed to the constructor must cover it).
 //! T must be trivially copyable; it need not be default-constructible. Not thread-safe.
+//!
+//! Failures leave the stack as it was: a push whose spill finds no extent (out_of_space) or
+//! whose spill write fails (io_failure), or a top / pop whose read-back fails, changes nothing,
+//! and the operation may be retried. (The half being spilled is about to take the next push,
+//! so its write is waited for at once: there is nothing to overlap it with.)
 template <class T, class Blocks = device_blocks>
 class stack {
 public:
@@ -59,15 +64,7 @@ public:
         : stack(m, memory, detail::default_block_sizes<Blocks>::get(m, r), r) {}
     stack(const stack&) = delete;
     stack& operator=(const stack&) = delete;
-    //! Waits for the writes in flight; the spilled extents go back with spilled_.
-    ~stack() {
-        for (half& h : halves_) {
-            try {
-                wait(h);
-            } catch (...) {
-            }
-        }
-    }
+    ~stack() = default;  // no I/O is ever in flight between calls; spilled extents go back with spilled_
 
     std::uint64_t size() const { return in_memory_ + spilled_.size() * half_items_; }
     bool empty() const { return size() == 0; }
@@ -104,8 +101,6 @@ public:
 private:
     struct half {
         aligned_buffer buf;
-        stxxl::request_ptr req;
-        device* dev = nullptr;
     };
 
     // Item `item` of Br block `block` of the in-memory part: blocks [0, Bw / Br) are the bottom
@@ -114,7 +109,6 @@ private:
     T* slot(std::uint64_t block, std::uint64_t item) {
         const bool lower = block < blocks_per_half_;
         half& h = halves_[lower ? bottom_ : 1 - bottom_];
-        wait(h);
         return layout_.slot(h.buf.data() + (lower ? block : block - blocks_per_half_) * blocks_.br, 0) + item;
     }
     // Sets in_memory_ to one full half.
@@ -123,20 +117,13 @@ private:
         end_block_ = blocks_per_half_;
         end_item_ = 0;
     }
-    void wait(half& h) {
-        if (!h.req) return;
-        stxxl::request_ptr r = std::move(h.req);
-        h.req = nullptr;
-        h.dev->wait(r, role_);
-    }
+    // Writes the bottom half to a fresh extent; nothing changes unless the write succeeded.
     void spill() {
         half& h = halves_[bottom_];
-        wait(h);
-        // Room for the record first, so that nothing can fail once the write is in flight.
+        // Room for the record first, so that nothing can fail once the write is done.
         if (spilled_.size() == spilled_.capacity()) spilled_.reserve(2 * spilled_.size() + 1);
         owned_extent e = machine_->allocate(role_, blocks_.bw, counter_++);
-        h.req = e->dev->awrite(h.buf.data(), e->offset, blocks_.bw, role_);  // on failure e goes back
-        h.dev = e->dev;
+        e->dev->wait(e->dev->awrite(h.buf.data(), e->offset, blocks_.bw, role_), role_);  // on failure e goes back
         spilled_.push_back(segment{std::move(e), half_items_, 0});
         bottom_ = 1 - bottom_;
         one_half_in_memory();
@@ -145,12 +132,11 @@ private:
         if (spilled_.empty()) throw invalid_request("flashxxl::stack: top/pop on an empty stack");
         const extent& e = spilled_.back().ext.get();
         half& h = halves_[bottom_];
-        wait(h);
         const std::uint64_t br = blocks_.br;
         std::vector<stxxl::request_ptr> reads;
         for (std::uint64_t b = 0; b < blocks_per_half_; ++b)
             reads.push_back(e.dev->aread(h.buf.data() + b * br, e.offset + b * br, br, role_));
-        for (auto& r : reads) e.dev->wait(r, role_);
+        e.dev->wait_all(reads, role_);  // on failure nothing changed: the half stays spilled
         spilled_.pop_back();  // the extent goes back
         one_half_in_memory();
     }

@@ -12,6 +12,7 @@
 
 #include <stxxl/bits/io/request.h>
 
+#include "flashxxl/container/failure_latch.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"
@@ -43,6 +44,13 @@ namespace flashxxl {
 //! their own buffers (their memory_usage(b)). T must be trivially copyable; it needs a default
 //! constructor only for resize(n) without a value. Not thread-safe; a stream_writer or
 //! stream_reader must be the only user of the vector while it is alive.
+//!
+//! Failures: size() counts only items that are stored. A push_back, set or get whose eviction
+//! finds no extent (out_of_space) or whose write-back or read fails (io_failure) leaves the
+//! vector as it was (a failed write-back keeps its pages dirty in the cache). A stream_writer
+//! whose group write fails keeps the items of the groups written before it (size() drops to
+//! them, also when the failed group was a partial last group it had read back to extend) and
+//! refuses further items; see stream_writer.
 template <class T, class Blocks = device_blocks>
 class vector {
 public:
@@ -120,8 +128,9 @@ public:
     T back() { return get(size_ - 1); }
 
     void push_back(const T& value) {
+        T* slot = item_ptr(size_, true);  // may evict, and fail: the item counts once it is stored
+        std::memcpy(static_cast<void*>(slot), &value, sizeof(T));
         ++size_;
-        std::memcpy(static_cast<void*>(item_ptr(size_ - 1, true)), &value, sizeof(T));
     }
     void pop_back() {
         if (size_ == 0) throw invalid_request("flashxxl::vector::pop_back on an empty vector");
@@ -250,6 +259,10 @@ public:
             for (size_type pos = first; pos < last;) {
                 size_type g = pos / per_group;
                 size_type group_end = std::min<size_type>((g + 1) * per_group, last);
+                if (g >= v.groups_.size() || !v.groups_[g])
+                    throw invalid_request("flashxxl::vector::stream_reader: group " + std::to_string(g) + " (items " +
+                                          std::to_string(g * per_group) + "..) is on no device although the vector holds " +
+                                          std::to_string(v.size_) + " items");
                 reader_.add_borrowed(v.groups_[g].get(), group_end - g * per_group, pos - g * per_group);
                 pos = group_end;
             }
@@ -273,6 +286,11 @@ public:
     //! Appends items at the end with Bw writes (double-buffered). The vector's cache is
     //! written back and emptied first; a partial last group is read back (Br reads) and
     //! rewritten. finish() (or the destructor) writes the rest. Memory: 2 x Bw.
+    //!
+    //! A group that finds no extent (out_of_space) or whose write fails (io_failure) ends the
+    //! writing: the exception leaves the push (or finish) that met it, the vector keeps the
+    //! items of the groups before the failed one whose writes completed (size() says how many),
+    //! and every later push, commit or finish throws io_failure naming the first failure.
     class stream_writer {
     public:
         //! Memory of a writer with block sizes `b`.
@@ -293,7 +311,7 @@ public:
                 std::vector<stxxl::request_ptr> reqs;
                 for (std::uint64_t p = 0; p < pages; ++p)
                     reqs.push_back(e.dev->aread(slots_[0].buf.data() + p * br, e.offset + p * br, br, v.role_));
-                for (auto& r : reqs) e.dev->wait(r, v.role_);
+                e.dev->wait_all(reqs, v.role_);
             }
             place_cursor();
         }
@@ -303,7 +321,6 @@ public:
             try {
                 finish();
             } catch (...) {
-                wait_all_noexcept();
             }
         }
         //! Appends one item.
@@ -328,12 +345,18 @@ public:
         void push(const T* items, std::uint64_t n) {
             append_by_spans(*this, items, n);
         }
-        //! Writes the last partial group and waits for all writes. Idempotent.
+        //! Writes the last partial group and waits for all writes. Idempotent once it succeeded.
         void finish() {
+            failed_.check("flashxxl::vector::stream_writer::finish");
             if (done_) return;
             done_ = true;
-            if (fill_ > 0) write_group();
-            for (auto& s : slots_) wait_slot(s);
+            try {
+                if (fill_ > 0) write_group();
+                for (auto& s : slots_) wait_slot(s);
+            } catch (...) {
+                fail(group_);
+                throw;
+            }
         }
 
     private:
@@ -341,6 +364,7 @@ public:
             aligned_buffer buf;
             stxxl::request_ptr req;
             device* dev = nullptr;
+            size_type group = 0;  // the group its write holds
         };
         // The next item goes to next_; slots up to run_end_ are contiguous in memory: to the
         // end of the group, or to the end of the Br page when pages have padding. Kept as
@@ -357,8 +381,14 @@ public:
                 run_end_ = l.slot(page_, 0) + l.items_per_block();
             }
         }
-        // The cursor reached run_end_: the group is full (write it), or the next page starts.
+        // The cursor reached run_end_: the group is full (write it), or the next page starts;
+        // after a failure, the item just placed is refused.
         void end_of_run() {
+            if (failed_.failed()) {
+                v_->size_ = kept_;
+                park();
+                failed_.check("flashxxl::vector::stream_writer::push");
+            }
             if (fill_ == v_->items_per_group_) {
                 write_group();
                 place_cursor();
@@ -369,32 +399,58 @@ public:
             run_end_ = next_ + v_->items_per_page_;
         }
         void write_group() {
-            extent e = v_->group_extent(group_);
-            slot& s = slots_[cur_];
-            s.req = e.dev->awrite(s.buf.data(), e.offset, v_->layout_.bytes_for(fill_), v_->role_);
-            s.dev = e.dev;
-            v_->disk_pages_[group_] = std::max<std::uint32_t>(v_->disk_pages_[group_],
-                                                              std::uint32_t(v_->layout_.blocks_for(fill_)));
-            if (fill_ == v_->items_per_group_) {
-                ++group_;
-                fill_ = 0;
-                cur_ ^= 1;
-                wait_slot(slots_[cur_]);
+            const size_type g = group_;
+            try {
+                extent e = v_->group_extent(g);
+                slot& s = slots_[cur_];
+                s.req = e.dev->awrite(s.buf.data(), e.offset, v_->layout_.bytes_for(fill_), v_->role_);
+                s.dev = e.dev;
+                s.group = g;
+                v_->disk_pages_[g] = std::max<std::uint32_t>(v_->disk_pages_[g],
+                                                             std::uint32_t(v_->layout_.blocks_for(fill_)));
+                if (fill_ == v_->items_per_group_) {
+                    ++group_;
+                    fill_ = 0;
+                    cur_ ^= 1;
+                    wait_slot(slots_[cur_]);
+                }
+            } catch (...) {
+                fail(g);
+                throw;
             }
         }
+        // Waits for a slot's write; a failed one marks its group as the first one lost.
         void wait_slot(slot& s) {
             if (!s.req) return;
             stxxl::request_ptr r = std::move(s.req);
             s.req = nullptr;
-            s.dev->wait(r, v_->role_);
+            try {
+                s.dev->wait(r, v_->role_);
+            } catch (...) {
+                first_lost_ = std::min(first_lost_, s.group);
+                throw;
+            }
         }
-        void wait_all_noexcept() noexcept {
+        // From the catch block of a failure in group `g` or in a write before it: waits for the
+        // writes in flight, keeps the items of the groups before the first lost one, latches the
+        // failure and parks the cursor so that the next item is refused.
+        void fail(size_type g) noexcept {
+            failed_.latch();
+            first_lost_ = std::min(first_lost_, g);
             for (auto& s : slots_) {
                 try {
                     wait_slot(s);
                 } catch (...) {
                 }
             }
+            kept_ = std::min(v_->size_, first_lost_ * v_->items_per_group_);
+            v_->size_ = kept_;
+            park();
+        }
+        // One free slot in a buffer: the next push or commit reaches end_of_run(), which refuses it.
+        void park() {
+            next_ = v_->layout_.slot(slots_[0].buf.data(), 0);
+            run_end_ = next_ + 1;
         }
         vector* v_;
         slot slots_[2];
@@ -405,6 +461,9 @@ public:
         T* run_end_ = nullptr;
         char* page_ = nullptr;  // the Br page of next_ (padded pages only)
         bool done_ = false;
+        failure_latch failed_;
+        size_type first_lost_ = ~size_type(0);  // the first group whose write failed (after a failure)
+        size_type kept_ = 0;                     // the vector's size after a failure
     };
 
 private:
@@ -499,11 +558,13 @@ private:
 
     //! The extent of group g, allocated (Bw bytes) if it has none yet.
     extent group_extent(std::uint64_t g) {
+        if (g < groups_.size() && groups_[g]) return groups_[g].get();
+        owned_extent e = machine_->allocate(role_, blocks_.bw, g);  // out_of_space: nothing changed
         if (g >= groups_.size()) {
             groups_.resize(g + 1);
             disk_pages_.resize(g + 1, 0);
         }
-        if (!groups_[g]) groups_[g] = machine_->allocate(role_, blocks_.bw, g);
+        groups_[g] = std::move(e);
         return groups_[g].get();
     }
 
@@ -531,7 +592,7 @@ private:
                 std::memset(staging_.data() + q * br, 0, br);
             }
         }
-        for (auto& r : reads) e.dev->wait(r, role_);
+        e.dev->wait_all(reads, role_);
         stxxl::request_ptr w = e.dev->awrite(staging_.data(), e.offset, pages * br, role_);
         e.dev->wait(w, role_);
         disk_pages_[g] = std::max<std::uint32_t>(disk_pages_[g], std::uint32_t(pages));

@@ -100,6 +100,11 @@ public:
     //! An I/O error of the request (STXXL's io_error: ENOSPC, EIO, EROFS ...) is rethrown as
     //! io_failure naming this device, its backing file, the request and what to do.
     void wait(const stxxl::request_ptr& req, role r);
+    //! Waits for every request of `reqs` (all of this device), also after one has failed, so
+    //! that no buffer is still being read or written when this returns; then throws the first
+    //! failure (as wait()). Call it, not wait() in a loop, where a caller's buffers go out of
+    //! scope or are reused once the wait throws.
+    void wait_all(const std::vector<stxxl::request_ptr>& reqs, role r);
 
     //! Per-role statistics. Without a translation layer they are the device's own. With one,
     //! by_role counts host I/O through the layer, while total and internal count what reached
