@@ -121,7 +121,12 @@ tl_config device::parse_tl_options(const device_spec& spec) {
             else if (key == "tl_segment") cfg.segment_bytes = parse_size(value);
             else if (key == "tl_spare") cfg.spare_bytes = parse_size(value);
             else if (key == "tl_cleaning") cfg.policy = parse_cleaning_policy(value);
-            else if (key == "tl_low_watermark") cfg.low_watermark_segments = static_cast<std::uint64_t>(parse_size(value));
+            else if (key == "tl_low_watermark") {
+                // a count of segments, not a size: "2KiB" would be 2048 segments
+                if (value.empty() || value.size() > 18 || value.find_first_not_of("0123456789") != std::string::npos)
+                    throw config_error("expected a whole number of segments (e.g. 2; at most 18 digits), got '" + value + "'");
+                cfg.low_watermark_segments = std::stoull(value);
+            }
             else
                 throw config_error("unknown translation-layer option (expected tl_page, tl_segment, tl_spare, "
                                    "tl_cleaning or tl_low_watermark)");
@@ -181,18 +186,28 @@ void device::build() {
         spec_.name, allocatable, tl_ ? tl_->config().page_bytes : 4096,
         spec_.klass == device_class::flash && !tl_ ? allocation_order::write_frontier : allocation_order::best_fit);
     // Unstated sizes: Br the default (at least a TL page), or, when only bw= is stated, the
-    // largest power-of-two divisor of it up to the default, so a stated Bw is never grown;
-    // Bw the default (the TL segment), fitted to whole reads.
+    // largest divisor of it up to the default made of whole units (4 KiB, or the TL's page),
+    // so a stated Bw is never grown; Bw the default (the TL segment), fitted to whole reads.
+    // Under a translation layer every request is whole pages, so Br (and with it Bw) must be
+    // a multiple of the page.
+    const std::string where = spec_.origin + ": device '" + spec_.name + "': ";
+    const std::uint64_t unit = tl_ ? tl_->config().page_bytes : 4096;
     std::uint64_t br = spec_.br, bw = spec_.bw;
+    if (tl_ && bw != 0 && bw % unit != 0)
+        throw config_error(where + "bw=" + format_size(bw) + " is not a multiple of tl_page=" + format_size(unit) +
+                           "; expected Bw in whole translation-layer pages");
     if (br == 0) {
-        br = tl_ ? std::max<std::uint64_t>(block_sizes().br, tl_->config().page_bytes) : block_sizes().br;
-        if (bw != 0) br = std::gcd(br, bw);
+        br = std::max<std::uint64_t>(block_sizes().br, unit);
+        if (bw != 0) br = unit * std::gcd(std::max<std::uint64_t>(1, block_sizes().br / unit), bw / unit);
     }
+    if (tl_ && br % unit != 0)
+        throw config_error(where + "br=" + format_size(br) + " is not a multiple of tl_page=" + format_size(unit) +
+                           "; expected Br in whole translation-layer pages (every request through the layer is)");
     if (bw == 0) bw = block_sizes::whole_reads_bw(br, tl_ ? tl_->config().segment_bytes : block_sizes().bw);
     try {
         blocks_ = block_sizes(br, bw);
     } catch (const config_error& e) {
-        throw config_error(spec_.origin + ": device '" + spec_.name + "': " + e.what());
+        throw config_error(where + e.what());
     }
 }
 
@@ -278,12 +293,12 @@ void device::remove_backing_file() {
 stxxl::request_ptr device::submit(io_op op, void* buffer, std::uint64_t offset, std::uint64_t length, role r,
                               const stxxl::completion_handler& on_complete) {
     if (!tl_) return emulated_->submit(op, buffer, offset, length, r, on_complete);
-    {
-        std::lock_guard<std::mutex> lock(host_mutex_);
-        host_by_role_[index_of(r)].add(op, length);
-    }
-    return op == io_op::read ? tl_->aread(buffer, offset, length, on_complete)
-                             : tl_->awrite(buffer, offset, length, on_complete);
+    stxxl::request_ptr req = op == io_op::read ? tl_->aread(buffer, offset, length, on_complete)
+                                               : tl_->awrite(buffer, offset, length, on_complete);
+    // counted once the layer took it (a request it refuses, unaligned or out of range, is not I/O)
+    std::lock_guard<std::mutex> lock(host_mutex_);
+    host_by_role_[index_of(r)].add(op, length);
+    return req;
 }
 
 } // namespace flashxxl

@@ -11,9 +11,11 @@ namespace flashxxl {
 
 extent_allocator::extent_allocator(std::string device_name, std::uint64_t capacity, std::uint64_t alignment,
                  allocation_order order)
-    : device_(std::move(device_name)), capacity_(capacity - capacity % alignment), alignment_(alignment),
-      order_(order) {
-    if (alignment == 0) throw config_error("extent_allocator: alignment must be positive");
+    : device_(std::move(device_name)),
+      capacity_(alignment == 0 ? throw config_error("extent_allocator of device '" + device_ +
+                                                    "': alignment must be positive")
+                               : capacity - capacity % alignment),
+      alignment_(alignment), order_(order) {
     if (capacity_ > 0) insert_free(0, capacity_);
     free_bytes_ = capacity_;
 }

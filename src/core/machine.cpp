@@ -99,13 +99,24 @@ void machine::set_placement(std::unique_ptr<placement_policy> policy) {
 
 owned_extent machine::allocate(role r, std::uint64_t bytes, std::uint64_t block_index) {
     std::lock_guard<std::mutex> lock(*lock_);
-    std::size_t i = placement_->choose(r, block_index, bytes, placement_view());
-    if (i >= devices_.size())
-        throw config_error("placement " + placement_->name() + " chose device #" + std::to_string(i) +
-                           " of machine '" + name_ + "'");
-    device& d = *devices_[i];
-    std::uint64_t offset = d.allocator().allocate(bytes);
-    return owned_extent(extent{&d, offset, bytes, r});
+    std::vector<placement_device> view = placement_view();
+    // Free bytes are not room: scattered in holes smaller than the request, or short of it once
+    // rounded to the allocator's alignment (a TL page), they can still refuse it. The policy is
+    // then asked again with that device shown full, so another device of the role serves.
+    for (;;) {
+        std::size_t i = placement_->choose(r, block_index, bytes, view);
+        if (i >= devices_.size())
+            throw config_error("placement " + placement_->name() + " chose device #" + std::to_string(i) +
+                               " of machine '" + name_ + "'");
+        device& d = *devices_[i];
+        try {
+            std::uint64_t offset = d.allocator().allocate(bytes);
+            return owned_extent(extent{&d, offset, bytes, r});
+        } catch (const out_of_space&) {
+            if (view[i].free_bytes == 0) throw;  // the policy has nowhere else to go
+            view[i].free_bytes = 0;
+        }
+    }
 }
 
 std::vector<std::size_t> machine::devices_for(role r) const {

@@ -3,8 +3,10 @@
 
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "flashxxl/error.hpp"
 #include "flashxxl/machine/extent_allocator.hpp"
 #include "flashxxl/units.hpp"
 
@@ -134,4 +136,14 @@ TEST(ExtentAllocator, WriteFrontierAllocatesConsecutivelyAndWrapsAround) {
     f2.release(a1, block);  // all free again, frontier at 256 KiB
     EXPECT_EQ(f2.allocate(block), 2 * block);
     EXPECT_EQ(f2.order(), allocation_order::write_frontier);
+}
+
+// An alignment of 0 is refused with the device named (it used to divide by zero first).
+TEST(ExtentAllocator, ZeroAlignmentIsRefused) {
+    try {
+        extent_allocator a("ssd", 1 * MiB, 0);
+        ADD_FAILURE() << "accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("'ssd'"), std::string::npos) << e.what();
+    }
 }

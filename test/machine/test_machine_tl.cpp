@@ -82,6 +82,11 @@ TEST(MachineTranslationLayer, BadOptionsNameTheLineAndKey) {
         {"tl=on tl_cleaning=lazy", "tl_cleaning"},
         {"tl=on tl_page=16KiB tl_segment=1MiB tl_spare=64MiB", "tl_spare"},
         {"tl=on tl_page=16KiB tl_segment=32MiB", "too small"},
+        {"tl=on tl_low_watermark=2KiB", "expected a whole number of segments (e.g. 2; at most 18 digits), got '2KiB'"},
+        {"tl=on tl_low_watermark=9223372036854775808", "tl_low_watermark"},
+        // Br and Bw in whole TL pages: each was accepted, and every request then failed.
+        {"tl=on tl_page=64KiB tl_segment=1MiB br=4KiB", "br=4KiB is not a multiple of tl_page=64KiB"},
+        {"tl=on tl_page=64KiB tl_segment=1MiB bw=96KiB", "bw=96KiB is not a multiple of tl_page=64KiB"},
     };
     for (const bad& c : cases) {
         std::string text = std::string("disk=memory,64MiB,memory name=hdd\nflash=memory,64MiB,memory name=ssd "
@@ -95,4 +100,36 @@ TEST(MachineTranslationLayer, BadOptionsNameTheLineAndKey) {
             EXPECT_NE(msg.find(c.mention), std::string::npos) << msg;
         }
     }
+}
+
+// Without br=, a device under a translation layer derives Br in whole pages, also from a Bw
+// whose largest power-of-two divisor is below the page (it used to pick 64 KiB under 96 KiB pages).
+TEST(MachineTranslationLayer, DerivedBrIsWholePages) {
+    machine m = machine::from_config_text("flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on "
+                                          "tl_page=96KiB tl_segment=960KiB bw=960KiB\n",
+                                          "tl.cfg");
+    EXPECT_EQ(m.dev(0).blocks().br, 96 * KiB);
+    EXPECT_EQ(m.dev(0).blocks().bw, 960 * KiB);
+    machine p = machine::from_config_text("flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on "
+                                          "tl_page=4KiB tl_segment=1MiB bw=192KiB\n",
+                                          "tl.cfg");
+    EXPECT_EQ(p.dev(0).blocks().br, 64 * KiB);  // the largest power-of-two divisor up to 128 KiB, as without a layer
+    EXPECT_EQ(p.dev(0).blocks().bw, 192 * KiB);
+}
+
+// A request the layer refuses (unaligned, out of range) is not I/O: the device's per-role
+// stats do not count it (they used to, before the layer checked it).
+TEST(MachineTranslationLayer, RefusedRequestsAreNotCounted) {
+    machine m = machine::from_config_text(kConfig, "tl.cfg");
+    device& ssd = m.dev("ssd");
+    char* buf = static_cast<char*>(stxxl::aligned_alloc<4096>(16 * KiB));
+    EXPECT_THROW(ssd.awrite(buf, 4 * KiB, 4 * KiB, role::scratch), invalid_request);  // not whole pages
+    EXPECT_THROW(ssd.aread(buf, ssd.capacity(), 16 * KiB, role::scratch), invalid_request);  // beyond the end
+    ssd.wait(ssd.awrite(buf, 0, 16 * KiB, role::scratch), role::scratch);
+    stxxl::aligned_dealloc<4096>(buf);
+    const device_stats s = ssd.stats();
+    const io_counters& c = s.of(role::scratch);
+    EXPECT_EQ(c.write_ops, 1u);
+    EXPECT_EQ(c.write_bytes, 16 * KiB);
+    EXPECT_EQ(c.read_ops, 0u);
 }

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
+#include <vector>
 
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/machine/placement.hpp"
@@ -41,6 +43,32 @@ TEST(Placement, FlashAwareFallsBackWhenAClassIsMissingOrFull) {
     EXPECT_EQ(second->dev->name(), "f2");  // f1 full: next flash
     owned_extent third = small_flash.allocate(role::static_data, 1 * MiB, 1);
     EXPECT_THROW(small_flash.allocate(role::static_data, 1 * MiB, 0), out_of_space);  // all flash full
+}
+
+// Free bytes in holes smaller than the request are no room: the next device of the role takes
+// the block (it used to fail with out_of_space on the first one while the other was empty).
+TEST(Placement, AFragmentedDeviceHandsTheBlockToTheNextOne) {
+    for (const char* policy : {"flash_aware", "random_striping"}) {
+        SCOPED_TRACE(policy);
+        machine m = machine::from_config_text(std::string("disk=memory,8MiB,memory name=a\n"
+                                                          "disk=memory,8MiB,memory name=b\n"
+                                                          "placement=single device=a\n"));
+        std::vector<owned_extent> keep, drop;
+        for (int i = 0; i < 2048; ++i) (i % 2 ? drop : keep).push_back(m.allocate(role::scratch, 4 * KiB, 0));
+        drop.clear();  // a: 4 MiB free, in 4 KiB holes
+        ASSERT_EQ(m.dev("a").allocator().free_bytes(), 4 * MiB);
+        ASSERT_EQ(m.dev("a").allocator().largest_free(), 4 * KiB);
+        std::unique_ptr<placement_policy> p;
+        if (std::string(policy) == "flash_aware") p = std::make_unique<flash_aware>();
+        else p = std::make_unique<random_striping>(7);
+        m.set_placement(std::move(p));
+        for (std::uint64_t i = 0; i < 4; ++i) {  // block indexes that would pick a first
+            owned_extent e = m.allocate(role::scratch, 1 * MiB, i);
+            EXPECT_EQ(e->dev->name(), "b") << i;
+        }
+        // Where no device has room, the error still names one.
+        EXPECT_THROW(m.allocate(role::scratch, 16 * MiB, 0), out_of_space);
+    }
 }
 
 TEST(Placement, SingleAndPerRole) {

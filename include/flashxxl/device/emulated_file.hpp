@@ -15,6 +15,7 @@
 
 #include <stxxl/bits/io/disk_queued_file.h>
 #include <stxxl/bits/io/disk_queues.h>
+#include <stxxl/bits/io/request_queue.h>
 #include <stxxl/bits/io/serving_request.h>
 
 #include "flashxxl/device/device_model.hpp"
@@ -65,7 +66,7 @@ public:
                                                                      : stxxl::request::WRITE,
                                                    c.charge, c.completion_s, r));
         outstanding_.fetch_add(1);
-        stxxl::disk_queues::get_instance()->add_request(req, next_queue());
+        enqueue(req);
         return req;
     }
 
@@ -168,14 +169,20 @@ public:
     //! Makes STXXL create this file's queue (and I/O thread) now, with an empty request, so
     //! that the queue map of STXXL's (unsynchronised) disk_queues singleton is not modified
     //! later while other threads submit. Call once, before concurrent use.
+    //! The queues are kept, and later requests go to them directly: even a lookup in that map
+    //! races with another machine's device creating its queue (a std::map find against an insert).
     void touch_queue() {
+        std::vector<stxxl::request_queue*> queues;
         for (std::size_t i = 0; i <= extra_queues_.size(); ++i) {
+            const int id = i == 0 ? get_queue_id() : extra_queues_[i - 1];
             stxxl::request_ptr req(new charged_request(stxxl::completion_handler(), this, nullptr, 0, 0,
                                                        stxxl::request::READ, 0.0, 0.0, std::nullopt));
             outstanding_.fetch_add(1);
-            stxxl::disk_queues::get_instance()->add_request(req, i == 0 ? get_queue_id() : extra_queues_[i - 1]);
+            stxxl::disk_queues::get_instance()->add_request(req, id);
             req->wait(false);
+            queues.push_back(stxxl::disk_queues::get_instance()->get_queue(id));
         }
+        queues_ = std::move(queues);
     }
 
     //! Also serves submitted requests through these STXXL queues (one I/O thread each), in
@@ -239,11 +246,16 @@ private:
         std::optional<role> role_;
     };
 
-    //! The queue of the next request: round robin over the file's queues.
-    int next_queue() {
-        if (extra_queues_.empty()) return get_queue_id();
-        std::uint64_t k = next_queue_.fetch_add(1, std::memory_order_relaxed) % (1 + extra_queues_.size());
-        return k == 0 ? get_queue_id() : extra_queues_[k - 1];
+    //! Hands a request to the next of the file's queues (round robin): directly once
+    //! touch_queue() has kept them, else through STXXL's map (a file used on its own).
+    void enqueue(stxxl::request_ptr& req) {
+        const std::size_t n = 1 + extra_queues_.size();
+        const std::size_t k = n == 1 ? 0 : std::size_t(next_queue_.fetch_add(1, std::memory_order_relaxed) % n);
+        if (queues_.size() == n) {
+            queues_[k]->add_request(req);
+            return;
+        }
+        stxxl::disk_queues::get_instance()->add_request(req, k == 0 ? get_queue_id() : extra_queues_[k - 1]);
     }
 
     void check_request(const void* buffer, std::uint64_t offset, std::uint64_t length) const {
@@ -332,6 +344,7 @@ private:
 
     std::atomic<std::uint64_t> outstanding_{0};
     std::vector<int> extra_queues_;          // more STXXL queues (io_threads > 1)
+    std::vector<stxxl::request_queue*> queues_;  // the queues of get_queue_id() and extra_queues_, once touched
     std::atomic<std::uint64_t> next_queue_{0};
     std::mutex drain_mutex_;
     std::condition_variable drained_;

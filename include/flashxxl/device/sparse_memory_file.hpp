@@ -57,16 +57,22 @@ public:
                 if (it != chunks_.end()) std::memcpy(data, it->second.get() + within, n);
                 else std::memset(data, 0, n);
             } else {
-                std::unique_ptr<char[]>& chunk = chunks_[index];
-                if (!chunk) {
-                    if (budget_ && !budget_->try_take(chunk_bytes_)) {
-                        chunks_.erase(index);
-                        throw stxxl::io_error(over_budget_message());
+                auto it = chunks_.find(index);
+                if (it == chunks_.end()) {
+                    // Taken from the budget and allocated before the map holds it: a refusal or
+                    // a bad_alloc leaves neither a null chunk nor budget taken behind.
+                    if (budget_ && !budget_->try_take(chunk_bytes_)) throw stxxl::io_error(over_budget_message());
+                    std::unique_ptr<char[]> fresh;
+                    try {
+                        fresh.reset(new char[chunk_bytes_]());
+                        it = chunks_.emplace(index, std::move(fresh)).first;
+                    } catch (...) {
+                        if (budget_) budget_->give_back(chunk_bytes_);
+                        throw;
                     }
-                    chunk.reset(new char[chunk_bytes_]());
                     allocated_bytes_ += chunk_bytes_;
                 }
-                std::memcpy(chunk.get() + within, data, n);
+                std::memcpy(it->second.get() + within, data, n);
             }
             data += n;
             offset += n;

@@ -89,14 +89,17 @@ struct tl_config {
             throw config_error(where + "tl_spare = " + std::to_string(spare_bytes) +
                                " bytes is not a multiple of tl_page (" + format_size(page_bytes) + ")");
         const std::uint64_t phys = physical_bytes(lower_capacity);
-        const std::uint64_t min_spare = (low_watermark_segments + 1) * segment_bytes;
-        // Need the spare plus at least one segment of logical space.
-        if (phys < min_spare + segment_bytes)
+        // Need the spare plus at least one segment of logical space; counted in segments, so
+        // that neither this test nor the products below can wrap.
+        const std::uint64_t segments = phys / segment_bytes;
+        if (low_watermark_segments > segments || segments - low_watermark_segments < 2)
             throw config_error(where + "device too small: " + format_bytes(double(lower_capacity)) +
-                               " holds " + std::to_string(phys / segment_bytes) + " segments of " +
-                               format_size(segment_bytes) + ", at least " +
-                               std::to_string(low_watermark_segments + 2) +
+                               " holds " + std::to_string(segments) + " segments of " +
+                               format_size(segment_bytes) + ", at least tl_low_watermark + 2 = " +
+                               (low_watermark_segments > segments ? std::to_string(low_watermark_segments) + " + 2"
+                                                                  : std::to_string(low_watermark_segments + 2)) +
                                " are needed (spare for cleaning plus one of data)");
+        const std::uint64_t min_spare = (low_watermark_segments + 1) * segment_bytes;
         if (phys / page_bytes >= 0xffffffffull)
             throw config_error(where + "device too large for 32-bit page numbers: " +
                                std::to_string(phys / page_bytes) + " pages of " + format_size(page_bytes) +
@@ -106,7 +109,7 @@ struct tl_config {
             throw config_error(where + "tl_spare = " + format_size(spare) +
                                " is too small to clean: at least (tl_low_watermark + 1) * tl_segment = " +
                                format_size(min_spare) + " is needed");
-        if (spare + segment_bytes > phys)
+        if (spare > phys - segment_bytes)
             throw config_error(where + "tl_spare = " + format_size(spare) + " is too large: the device has " +
                                format_size(phys) + " in whole segments, leaving less than one segment of "
                                "logical capacity");

@@ -17,6 +17,7 @@
 #include <stxxl/bits/io/completion_handler.h>
 #include <stxxl/bits/io/disk_queued_file.h>
 #include <stxxl/bits/io/disk_queues.h>
+#include <stxxl/bits/io/request_queue.h>
 #include <stxxl/bits/io/request.h>
 #include <stxxl/bits/io/serving_request.h>
 
@@ -251,7 +252,7 @@ private:
                                    const stxxl::completion_handler& on_cmpl) {
         stxxl::request_ptr req(
             new timed_request(on_cmpl, this, buffer, pos, bytes, type, virtual_clock_ ? virtual_clock_->now() : 0.0));
-        stxxl::disk_queues::get_instance()->add_request(req, get_queue_id());
+        queue_->add_request(req);  // not through STXXL's map: see create_queues()
         return req;
     }
 
@@ -268,13 +269,14 @@ private:
 
     //! STXXL creates a queue (and its I/O thread) at the first request for its id, inserting into
     //! an unsynchronised process-wide map. Create ours and the lower file's now, in the
-    //! constructing thread, so that later submissions from callers and from our I/O thread only
-    //! look the map up.
+    //! constructing thread, and keep ours: later submissions go to it directly, since even a
+    //! lookup in the map races with another device creating its queue.
     void create_queues() {
         stxxl::request_ptr own(new stxxl::serving_request(stxxl::completion_handler(), this, open_buf_.get(), 0, 0,
                                                           stxxl::request::READ));
         stxxl::disk_queues::get_instance()->add_request(own, get_queue_id());
         own->wait();
+        queue_ = stxxl::disk_queues::get_instance()->get_queue(get_queue_id());
         if (auto* em = dynamic_cast<emulated_file*>(&lower_))
             em->touch_queue(); // it rejects empty requests of its own
         else if (!dynamic_cast<translation_layer*>(&lower_)) // a layer creates its queues itself
@@ -430,8 +432,8 @@ private:
             const page_map::page_t l = map_.logical(base + i);
             map_.unmap(l);
             segments_.remove_valid(v);
+            ++stats_.cleaning_page_copies;  // before put(): its seal may throw with the page mapped
             put(l, gc_buf_.get() + std::uint64_t(i) * page_);
-            ++stats_.cleaning_page_copies;
         }
         release_segment(v);
         ++stats_.segments_cleaned;
@@ -443,10 +445,12 @@ private:
             const std::uint64_t l = first + i;
             ensure_open(); // first: if cleaning or a seal fails, the page keeps its old data
             if (invalidate(l)) --stats_.live_pages;
-            put(l, buffer + i * page_);
+            // counted before put(): it maps the page, and then its seal of a full segment may
+            // throw; the page is live and readable all the same
             ++stats_.live_pages;
             ++clock_;
             stats_.host_bytes_written += page_;
+            put(l, buffer + i * page_);
         }
     }
 
@@ -496,6 +500,7 @@ private:
     page_map map_;
     segment_table segments_;
     buffer_ptr open_buf_;
+    stxxl::request_queue* queue_ = nullptr;  // our STXXL queue, kept by create_queues()
     buffer_ptr gc_buf_; // allocated at the first cleaning round
     std::uint32_t open_seg_ = segment_table::none;
     std::uint32_t fill_ = 0;    // pages appended to the open segment
