@@ -51,6 +51,16 @@ machine file_machine(const std::string& path, const std::string& size = "4MiB") 
                                      "faulty-machine");
 }
 
+//! A machine whose one device lives on a syscall file in a scratch directory; after each test
+//! (its containers gone) every extent must be back.
+class container_faults : public ::testing::Test {
+protected:
+    void TearDown() override { EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u); }
+    flashxxl::testing::temp_dir dir;
+    const std::string img = dir / "device.img";
+    machine m = file_machine(img);
+};
+
 //! Expects `op` to throw io_failure whose message contains every one of `parts`.
 void expect_io_failure(const std::function<void()>& op, std::initializer_list<std::string> parts) {
     try {
@@ -64,17 +74,14 @@ void expect_io_failure(const std::function<void()>& op, std::initializer_list<st
 
 } // namespace
 
-TEST(container_faults, the_shim_is_preloaded) {
+TEST_F(container_faults, the_shim_is_preloaded) {
     EXPECT_NE(dlsym(RTLD_DEFAULT, "flashxxl_fault_arm"), nullptr);
 }
 
 // The queue's second buffer write fails: push, front and pop then refuse with the failure
 // (they used to wait on a request already taken, and crashed), and the destructor is clean.
 // A fresh device places the buffers' extents one after the other from byte 0.
-TEST(container_faults, queue_refuses_every_use_after_a_failed_write) {
-    flashxxl::testing::temp_dir dir;
-    const std::string img = dir / "queue.img";
-    machine m = file_machine(img);
+TEST_F(container_faults, queue_refuses_every_use_after_a_failed_write) {
     {
         queue<std::uint64_t> q(m, queue<std::uint64_t>::memory_usage(small), small);
         const std::uint64_t per_buffer = q.buffer_items();
@@ -94,15 +101,11 @@ TEST(container_faults, queue_refuses_every_use_after_a_failed_write) {
         expect_io_failure([&] { (void)q.front(); }, {std::string("flashxxl::queue::front") + unusable});
         expect_io_failure([&] { q.pop(); }, {std::string("flashxxl::queue::pop") + unusable});
     }
-    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
 
 // A read of the queue's head block fails: the pop that needed it throws, and so does every
 // later use, instead of taking the head from the write buffer out of order.
-TEST(container_faults, queue_refuses_every_use_after_a_failed_read) {
-    flashxxl::testing::temp_dir dir;
-    const std::string img = dir / "queue.img";
-    machine m = file_machine(img);
+TEST_F(container_faults, queue_refuses_every_use_after_a_failed_read) {
     {
         queue<std::uint64_t> q(m, queue<std::uint64_t>::memory_usage(small), small);
         const std::uint64_t n = 4 * q.buffer_items();
@@ -123,16 +126,12 @@ TEST(container_faults, queue_refuses_every_use_after_a_failed_read) {
         EXPECT_EQ(q.size(), n - popped);  // the pop that failed took nothing
         expect_io_failure([&] { (void)q.front(); }, {"flashxxl::queue::front: unusable"});
     }
-    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
 
 // The stack's spill write fails: the push throws and changes nothing, so every item pops back
 // in order (the stack used to record the half as spilled and later pop garbage); the push can
 // be retried once the device works.
-TEST(container_faults, stack_is_unchanged_by_a_failed_spill_or_read_back) {
-    flashxxl::testing::temp_dir dir;
-    const std::string img = dir / "stack.img";
-    machine m = file_machine(img);
+TEST_F(container_faults, stack_is_unchanged_by_a_failed_spill_or_read_back) {
     {
         stack<std::uint64_t> s(m, stack<std::uint64_t>::memory_usage(small), small);
         const std::uint64_t half = s.half_items();
@@ -161,16 +160,12 @@ TEST(container_faults, stack_is_unchanged_by_a_failed_spill_or_read_back) {
         }
         EXPECT_EQ(next, 0u);
     }
-    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
 
 // A stream_writer's group write fails: the vector keeps the groups written before it, reads
 // them back exactly (it used to count the lost group and read zeros or crash), and the writer
 // refuses the rest.
-TEST(container_faults, vector_stream_writer_keeps_the_groups_before_a_failed_write) {
-    flashxxl::testing::temp_dir dir;
-    const std::string img = dir / "vector.img";
-    machine m = file_machine(img);
+TEST_F(container_faults, vector_stream_writer_keeps_the_groups_before_a_failed_write) {
     {
         vector<std::uint64_t> v(m, vector<std::uint64_t>::min_memory(small), small);
         const std::uint64_t per_group = v.items_per_group();
@@ -204,5 +199,4 @@ TEST(container_faults, vector_stream_writer_keeps_the_groups_before_a_failed_wri
         i = 0;
         for (vector<std::uint64_t>::stream_reader r(v); !r.empty(); ++r, ++i) ASSERT_EQ(*r, i);
     }
-    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
