@@ -90,15 +90,16 @@ void run(const dfs_cli_options& o) {
     vis.lines = out.get();
     vis.bar = &bar;
     dfs_run r;
-    // The translation layers' buffers and maps are charged to the DFS phase's M.
+    // The translation layers' buffers and maps are held from the machine's start: charged to
+    // M in both phases (as bfs does), so the CSR build gets M less them.
     const std::uint64_t tl_memory = translation_layer_memory(m);
-    const std::uint64_t need = std::max(csr_build_min_memory(blocks), dfs_min_memory(blocks) + tl_memory);
+    const std::uint64_t need = std::max(csr_build_min_memory(blocks), dfs_min_memory(blocks)) + tl_memory;
     require_memory("dfs", memory, need, o.memory, blocks, tl_memory);
     r.br = blocks.br;
     r.bw = blocks.bw;
     bar.update(0, "building CSR");
     phase_meter meter(m, "csr");
-    auto g = build_csr(m, memory, blocks, *source, memory / 8);
+    auto g = build_csr(m, memory - tl_memory, blocks, *source, memory / 8);
     r.phases.push_back(meter.finish());
     r.csr = g->build_stats();
     vis.nodes = g->node_count() ? g->node_count() : 1;

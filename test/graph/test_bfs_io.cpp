@@ -1,10 +1,14 @@
 // Tests of the BFS tools' input and output: graph specs, file detection, vector output, the experiment runner.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
 
 #include "flashxxl/graph/bfs_experiment.hpp"
 #include "flashxxl/graph/bfs_output.hpp"
@@ -54,6 +58,53 @@ TEST(bfs_graph_source, bad_specs_name_the_problem) {
     EXPECT_THROW(open_graph_source("random:nodes=10"), config_error);
     EXPECT_THROW(open_graph_source("tree:nodes=10,levels=2,block=4KiB"), config_error);
     EXPECT_THROW(open_graph_source("/nonexistent/graph.txt"), input_error);
+    // a key given twice, and a scale that a 32-bit cast would have wrapped to 1
+    try {
+        open_graph_source("grid:side=3,side=4");
+        ADD_FAILURE() << "accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("side= is given twice"), std::string::npos) << e.what();
+    }
+    try {
+        open_graph_source("rmat:scale=4294967297");
+        ADD_FAILURE() << "accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("rmat scale 4294967297 out of range"), std::string::npos) << e.what();
+    }
+    try {
+        open_graph_source("grid:side=3037000501");  // 2 side (side - 1) edges would wrap 64 bits
+        ADD_FAILURE() << "accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("side <= 3037000500"), std::string::npos) << e.what();
+    }
+}
+
+// A text edge list from a FIFO (as `<(zcat g.txt.gz)` gives one) is read whole: the bytes read to
+// tell text from binary are parsed, not lost (the reader used to reopen the path and start
+// 4 KiB in, in the middle of a line, inventing an edge).
+TEST(bfs_graph_source, reads_a_text_edge_list_from_a_fifo) {
+    flashxxl::testing::temp_dir dir;
+    const std::string fifo = dir.file("graph.fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::uint64_t n = 3000;  // a path of 3000 edges: about 27 KiB of text
+    std::thread writer([&] {
+        std::FILE* f = std::fopen(fifo.c_str(), "w");
+        if (!f) return;
+        for (std::uint64_t i = 0; i < n; ++i) std::fprintf(f, "%llu %llu\n", (unsigned long long)i, (unsigned long long)i + 1);
+        std::fclose(f);
+    });
+    auto g = open_graph_source(fifo);
+    edge e;
+    std::uint64_t k = 0;
+    bool path = true;
+    while (g->next(e)) {
+        path = path && e.u == k && e.v == k + 1;
+        ++k;
+    }
+    writer.join();
+    EXPECT_EQ(k, n);
+    EXPECT_TRUE(path) << "an edge out of sequence";
+    EXPECT_EQ(g->node_count(), n + 1);
 }
 
 TEST(bfs_graph_source, detects_text_and_binary_files) {

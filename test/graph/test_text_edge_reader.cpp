@@ -170,3 +170,32 @@ TEST(text_edge_writer, writes_comments_and_tab_separated_edges_that_read_back) {
 }
 
 } // namespace
+
+// A "# Nodes: N" header before the first edge counts nodes that no edge names (isolated
+// nodes at the top of the id range, the one node of a 1 x 1 grid); a smaller N, a header after
+// the first edge, or one without a number changes nothing.
+TEST(text_edge_reader, a_nodes_header_keeps_isolated_nodes_at_the_top) {
+    flashxxl::testing::temp_dir dir;
+    struct case_ {
+        const char* text;
+        flashxxl::node_id nodes;
+    } cases[] = {
+        {"# flashxxl gen random\n# Nodes: 10 Edges: 2\n0 1\n2 3\n", 10},
+        {"# Nodes: 1 Edges: 0\n", 1},
+        {"#Nodes:7\n0 1\n", 7},
+        {"# Nodes: 2 Edges: 2\n0 1\n4 5\n", 6},  // ids beyond the header (SNAP files have them)
+        {"0 1\n# Nodes: 10\n", 2},              // after the first edge: a comment
+        {"# Nodes: many\n0 1\n", 2},
+        {"# Nodes: 99999999999999999999999\n0 1\n", 2},  // does not fit: a comment
+        {"# Nodes: 12abc\n0 1\n", 2},
+    };
+    for (const case_& c : cases) {
+        const std::string path = dir.file("g.txt");
+        write_file(path, c.text);
+        flashxxl::text_edge_reader reader(path);
+        edge e;
+        while (reader.next(e)) {
+        }
+        EXPECT_EQ(reader.node_count(), c.nodes) << c.text;
+    }
+}

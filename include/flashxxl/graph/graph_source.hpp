@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/binary_edge_format.hpp"
 #include "flashxxl/graph/binary_edge_reader.hpp"
@@ -17,6 +20,7 @@
 #include "flashxxl/graph/grid_generator.hpp"
 #include "flashxxl/graph/random_graph_generator.hpp"
 #include "flashxxl/graph/rmat_generator.hpp"
+#include "flashxxl/graph/stdio_file.hpp"
 #include "flashxxl/graph/text_edge_reader.hpp"
 #include "flashxxl/graph/tree_generator.hpp"
 #include "flashxxl/units.hpp"
@@ -75,7 +79,8 @@ public:
             }
             if (!ok)
                 throw config_error("graph spec '" + spec + "': " + kind + " takes no '" + key + "' (it takes " + names + ")");
-            values_[key] = item.substr(eq + 1);
+            if (!values_.emplace(key, item.substr(eq + 1)).second)
+                throw config_error("graph spec '" + spec + "': " + key + "= is given twice (expected each key once)");
         }
     }
     bool has(const std::string& k) const { return values_.count(k) > 0; }
@@ -155,7 +160,11 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
     if (kind == "rmat") {
         detail::spec_params p(spec, kind, rest, {"scale", "edge_factor", "a", "b", "c", "seed"});
         rmat_params r;
-        r.scale = unsigned(p.integer("scale"));
+        const std::uint64_t scale = p.integer("scale");
+        if (scale > 62)  // checked here: the cast below would wrap 2^32 + 1 to 1
+            throw config_error("graph spec '" + spec + "': rmat scale " + std::to_string(scale) +
+                               " out of range (expected 1 ... 62)");
+        r.scale = unsigned(scale);
         r.edge_factor = p.integer("edge_factor", r.edge_factor);
         r.a = p.number("a", r.a);
         r.b = p.number("b", r.b);
@@ -165,16 +174,22 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
             rmat_generator(r, seed), "rmat scale=" + std::to_string(r.scale) + " edge_factor=" +
                                          std::to_string(r.edge_factor) + " seed=" + std::to_string(seed));
     }
-    // A file.
-    std::FILE* f = std::fopen(spec.c_str(), "rb");
-    if (!f)
+    // A file, opened once: a pipe or FIFO (`<(zcat g.txt.gz)`, /dev/stdin) gives its bytes once,
+    // so the text reader goes on from the bytes read here (it used to reopen the path and lose
+    // them, parsing from the middle of a line).
+    if (::access(spec.c_str(), R_OK) != 0)
         throw input_error("cannot open graph file '" + spec + "': " + std::strerror(errno) + " (expected a file or " +
                           graph_spec_help() + ")");
+    stdio_file f(spec, "rb");
     // Binary by content: the magic, or bytes no text edge list has (NUL, control characters):
     // a binary file with a damaged magic is reported as such, not parsed as text.
     char head[4096] = {};
-    std::size_t got = std::fread(head, 1, sizeof head, f);
-    std::fclose(f);
+    std::size_t got = 0;
+    while (got < sizeof head) {  // a pipe may hand out fewer bytes per read
+        std::size_t n = f.read_some(head + got, sizeof head - got);
+        if (n == 0) break;
+        got += n;
+    }
     bool magic = got >= sizeof binary_edge_format::magic &&
                  std::memcmp(head, binary_edge_format::magic, sizeof binary_edge_format::magic) == 0;
     std::size_t control_at = got;  // the first byte no text edge list has
@@ -183,6 +198,12 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
         if (c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f')) control_at = i;
     }
     if (magic || control_at < got) {
+        struct stat st {};
+        if (::stat(spec.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            throw input_error("graph file '" + spec + "' is binary (" +
+                              (magic ? std::string("FXEDGES1") : std::string("not text")) +
+                              ") but not a regular file: the binary reader seeks; copy it to a file first");
+        f.close();
         try {
             return std::make_unique<detail::edge_source_holder<binary_edge_reader>>(binary_edge_reader(spec),
                                                                                   "file " + spec + " (binary)");
@@ -196,7 +217,8 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
                               ", a control byte that text `u v` lines do not have");
         }
     }
-    return std::make_unique<detail::edge_source_holder<text_edge_reader>>(text_edge_reader(spec), "file " + spec + " (text)");
+    return std::make_unique<detail::edge_source_holder<text_edge_reader>>(
+        text_edge_reader(std::move(f), std::string(head, got)), "file " + spec + " (text)");
 }
 
 } // namespace flashxxl

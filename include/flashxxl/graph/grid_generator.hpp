@@ -20,11 +20,12 @@ public:
     static constexpr bool may_have_self_loops = false;
     static constexpr bool may_have_duplicates = false;
 
-    //! A grid of side x side nodes; side must be >= 1 and side^2 must fit 64 bits.
+    //! A grid of side x side nodes; side must be >= 1 and its 2 side (side - 1) edges must
+    //! fit 64 bits (side <= max_side).
     explicit grid_generator(std::uint64_t side) : side_(side) {
-        if (side == 0 || side >= (std::uint64_t(1) << 32))
-            throw config_error("grid side " + std::to_string(side) +
-                               " is out of range (expected 1 <= side < 2^32)");
+        if (side == 0 || side > max_side)
+            throw config_error("grid side " + std::to_string(side) + " is out of range (expected 1 <= side <= " +
+                               std::to_string(max_side) + ", so that its 2 side (side - 1) edges count in 64 bits)");
     }
 
     //! Yields the next edge; false after the last.
@@ -53,6 +54,8 @@ public:
         return false;
     }
 
+    //! The largest side whose edge count, 2 side (side - 1), fits 64 bits.
+    static constexpr std::uint64_t max_side = 3037000500u;
     //! side^2.
     node_id node_count() const { return side_ * side_; }
     //! 2 x side x (side - 1).

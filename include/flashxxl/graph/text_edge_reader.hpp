@@ -1,6 +1,7 @@
 // Streaming reader of SNAP-style text edge lists ("u v" per line, '#' comments, blank lines).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -31,6 +32,16 @@ public:
                               std::size_t buffer_bytes = std::size_t(1) << 20)
         : file_(path, "rb"), path_(std::move(path)), bound_(node_bound),
           buf_(buffer_bytes < 64 ? 64 : buffer_bytes) {}
+    //! Reads on from an open stream whose first `head.size()` bytes were already taken (to tell
+    //! text from binary): they are parsed first. A pipe or FIFO (`<(zcat g.txt.gz)`) cannot be
+    //! opened a second time, so this is how a text edge list arrives from one.
+    text_edge_reader(stdio_file&& file, const std::string& head, node_id node_bound = no_node,
+                     std::size_t buffer_bytes = std::size_t(1) << 20)
+        : file_(std::move(file)), path_(file_.path()), bound_(node_bound),
+          buf_(std::max<std::size_t>(buffer_bytes < 64 ? 64 : buffer_bytes, head.size())) {
+        std::memcpy(buf_.data(), head.data(), head.size());
+        end_ = head.size();
+    }
 
     //! Yields the next edge; false at the end of the file.
     bool next(edge& e) {
@@ -38,6 +49,7 @@ public:
             const char* line = nullptr;
             std::size_t len = 0;
             if (!next_line(line, len)) return false;
+            if (edges_ == 0) note_declared_nodes(line, len);
             if (parse_line(line, len, e)) {
                 ++edges_;
                 node_id hi = e.max_endpoint();
@@ -47,10 +59,14 @@ public:
         }
     }
 
-    //! The bound if one was given, else max id + 1 of the edges read so far (0 if none).
+    //! The bound if one was given, else max id + 1 of the edges read so far (0 if none), or
+    //! the count a `# Nodes: N` comment before the first edge declares (SNAP's header, which
+    //! `flashxxl gen` writes too) when that is larger: isolated nodes at the top of the id range
+    //! (and the one node of a 1 x 1 grid) survive a round trip through text.
     node_id node_count() const {
         if (bound_ != no_node) return bound_;
-        return max_id_ == no_node ? 0 : max_id_ + 1;
+        const node_id seen = max_id_ == no_node ? 0 : max_id_ + 1;
+        return declared_nodes_ != no_node && declared_nodes_ > seen ? declared_nodes_ : seen;
     }
     //! Largest id read so far; no_node before the first edge.
     node_id max_id() const { return max_id_; }
@@ -148,6 +164,27 @@ private:
     }
 
     // False for blank and comment lines; throws for malformed ones.
+    // Remembers N of a "# Nodes: N" comment line (anything may follow N, as SNAP's "Edges: M").
+    // Any other comment, or a Nodes: without a number that fits, is only a comment.
+    void note_declared_nodes(const char* p, std::size_t len) {
+        const char* end = p + len;
+        while (p < end && is_blank(*p)) ++p;
+        if (p == end || *p != '#') return;
+        ++p;
+        while (p < end && is_blank(*p)) ++p;
+        static constexpr char key[] = "Nodes:";
+        if (std::size_t(end - p) < sizeof key - 1 || std::memcmp(p, key, sizeof key - 1) != 0) return;
+        p += sizeof key - 1;
+        while (p < end && is_blank(*p)) ++p;
+        node_id n = 0;
+        const char* digits = p;
+        for (; p < end && is_digit(*p); ++p) {
+            if (n > (no_node - 1 - node_id(*p - '0')) / 10) return;  // beyond any id: not a count
+            n = n * 10 + node_id(*p - '0');
+        }
+        if (p != digits && (p == end || is_blank(*p))) declared_nodes_ = n;
+    }
+
     bool parse_line(const char* p, std::size_t len, edge& e) const {
         const char* end = p + len;
         while (p < end && is_blank(*p)) ++p;
@@ -171,6 +208,7 @@ private:
     std::uint64_t line_no_ = 0;
     std::uint64_t edges_ = 0;
     node_id max_id_ = no_node;
+    node_id declared_nodes_ = no_node;  // N of a "# Nodes: N" header, if any
 };
 
 //! Streams every edge of the text file `path` into `sink(const edge&)`; see text_edge_reader.
