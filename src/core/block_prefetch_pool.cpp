@@ -149,7 +149,13 @@ void block_prefetch_pool::reap() {
 //! took: on a real disk the sorter's merge threads idled about 30 % of the final merge.)
 bool block_prefetch_pool::completed(const stxxl::request_ptr& req) {
     const auto* timed = dynamic_cast<const modelled_request*>(req.get());
-    if (!timed || !timed->on_model()) return req->poll();
+    if (!timed || !timed->on_model()) {
+        try {
+            return req->poll();  // rethrows a failed request's stxxl::io_error
+        } catch (const stxxl::io_error&) {
+            return true;  // device::wait reports it as io_failure, naming device and request
+        }
+    }
     if (std::optional<double> end = timed->known_completion_s(); end && *end > machine_->clock().now()) return false;
     try {
         req->wait(false);

@@ -108,3 +108,29 @@ TEST(small_sorter, misuse_and_a_budget_below_the_minimum_are_refused) {
     EXPECT_TRUE(s.empty());
     EXPECT_THROW(++s, invalid_request) << "past the end";
 }
+
+// A spill that finds no room leaves the items in the array (the sorter is taken on only once
+// it holds them all): the push may be retried, and no item is lost (a failed spill used to
+// keep a sorter that held only its first run's worth, silently dropping the rest).
+TEST(small_sorter, a_failed_spill_keeps_the_items_and_can_be_retried) {
+    machine m = flashxxl_test::tiny_machine("4MiB");
+    const std::uint64_t memory = 103712;  // the sorter's runs are shorter than the array it takes over
+    small_sorter<std::uint64_t> s(m, memory, blocks_4k_16k);
+    std::uint64_t pushed = 0;
+    {
+        owned_extent filler = m.allocate(role::scratch, m.dev(0).capacity());  // no room for runs
+        try {
+            for (; pushed < 20000; ++pushed) s.push(20000 - pushed);
+            FAIL() << "no out_of_space";
+        } catch (const out_of_space&) {
+        }
+        EXPECT_FALSE(s.external());
+        EXPECT_EQ(s.size(), pushed);
+    }
+    for (; pushed < 20000; ++pushed) s.push(20000 - pushed);  // the failed push, retried, and the rest
+    EXPECT_TRUE(s.external());
+    EXPECT_EQ(s.size(), 20000u);
+    s.sort();
+    for (std::uint64_t i = 1; i <= 20000; ++i, ++s) ASSERT_EQ(*s, i);
+    EXPECT_TRUE(s.empty());
+}

@@ -158,3 +158,58 @@ TEST(sorter, out_of_space_is_clean) {
     r.add_all(keep);
     for (std::uint64_t i = 0; i < 20000; ++i, r.pop()) ASSERT_EQ(r.front(), i * 3);
 }
+
+// After a failure that leaves runs half written or half merged, every later use is refused
+// with the first failure named (a second sort() used to stream garbage and then read past the
+// stage); clear() starts over and sorts correctly.
+TEST(sorter, unusable_after_a_failure_until_clear) {
+    machine m = flashxxl_test::tiny_machine("1MiB");
+    sorter<std::uint64_t> s(m, mem, small);
+    std::string first;
+    try {
+        for (std::uint64_t i = 0; i < 400000; ++i) s.push(i ^ 0x5555);
+        s.sort();
+        FAIL() << "no out_of_space";
+    } catch (const out_of_space& e) {
+        first = e.what();
+    }
+    auto expect_refused = [&](const std::function<void()>& op, const std::string& name) {
+        try {
+            op();
+            ADD_FAILURE() << name << " did not throw";
+        } catch (const io_failure& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("flashxxl::sorter::" + name + ": unusable since an earlier failure lost items (" + first),
+                      std::string::npos)
+                << what;
+        }
+    };
+    expect_refused([&] { s.push(1); }, "push");
+    expect_refused([&] { s.sort(); }, "sort");
+    expect_refused([&] { (void)*s; }, "operator*");
+    expect_refused([&] { ++s; }, "operator++");
+    std::uint64_t out[4];
+    expect_refused([&] { s.pop_into(out, 4); }, "pop_into");
+    s.clear();
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+    for (std::uint64_t i = 0; i < 20000; ++i) s.push(20000 - i);
+    s.sort();
+    for (std::uint64_t i = 1; i <= 20000; ++i, ++s) ASSERT_EQ(*s, i);
+    EXPECT_TRUE(s.empty());
+}
+
+// A comparator that throws while the chunks are sorted: sort() passes the exception on, and a
+// second sort() or a read is refused (it used to spin forever on half-sorted chunks).
+TEST(sorter, a_comparator_exception_in_sort_latches) {
+    machine m = flashxxl_test::tiny_machine();
+    std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
+    auto cmp = [calls](std::uint64_t a, std::uint64_t b) {
+        if (calls->fetch_add(1) == 20000) throw std::runtime_error("comparator failed");
+        return a < b;
+    };
+    sorter<std::uint64_t, decltype(cmp)> s(m, mem, small, cmp);
+    for (std::uint64_t i = 0; i < 9000; ++i) s.push((i * 7919) % 9000);
+    EXPECT_THROW(s.sort(), std::runtime_error);
+    EXPECT_THROW(s.sort(), io_failure);
+    EXPECT_THROW((void)*s, io_failure);
+}

@@ -71,9 +71,18 @@ public:
 
     //! Moves up to n items, in order, to `out` (raw storage for trivially copyable T);
     //! returns how many (fewer only when the merge ends).
+    //! A step that moves nothing while sources remain means the inputs are not sorted by the
+    //! comparator (it is no strict weak order, or a sort of them failed): std::logic_error,
+    //! not an endless loop.
     std::uint64_t pop_into(T* out, std::uint64_t n) {
         std::uint64_t got = 0;
-        while (got < n && !live_.empty()) got += step(out + got, n - got);
+        while (got < n && !live_.empty()) {
+            const std::uint64_t moved = step(out + got, n - got);
+            if (moved == 0)
+                throw std::logic_error("flashxxl: a merge step moved no item although its inputs are not used up: they "
+                                       "are not sorted by the comparator (is it a strict weak order?)");
+            got += moved;
+        }
         return got;
     }
 

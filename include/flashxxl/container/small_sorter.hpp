@@ -109,10 +109,14 @@ private:
         charge_.set(items_.capacity() * sizeof(T));
         return true;
     }
-    //! Hands the items to a sorter with the budget less the array, then frees the array.
+    //! Hands the items to a sorter with the budget less the array, then frees the array. The
+    //! sorter is taken on only once it holds them all: a spill that fails (out_of_space, a
+    //! failed write) leaves the items in the array, and the push may be retried.
     void spill() {
-        big_ = std::make_unique<big_sorter>(*machine_, memory_ - items_.capacity() * sizeof(T), blocks_, cmp_, role_, account_);
-        big_->push(items_.data(), items_.size());
+        auto big = std::make_unique<big_sorter>(*machine_, memory_ - items_.capacity() * sizeof(T), blocks_, cmp_,
+                                                role_, account_);
+        big->push(items_.data(), items_.size());
+        big_ = std::move(big);
         std::vector<T>().swap(items_);
         charge_.set(0);
     }

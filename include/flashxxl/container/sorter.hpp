@@ -6,12 +6,14 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "flashxxl/container/background_task.hpp"
 #include "flashxxl/container/chunk_sort_pool.hpp"
+#include "flashxxl/container/failure_latch.hpp"
 #include "flashxxl/container/parallel_merge.hpp"
 #include "flashxxl/container/parallel_run_merger.hpp"
 #include "flashxxl/container/range_merger.hpp"
@@ -56,6 +58,13 @@ namespace flashxxl {
 //! (a few words per block in memory) come on top, bounded by directory_memory(N). Comparators are plain
 //! strict weak orders (std::less, lambdas): no min/max sentinels. T must be trivially copyable;
 //! it need not be default-constructible. Not thread-safe.
+//!
+//! Failures: an allocation that finds no room (out_of_space), a failed write or read
+//! (io_failure), a comparator that throws or a sorting thread that cannot start, met in the
+//! middle of run formation, a merge or the output, leaves runs half written or half merged.
+//! The sorter latches it (failure_latch): every later push, sort, pop_into, operator* and
+//! operator++ throws io_failure naming the first failure, instead of handing out wrong or fewer
+//! items; clear() starts over.
 //!
 //! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
 //! depends on them. `Blocks` only names the sizes the constructor without block_sizes uses:
@@ -148,6 +157,7 @@ public:
     std::size_t threads() const { return threads_; }
     //! Sets the thread count (0: default_threads()), before the first push or after clear().
     void set_threads(std::size_t n) {
+        failed_.check("flashxxl::sorter::set_threads");
         if (state_ != state::input || size_ != 0)
             throw invalid_request("flashxxl::sorter::set_threads after the first push; call clear() first");
         threads_ = resolve_threads(n);
@@ -164,6 +174,7 @@ public:
     //! the input, sorting and writing runs overlap. The I/O volume stays the same (one merge
     //! pass either way). flashxxl::sort passes the vector's size. Returns whether it switched.
     bool expect(std::uint64_t items) {
+        failed_.check("flashxxl::sorter::expect");
         if (state_ != state::input || size_ != 0) throw invalid_request("flashxxl::sorter::expect after the first push");
         std::uint64_t half = run_capacity_ / 2;
         double_buffered_ = half >= 4096 && items > run_capacity_ && (items + half - 1) / half <= final_fan_in_;
@@ -189,19 +200,19 @@ public:
 
     //! Adds one item (input phase only).
     void push(const T& item) {
-        if (state_ != state::input) throw invalid_request("flashxxl::sorter::push after sort(); call clear() first");
-        if (count_ == capacity()) end_run();
+        if (state_ != state::input) refuse_push();
+        if (count_ == capacity()) latching([&] { end_run(); });
         if (buf().empty()) buf() = aligned_buffer(capacity() * sizeof(T), account_);
         std::memcpy(static_cast<void*>(buf().template as<T>() + count_), &item, sizeof(T));
         ++count_;
         ++size_;
-        if (count_ == chunk_end()) seal_chunk();
+        if (count_ == chunk_end()) latching([&] { seal_chunk(); });
     }
     //! Adds n items from an array.
     void push(const T* items, std::uint64_t n) {
-        if (state_ != state::input) throw invalid_request("flashxxl::sorter::push after sort(); call clear() first");
+        if (state_ != state::input) refuse_push();
         while (n > 0) {
-            if (count_ == capacity()) end_run();
+            if (count_ == capacity()) latching([&] { end_run(); });
             if (buf().empty()) buf() = aligned_buffer(capacity() * sizeof(T), account_);
             std::uint64_t k = std::min(n, chunk_end() - count_);
             std::memcpy(static_cast<void*>(buf().template as<T>() + count_), items, k * sizeof(T));
@@ -209,32 +220,15 @@ public:
             size_ += k;
             items += k;
             n -= k;
-            if (count_ == chunk_end()) seal_chunk();
+            if (count_ == chunk_end()) latching([&] { seal_chunk(); });
         }
     }
 
     //! Ends the input and prepares the sorted output.
     void sort() {
+        failed_.check("flashxxl::sorter::sort");
         if (state_ != state::input) throw invalid_request("flashxxl::sorter::sort called twice; call clear() first");
-        if (runs_.empty() && !finishing_.running()) {
-            seal_rest();
-            sorting_->wait(cur_);
-            // The sorted chunks are merged as they are streamed out, through the stage.
-            chunk_merger_ = std::make_unique<run_merger>(merge_source{nullptr, &chunks_}, before{&cmp_}, threads_);
-            chunk_merger_->start(chunks_.size());
-            make_stage();
-            state_ = state::memory_output;
-            return;
-        }
-        if (count_ > 0) end_run();
-        join_finishing();
-        writer_.reset();
-        buffers_[0].reset();
-        buffers_[1].reset();
-        while (runs_.size() > final_fan_in_) merge_level();
-        start_final_merge();
-        make_stage();
-        state_ = state::merge_output;
+        latching([&] { sort_unchecked(); });
     }
 
     //! Items not yet streamed out (in the input phase: items pushed).
@@ -258,12 +252,21 @@ public:
     //! Streams up to n items into `out` (raw storage; after sort()); returns how many. The
     //! fast way to drain the sorter: past the stage, the merge writes straight into `out`.
     std::uint64_t pop_into(T* out, std::uint64_t n) {
+        failed_.check("flashxxl::sorter::pop_into");
         if (state_ == state::input) throw invalid_request("flashxxl::sorter::pop_into before sort()");
         n = std::min(n, size_);
         std::uint64_t got = std::min<std::uint64_t>(n, stage_end_ - stage_pos_);
         if (got > 0) std::memcpy(static_cast<void*>(out), stage_items_ + stage_pos_, got * sizeof(T));
         stage_pos_ += got;
-        got += merge_out(out + got, n - got);
+        try {
+            got += merge_out(out + got, n - got);
+        } catch (...) {
+            failed_.latch();
+            throw;
+        }
+        if (got != n)  // size_ items are left, and the merge holds them all
+            throw std::logic_error("flashxxl::sorter::pop_into: the merge ended " + std::to_string(n - got) +
+                                   " items early");
         size_ -= got;
         return got;
     }
@@ -287,10 +290,50 @@ public:
         cur_ = 0;
         count_ = size_ = passes_ = runs_formed_ = runs_written_ = forecast_misses_ = 0;
         state_ = state::input;
+        failed_ = failure_latch();
     }
 
 private:
-    enum class state { input, memory_output, merge_output };
+    enum class state { input, memory_output, merge_output, failed };
+
+    //! Runs f; an exception from it latches the failure (see the class comment) and goes on.
+    template <class F>
+    void latching(F&& f) {
+        try {
+            f();
+        } catch (...) {
+            failed_.latch();
+            state_ = state::failed;
+            throw;
+        }
+    }
+    //! push() outside the input phase: after a failure, or after sort().
+    [[noreturn]] void refuse_push() const {
+        failed_.check("flashxxl::sorter::push");
+        throw invalid_request("flashxxl::sorter::push after sort(); call clear() first");
+    }
+    //! sort() in the input phase (checked by sort()).
+    void sort_unchecked() {
+        if (runs_.empty() && !finishing_.running()) {
+            seal_rest();
+            sorting_->wait(cur_);
+            // The sorted chunks are merged as they are streamed out, through the stage.
+            chunk_merger_ = std::make_unique<run_merger>(merge_source{nullptr, &chunks_}, before{&cmp_}, threads_);
+            chunk_merger_->start(chunks_.size());
+            make_stage();
+            state_ = state::memory_output;
+            return;
+        }
+        if (count_ > 0) end_run();
+        join_finishing();
+        writer_.reset();
+        buffers_[0].reset();
+        buffers_[1].reset();
+        while (runs_.size() > final_fan_in_) merge_level();
+        start_final_merge();
+        make_stage();
+        state_ = state::merge_output;
+    }
 
 
     //! The merge order: the comparator, by reference.
@@ -337,17 +380,27 @@ private:
     }
     //! Refills the output stage from the merge.
     void fill_stage() const {
-        stage_pos_ = 0;
-        stage_end_ = merge_out(stage_items_, stage_blocks_ * blocks_.br / sizeof(T));
+        stage_pos_ = stage_end_ = 0;  // a merge that throws leaves no stale stage behind
+        const std::uint64_t want = std::min<std::uint64_t>(size_, stage_blocks_ * blocks_.br / sizeof(T));
+        stage_end_ = merge_out(stage_items_, want);
+        if (stage_end_ != want)  // size_ items are left, and the merge holds them all
+            throw std::logic_error("flashxxl::sorter: the merge ended " + std::to_string(want - stage_end_) +
+                                   " items early");
     }
     //! operator* / operator++ on a used-up stage: refuses before sort() and when empty, else
     //! refills it. Out of line, so that the per-item path stays small enough to inline (with the
     //! checks inline, streaming 64 Mi 8-byte items cost 0.1 s more of the caller's time on the
     //! 2-core development machine).
     [[gnu::noinline]] void refill_stage(const char* op) const {
+        failed_.check((std::string("flashxxl::sorter::") + op).c_str());
         if (state_ == state::input || size_ == 0)
             throw invalid_request(std::string("flashxxl::sorter: ") + op + " before sort() or when empty()");
-        fill_stage();
+        try {
+            fill_stage();
+        } catch (...) {
+            failed_.latch();
+            throw;
+        }
     }
     //! Allocates the output stage (after sort()).
     void make_stage() {
@@ -378,8 +431,8 @@ private:
     void seal_chunk() {
         T* first = buf().template as<T>() + chunk_begin_;
         T* last = buf().template as<T>() + count_;
+        sorting_->submit(first, last, cur_);  // may fail to start a thread: then nothing is recorded
         chunks_.emplace_back(first, last);
-        sorting_->submit(first, last, cur_);
         chunk_begin_ = count_;
     }
     //! Seals the rest of the buffer at the end of a run, cut into one piece per sorting thread
@@ -541,6 +594,7 @@ private:
     std::size_t fan_in_ = 0, final_fan_in_ = 0;
     std::uint64_t stage_blocks_ = 2;  // Br blocks of the output stage (stage_blocks_for)
     state state_ = state::input;
+    mutable failure_latch failed_;  // mutable: operator* and operator++ latch a failed refill of the stage
     std::uint64_t count_ = 0;  // items in the buffer being filled
     std::uint64_t size_ = 0;
     mutable aligned_buffer stage_;                       // the output stage (after sort())
