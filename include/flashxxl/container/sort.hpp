@@ -42,6 +42,12 @@ std::uint64_t sort_stream_memory() {
 //! the vector with Bw writes. The sorter uses the vector's block sizes (v.blocks()) and
 //! `threads` threads (0: default_threads(), see sorter::set_threads). Throws config_error if
 //! the budget is too small.
+//!
+//! The vector's groups are given back once the runs hold the data (before the output is
+//! written), so the sort needs about one copy of the data in extra space, not two. The price:
+//! a failure while the output is written (out_of_space, a failed write) leaves the vector with
+//! the sorted prefix written so far (vector::stream_writer), and the rest of the input is gone
+//! with the sorter; the exception says so. A failure before that leaves the vector as it was.
 template <class T, class Blocks, class Cmp>
 sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch,
                  std::size_t threads = 0) {
