@@ -47,7 +47,8 @@ std::uint64_t sort_stream_memory() {
 //! written), so the sort needs about one copy of the data in extra space, not two. The price:
 //! a failure while the output is written (out_of_space, a failed write) leaves the vector with
 //! the sorted prefix written so far (vector::stream_writer), and the rest of the input is gone
-//! with the sorter; the exception says so. A failure before that leaves the vector as it was.
+//! with the sorter (v.size() tells how many items are left). A failure before that leaves the
+//! vector as it was.
 template <class T, class Blocks, class Cmp>
 sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch,
                  std::size_t threads = 0) {
