@@ -11,7 +11,8 @@ namespace flashxxl {
 //! A container whose write (or read, or allocation in the middle of a merge) failed may have lost
 //! items it had accepted: the buffer of a failed write, a merge's input cut short. Going on would
 //! hand out wrong items or silently fewer, so the container latches the failure (latch(), from
-//! the catch block that rethrows it) and every later operation calls check(), which throws
+//! the catch block that rethrows it, or by running the step in run()) and every later
+//! operation calls check(), which throws
 //! io_failure naming the operation and the first failure. Destruction stays safe. The cost on
 //! the item path is one test of a pointer, or none where the check sits on the block path.
 class failure_latch {
@@ -19,6 +20,16 @@ public:
     //! Called in a catch block: keeps the exception being handled when it is the first.
     void latch() noexcept {
         if (!first_) first_ = std::current_exception();
+    }
+    //! Runs f() and returns what it returns; an exception from it is latched and passed on.
+    template <class F>
+    decltype(auto) run(F&& f) {
+        try {
+            return f();
+        } catch (...) {
+            latch();
+            throw;
+        }
     }
     bool failed() const { return bool(first_); }
     //! Throws io_failure "OPERATION: unusable since an earlier failure lost items (WHAT)" after

@@ -221,12 +221,7 @@ public:
             --size_;
             return;
         }
-        try {
-            merger_.pop();  // may read an array's next block
-        } catch (...) {
-            failed_.latch();
-            throw;
-        }
+        failed_.run([&] { merger_.pop(); });  // may read an array's next block
         --size_;
     }
     //! Pops up to `count` items into `out`, in pop order (greatest first); returns how many
@@ -243,12 +238,7 @@ public:
     template <class OutputIt>
     std::uint64_t pop_batch(OutputIt out, std::uint64_t count) {
         failed_.check("flashxxl::priority_queue::pop_batch");
-        try {
-            return pop_batch_unchecked(out, count);
-        } catch (...) {
-            failed_.latch();
-            throw;
-        }
+        return failed_.run([&] { return pop_batch_unchecked(out, count); });
     }
     //! Least items a pop_batch() call (or what is left of it) asks for before it merges in
     //! bulk steps; below that, items leave one at a time.
@@ -401,14 +391,7 @@ private:
     //! push_batch() grew to at least 2 heap_capacity() items is sorted as one chunk per
     //! thread (each chunk at least heap_capacity() items), each chunk an internal run.
     //! A failure latches failed_: the runs and arrays may be half merged or half written.
-    void seal_heap() {
-        try {
-            seal_heap_unchecked();
-        } catch (...) {
-            failed_.latch();
-            throw;
-        }
-    }
+    void seal_heap() { failed_.run([&] { seal_heap_unchecked(); }); }
     void seal_heap_unchecked() {
         sync_positions();
         T* h = heap();

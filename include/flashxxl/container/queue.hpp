@@ -107,12 +107,7 @@ public:
         failed_.check("flashxxl::queue::pop");
         if (reader_.empty()) hand_over_pending();
         if (!reader_.empty()) {
-            try {
-                reader_.pop();  // may read the next block
-            } catch (...) {
-                failed_.latch();
-                throw;
-            }
+            failed_.run([&] { reader_.pop(); });  // may read the next block
             --size_;
             return;
         }
@@ -160,17 +155,14 @@ private:
     // it reads). A failure of either loses items: the queue latches it.
     void hand_over_pending() {
         if (!pending_) return;
-        try {
+        failed_.run([&] {
             stxxl::request_ptr r = std::move(pending_req_);
             pending_req_ = nullptr;
             segment s = std::move(*pending_);
-            pending_.reset();                 // a failed write's extent goes back with s
+            pending_.reset();  // a failed write's extent goes back with s
             pending_dev_->wait(r, role_);
             reader_.add(std::move(s));
-        } catch (...) {
-            failed_.latch();
-            throw;
-        }
+        });
     }
 
     machine* machine_;

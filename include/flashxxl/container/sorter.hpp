@@ -258,12 +258,7 @@ public:
         std::uint64_t got = std::min<std::uint64_t>(n, stage_end_ - stage_pos_);
         if (got > 0) std::memcpy(static_cast<void*>(out), stage_items_ + stage_pos_, got * sizeof(T));
         stage_pos_ += got;
-        try {
-            got += merge_out(out + got, n - got);
-        } catch (...) {
-            failed_.latch();
-            throw;
-        }
+        got += failed_.run([&] { return merge_out(out + got, n - got); });
         if (got != n)  // size_ items are left, and the merge holds them all
             throw std::logic_error("flashxxl::sorter::pop_into: the merge ended " + std::to_string(n - got) +
                                    " items early");
@@ -300,9 +295,8 @@ private:
     template <class F>
     void latching(F&& f) {
         try {
-            f();
+            failed_.run(f);
         } catch (...) {
-            failed_.latch();
             state_ = state::failed;
             throw;
         }
@@ -395,12 +389,7 @@ private:
         failed_.check((std::string("flashxxl::sorter::") + op).c_str());
         if (state_ == state::input || size_ == 0)
             throw invalid_request(std::string("flashxxl::sorter: ") + op + " before sort() or when empty()");
-        try {
-            fill_stage();
-        } catch (...) {
-            failed_.latch();
-            throw;
-        }
+        failed_.run([&] { fill_stage(); });
     }
     //! Allocates the output stage (after sort()).
     void make_stage() {
