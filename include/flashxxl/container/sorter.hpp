@@ -386,7 +386,7 @@ private:
     //! checks inline, streaming 64 Mi 8-byte items cost 0.1 s more of the caller's time on the
     //! 2-core development machine).
     [[gnu::noinline]] void refill_stage(const char* op) const {
-        failed_.check((std::string("flashxxl::sorter::") + op).c_str());
+        if (failed_.failed()) failed_.check((std::string("flashxxl::sorter::") + op).c_str());
         if (state_ == state::input || size_ == 0)
             throw invalid_request(std::string("flashxxl::sorter: ") + op + " before sort() or when empty()");
         failed_.run([&] { fill_stage(); });

@@ -184,12 +184,7 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
     // Binary by content: the magic, or bytes no text edge list has (NUL, control characters):
     // a binary file with a damaged magic is reported as such, not parsed as text.
     char head[4096] = {};
-    std::size_t got = 0;
-    while (got < sizeof head) {  // a pipe may hand out fewer bytes per read
-        std::size_t n = f.read_some(head + got, sizeof head - got);
-        if (n == 0) break;
-        got += n;
-    }
+    const std::size_t got = f.read_some(head, sizeof head);  // fread: fewer only at the end, also from a pipe
     bool magic = got >= sizeof binary_edge_format::magic &&
                  std::memcmp(head, binary_edge_format::magic, sizeof binary_edge_format::magic) == 0;
     std::size_t control_at = got;  // the first byte no text edge list has
