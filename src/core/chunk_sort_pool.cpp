@@ -44,7 +44,7 @@ void chunk_sort_pool::wait(int batch) {
         --outstanding_[batch];
     }
     done_.wait(lock, [&] { return outstanding_[batch] == 0; });
-    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    if (error_[batch]) std::rethrow_exception(std::exchange(error_[batch], nullptr));
 }
 
 void chunk_sort_pool::start() {
@@ -72,7 +72,7 @@ void chunk_sort_pool::sort_one(const chunk& c) {
         sort_(c.first, c.last, order_);
     } catch (...) {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (!error_) error_ = std::current_exception();
+        if (!error_[c.batch]) error_[c.batch] = std::current_exception();
     }
 }
 

@@ -64,6 +64,24 @@ TEST(ChunkSortPool, AComparatorExceptionComesBackAtWaitOnce) {
     EXPECT_NO_THROW(pool.wait(0));  // reported once
 }
 
+// The two halves of a double-buffered run are separate batches: the half whose chunk threw
+// reports it, and the other half, sorted in full, does not. The clean half is large, so that the
+// pool's thread has usually recorded the other half's exception before wait(0) looks (a shared
+// error slot then made wait(0) throw and wait(1) pass); the assertions hold whatever the timing.
+TEST(ChunkSortPool, AComparatorExceptionIsReportedByItsOwnBatchOnly) {
+    std::vector<std::uint32_t> failing = descending(1000);  // holds 77: sorting it throws
+    std::vector<std::uint32_t> clean(200000);  // scrambled (pdqsort takes a reversed range in one pass), no 77
+    for (std::size_t i = 0; i < clean.size(); ++i) clean[i] = 1000 + static_cast<std::uint32_t>(i * 7919 % 200000);
+    const throwing_order order;
+    chunk_sort_pool pool(&flashxxl::sort_chunk_with<std::uint32_t, throwing_order>, &order, 1);
+    pool.submit(failing.data(), failing.data() + failing.size(), 1);
+    pool.submit(clean.data(), clean.data() + clean.size(), 0);
+    EXPECT_NO_THROW(pool.wait(0));
+    EXPECT_TRUE(std::is_sorted(clean.begin(), clean.end()));
+    EXPECT_THROW(pool.wait(1), std::runtime_error);
+    EXPECT_NO_THROW(pool.wait(1));  // reported once
+}
+
 TEST(BackgroundTask, RunsTheJobOnAnotherThreadAndJoins) {
     background_task task;
     EXPECT_FALSE(task.running());

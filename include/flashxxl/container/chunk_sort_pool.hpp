@@ -18,8 +18,10 @@ namespace flashxxl {
 //! the first submit() and end with the pool; nothing is process-wide. Each chunk belongs to one
 //! of two batches (the two halves of a double-buffered run buffer); wait(batch) lets the
 //! calling thread sort queued chunks of that batch too and returns when all of them are
-//! sorted; an exception thrown by the comparator is rethrown there (the first one; later chunks
-//! are still sorted or dropped, the caller must treat the buffer as garbage). One thread
+//! sorted; an exception thrown by the comparator while sorting a chunk of that batch is rethrown
+//! there (the batch's first one; its other chunks are still sorted, the caller must treat the
+//! batch's buffer as garbage). Each batch keeps its own error: a failed chunk of one half never
+//! makes the other half's wait() throw, nor does it pass unreported. One thread
 //! submits; any thread may wait for a batch.
 //!
 //! Threads of its own rather than a TBB task_group in a task_arena: the test suite's
@@ -49,7 +51,7 @@ public:
     //! until wait(batch) returns.
     void submit(void* first, void* last, int batch = 0);
     //! Sorts queued chunks of `batch` on this thread as well, then waits until every chunk of
-    //! it is sorted. Rethrows the first comparator exception not yet reported.
+    //! it is sorted. Rethrows the first comparator exception of `batch` not yet reported.
     void wait(int batch = 0);
     //! Sorting threads besides the caller.
     std::size_t threads() const { return thread_count_; }
@@ -73,7 +75,7 @@ private:
     std::deque<chunk> queue_;
     std::size_t outstanding_[2] = {0, 0};  // queued or being sorted, per batch
     bool stop_ = false;
-    std::exception_ptr error_;
+    std::exception_ptr error_[2];  // the first comparator exception not yet reported, per batch
 };
 
 //! chunk_sort_pool's sort_function for items T ordered by Cmp: sort_range.
