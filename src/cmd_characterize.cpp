@@ -331,18 +331,18 @@ report_outputs open_outputs(const characterize_args& a) {
 }
 
 //! Runs gnuplot on the script with each image sent to a temporary file, stamps and commits them.
-void run_gnuplot(const characterize_args& a, const ch::gnuplot_files& g) {
+void draw_charts(const characterize_args& a, const ch::gnuplot_files& g) {
     std::vector<std::unique_ptr<safe_output_file>> images;
-    std::string defs;
+    std::vector<std::string> defs;
     for (std::size_t i = 0; i < g.images.size(); ++i) {
         images.push_back(std::make_unique<safe_output_file>(g.images[i], "--out", a.force,
                                                             std::vector<std::string>{ch::gnuplot_signature()}));
         const std::string& tmp = images.back()->temp_path();
-        defs += g.image_vars[i] + "='" + tmp.substr(tmp.find_last_of('/') + 1) + "'; ";
+        defs.push_back(g.image_vars[i] + "='" + tmp.substr(tmp.find_last_of('/') + 1) + "'");
     }
-    std::string cmd = "cd '" + a.out_dir + "' && gnuplot -e \"" + defs + "\" characterize.gp";
-    if (std::system(cmd.c_str()) != 0) {
-        std::cerr << "flashxxl: warning: gnuplot failed on " << g.script << "\n";
+    const gnuplot_outcome drawn = run_gnuplot(a.out_dir, defs, "characterize.gp", false);
+    if (!drawn.ok) {
+        std::cerr << "flashxxl: warning: no charts from " << g.script << ": " << drawn.why << "\n";
         return;
     }
     for (auto& img : images) {
@@ -548,7 +548,7 @@ int run_characterize(const characterize_args& a) {
         if (outs.terminal.empty()) {
             if (say) notes << "gnuplot not found: wrote " << g.script << " (run it with gnuplot for the plots)\n";
         } else {
-            run_gnuplot(a, g);
+            draw_charts(a, g);
         }
     }
     if (a.json) std::cout << ch::to_json_text(report);

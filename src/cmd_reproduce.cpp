@@ -76,12 +76,12 @@ std::vector<table_entry> select_tables(const std::string& list) {
 
 void make_directory(const std::string& dir) {
     struct stat st {};
-    if (::lstat(dir.c_str(), &st) == 0) {
+    if (::stat(dir.c_str(), &st) == 0) {  // a link to a directory is a directory, as for --plot
         if (!S_ISDIR(st.st_mode)) throw refused_output("--out '" + dir + "' exists and is not a directory");
-        return;
-    }
-    if (::mkdir(dir.c_str(), 0755) != 0)
+    } else if (::mkdir(dir.c_str(), 0755) != 0) {
         throw io_failure("--out '" + dir + "': cannot create the directory: " + std::strerror(errno));
+    }
+    check_writable_directory(dir, "--out '" + dir + "'");  // now, not after the whole run
 }
 
 void run(const reproduce_options& o) {
@@ -126,8 +126,13 @@ void run(const reproduce_options& o) {
     else if (!plots) plot_note = "plots skipped: gnuplot with a PNG terminal was not found";
     else
         for (const rp::report_table& t : rep.tables) {
-            std::string png = rp::plot_table(o.out, t, terminal, o.force);
+            std::string failure;
+            std::string png = rp::plot_table(o.out, t, terminal, o.force, failure);
             if (!png.empty()) images.push_back(png);
+            if (!failure.empty()) {
+                plot_note += (plot_note.empty() ? "no plot for " : "; no plot for ") + t.id + " (" + failure + ")";
+                std::cerr << "flashxxl: warning: no plot for " << t.id << ": " << failure << "\n";
+            }
         }
 
     nlohmann::json j = rp::to_json(rep);

@@ -1,8 +1,12 @@
 // Entry point of the flashxxl CLI: dispatches to the subcommands of src/cmd_*.cpp; maps errors to exit codes.
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <new>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -25,6 +29,20 @@ constexpr const char* exit_status_help =
     "check, out of memory); 2 usage error (an invalid or missing option; an input named on the command line that "
     "is missing or malformed: machine config, experiment file, model parameter, edge list; an output path that "
     "must not be written).";
+
+// A report that could not be written (stdout on a full disk, a closed pipe's file) is a runtime
+// error, not a success: flushes std::cout and stdout and says why they failed.
+int finish_standard_output() {
+    std::cout.flush();
+    bool stream_ok = static_cast<bool>(std::cout);
+    errno = 0;
+    bool stdio_ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
+    if (stream_ok && stdio_ok) return exit_success;
+    int e = errno;
+    std::cerr << "flashxxl: error: writing standard output failed" << (e != 0 ? std::string(": ") + std::strerror(e) : "")
+              << "; the output is incomplete\n";
+    return exit_runtime_error;
+}
 
 } // namespace
 
@@ -78,5 +96,5 @@ int main(int argc, char** argv) {
         std::cerr << "flashxxl: error: " << e.what() << "\n";
         return exit_runtime_error;
     }
-    return exit_success;
+    return finish_standard_output();
 }

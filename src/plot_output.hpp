@@ -14,17 +14,10 @@
 
 #include "flashxxl/characterize/gnuplot_report.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/gnuplot_process.hpp"
 #include "flashxxl/safe_output.hpp"
 
 namespace flashxxl::cli {
-
-//! The gnuplot terminal this machine has: pngcairo, else png, else svg; empty without gnuplot.
-inline std::string gnuplot_terminal() {
-    if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) return "";
-    if (std::system("gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1") == 0) return "pngcairo";
-    if (std::system("gnuplot -e 'set terminal png' >/dev/null 2>&1") == 0) return "png";
-    return "svg";
-}
 
 //! The directory of `--plot DIR`. Each chart NAME is three files: NAME.csv (the numbers, one
 //! row per bar), NAME.gp (a gnuplot script that reads NAME.csv) and NAME.png (.svg where
@@ -47,6 +40,7 @@ public:
             throw refused_output(option_ + " '" + dir_ + "' is not a directory");
         if (::mkdir(dir_.c_str(), 0755) != 0 && errno != EEXIST)
             throw io_failure(option_ + " '" + dir_ + "': cannot create the directory: " + std::strerror(errno));
+        check_writable_directory(dir_, option_ + " '" + dir_ + "'");  // before the run, not after it
         terminal_ = gnuplot_terminal();
     }
 
@@ -88,10 +82,10 @@ public:
         }
         safe_output_file image(path(name, image_extension()), option_, force_, sig);
         const std::string& tmp = image.temp_path();
-        const std::string cmd = "cd '" + dir_ + "' && gnuplot -e \"out='" + tmp.substr(tmp.find_last_of('/') + 1) +
-                                "'\" '" + name + ".gp' 2>/dev/null";
-        if (std::system(cmd.c_str()) != 0) {
-            if (notes) *notes << "flashxxl: warning: gnuplot failed on " << gp.path() << "\n";
+        const gnuplot_outcome drawn =
+            run_gnuplot(dir_, {"out='" + tmp.substr(tmp.find_last_of('/') + 1) + "'"}, name + ".gp");
+        if (!drawn.ok) {
+            if (notes) *notes << "flashxxl: warning: no chart from " << gp.path() << ": " << drawn.why << "\n";
             return written;
         }
         characterize::stamp_image(tmp, plot_signature);

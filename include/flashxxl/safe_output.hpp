@@ -75,6 +75,23 @@ inline void check_output_path(const std::string& path, const std::string& option
                      "--force to replace it");
 }
 
+//! Checks that files can be created in directory `dir` ("" is the working directory): it exists,
+//! is a directory (a link to one counts) and this process may write and search it. Called before
+//! a run, so that an output that cannot be written costs no run. Throws io_failure
+//! "<where>: cannot create a file in '<dir>': <why>".
+inline void check_writable_directory(const std::string& dir, const std::string& where) {
+    const std::string d = dir.empty() ? "." : dir;
+    struct stat st {};
+    std::string why;
+    if (::stat(d.c_str(), &st) != 0)
+        why = std::strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        why = "not a directory";
+    else if (::access(d.c_str(), W_OK | X_OK) != 0)
+        why = std::strerror(errno);
+    if (!why.empty()) throw io_failure(where + ": cannot create a file in '" + d + "': " + why);
+}
+
 //! An output file written to a temporary file beside it and renamed over the target by
 //! commit(): readers never see a partial file, and a failed run leaves the old file (or none).
 //! The target is checked by check_output_path() and its directory for being writable when the
@@ -100,17 +117,7 @@ public:
         dir_ = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
         // The directory is checked now, so a bad path fails before any work; the temporary file
         // is made at the first write, so a run killed before it leaves nothing behind.
-        struct stat st {};
-        const std::string dir = dir_.empty() ? "." : dir_;
-        std::string why;
-        if (::stat(dir.c_str(), &st) != 0)
-            why = std::strerror(errno);
-        else if (!S_ISDIR(st.st_mode))
-            why = "not a directory";
-        else if (::access(dir.c_str(), W_OK | X_OK) != 0)
-            why = std::strerror(errno);
-        if (!why.empty())
-            throw io_failure(option_ + " '" + path_ + "': cannot create a file in '" + dir + "': " + why);
+        check_writable_directory(dir_, option_ + " '" + path_ + "'");
     }
     safe_output_file(const safe_output_file&) = delete;
     safe_output_file& operator=(const safe_output_file&) = delete;
@@ -150,11 +157,21 @@ public:
             discard();
             throw io_failure(option_ + " '" + path_ + "': writing the temporary file failed (disk full?)");
         }
+        // A sync that fails (EIO, ENOSPC on a thin or network file system) means the data may
+        // never reach the disk: the target is not replaced by it.
+        int sync_error = 0;
         if (unnamed_fd_ >= 0) {
-            ::fsync(unnamed_fd_);
-        } else if (int fd = ::open(temp_.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
-            ::fsync(fd);
+            if (::fsync(unnamed_fd_) != 0) sync_error = errno;
+        } else if (int fd = ::open(temp_.c_str(), O_RDONLY | O_CLOEXEC); fd < 0) {
+            sync_error = errno;
+        } else {
+            if (::fsync(fd) != 0) sync_error = errno;
             ::close(fd);
+        }
+        if (sync_error != 0) {
+            discard();
+            throw io_failure(option_ + " '" + path_ + "': syncing the temporary file failed: " +
+                             std::strerror(sync_error));
         }
         try {
             check_output_path(path_, option_, force_, signatures_);

@@ -69,5 +69,18 @@ check "a foreign file in --plot DIR is refused before the run" 2 "--plot 'p6/sor
 check "--force replaces it" 0 "output verified" "$bin" sort "${small[@]}" --br 4KiB --bw 64KiB --items 1000 --plot p6 --force
 echo x > plain.txt
 check "--plot naming a file" 2 "--plot 'plain.txt' is not a directory" "$bin" sort "${small[@]}" --items 1000 --plot plain.txt
+# gnuplot runs without a shell: a directory name with quotes and a command in it is only a name.
+odd="q'; touch shell_ran; 'x"
+check "--plot into a directory named with quotes" 0 "output verified" "$bin" sort "${small[@]}" --br 4KiB --bw 64KiB --items 1000 --plot "$odd"
+[ ! -e shell_ran ] && [ -s "$odd/sort-devices.csv" ] && png_ok "$odd/sort-devices" &&
+    echo "ok   the quoted name ran no command and got its chart" || { echo "FAIL quoted --plot directory"; ls -la . "$odd"; fail=1; }
+check "reproduce --out with quotes" 0 "wrote" "$bin" reproduce --tiny --tables uflip_table3 --out "$odd"
+[ ! -e shell_ran ] && { [ $have_gnuplot = 0 ] || grep -qa 'written by flashxxl' "$odd/uflip_table3.png"; } &&
+    echo "ok   reproduce: no command ran, the plot was drawn" || { echo "FAIL reproduce quoted --out"; ls -la "$odd"; fail=1; }
+
+# A report that cannot be written is a failure: standard output on a full disk exits 1.
+if [ -w /dev/full ]; then
+    check "stdout on a full disk" 1 "writing standard output failed" bash -c "'$bin' machine --no-probe --json > /dev/full"
+fi
 check "charts flashxxl wrote are rewritten" 0 "output verified" "$bin" sort "${small[@]}" --br 4KiB --bw 64KiB --items 100000 --plot p1
 exit $fail

@@ -12,6 +12,7 @@
 #include "flashxxl/characterize/recommendation.hpp"
 #include "flashxxl/characterize/results.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/gnuplot_process.hpp"
 #include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
 
@@ -126,7 +127,7 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         }
         std::string img = prefix + "-throughput" + ext;
         gp << output(img, "out_throughput");
-        gp << "set title 'Throughput vs block size: " << c.target_name << "'\n";
+        gp << "set title " << gnuplot_quoted("Throughput vs block size: " + c.target_name) << "\n";
         gp << "set logscale xy 2\nset xlabel 'block size (bytes)'\nset ylabel 'MiB/s'\n";
         gp << "set format x '%.0b%B'\n";
         gp << "unset arrow\nunset label\n";
@@ -143,8 +144,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         mark(r.bw_unaligned, "Bw(4KiB offsets)");
         gp << "plot ";
         for (std::size_t i = 0; i < codes.size(); ++i)
-            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with linespoints lw 2 title '"
-               << codes[i] << "'";
+            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with linespoints lw 2 title "
+               << gnuplot_quoted(codes[i]);
         gp << "\nunset logscale\nunset arrow\nunset label\nset format x '%g'\n";
     }
 
@@ -173,8 +174,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         gp << "set xlabel 'request number'\nset ylabel 'response time (ms)'\nset logscale y\n";
         gp << "plot ";
         for (std::size_t i = 0; i < picks.size(); ++i)
-            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with points pt 7 ps 0.3 title '"
-               << picks[i]->code << " " << format_size(picks[i]->pattern.block) << "'";
+            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with points pt 7 ps 0.3 title "
+               << gnuplot_quoted(picks[i]->code + " " + format_size(picks[i]->pattern.block));
         gp << "\nunset logscale\n";
     }
 
@@ -192,8 +193,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         gp << "set xlabel 'seconds after the burst'\nset ylabel 'MiB/s'\n";
         gp << "plot ";
         for (std::size_t i = 0; i < c.bursts.size(); ++i)
-            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with linespoints title '"
-               << c.bursts[i].label << "'";
+            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with linespoints title "
+               << gnuplot_quoted(c.bursts[i].label);
         gp << "\n";
     }
 
@@ -229,8 +230,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         gp << "set xlabel 'time (ms)'\nset ylabel 'fraction completed'\nset logscale x\nset yrange [0:1]\n";
         gp << "plot ";
         for (std::size_t i = 0; i < cdfs.size(); ++i)
-            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with steps title '"
-               << cdfs[i].title << "'";
+            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with steps title "
+               << gnuplot_quoted(cdfs[i].title);
         gp << "\nunset logscale\nset yrange [*:*]\n";
     }
     for (auto& x : files) x->commit();

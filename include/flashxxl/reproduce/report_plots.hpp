@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flashxxl/characterize/gnuplot_report.hpp"
+#include "flashxxl/gnuplot_process.hpp"
 #include "flashxxl/reproduce/report.hpp"
 #include "flashxxl/safe_output.hpp"
 
@@ -27,19 +28,18 @@ inline std::vector<std::string> plot_outputs(const std::string& dir, const std::
 
 //! True when gnuplot runs here with a PNG terminal; `terminal` gets "pngcairo" or "png".
 inline bool gnuplot_available(std::string& terminal) {
-    if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) return false;
-    if (std::system("gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1") == 0) terminal = "pngcairo";
-    else if (std::system("gnuplot -e 'set terminal png' >/dev/null 2>&1") == 0) terminal = "png";
-    else return false;
-    return true;
+    terminal = gnuplot_terminal();
+    return terminal == "pngcairo" || terminal == "png";
 }
 
 //! Draws table `t` as grouped bars (paper, ours) for the rows that have both numbers, into
 //! `dir`/<id>.png via <id>.dat and <id>.gp (all through safe_output_file, option "--out";
 //! files flashxxl did not write are replaced only with `force`). A log scale when the values
 //! span more than 50 times. Returns the PNG's path, or "" when no row has both numbers or
-//! gnuplot failed (the script stays for a rerun).
-inline std::string plot_table(const std::string& dir, const report_table& t, const std::string& terminal, bool force) {
+//! gnuplot failed (the script stays for a rerun; `failure` then says why).
+inline std::string plot_table(const std::string& dir, const report_table& t, const std::string& terminal, bool force,
+                              std::string& failure) {
+    failure.clear();
     std::vector<const report_row*> rows;
     double lo = 0, hi = 0;
     for (const report_row& r : t.rows)
@@ -61,21 +61,23 @@ inline std::string plot_table(const std::string& dir, const report_table& t, con
     dat.commit();
     safe_output_file png(paths[2], "--out", force, signature);
     const std::string png_tmp = png.temp_path().substr(png.temp_path().find_last_of('/') + 1);
-    std::string title = t.title;
-    std::replace(title.begin(), title.end(), '"', '\'');
     safe_output_file gp(paths[1], "--out", force, signature);
     gp.stream() << "# " << plot_signature() << "\n"
                 << "if (!exists(\"out\")) out = '" << t.id << ".png'\n"
                 << "set terminal " << terminal << " size 1200,750\nset output out\nset bmargin 16\nset rmargin 24\n"
-                << "set title \"" << title << "\" noenhanced\nset ylabel \"" << t.unit << "\" noenhanced\n"
+                << "set title " << gnuplot_quoted(t.title) << " noenhanced\nset ylabel " << gnuplot_quoted(t.unit)
+                << " noenhanced\n"
                 << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
                 << "set boxwidth 0.9\nset xtics rotate by -40 font \",8\" noenhanced\n"
                 << "set key outside right top\nset grid ytics\n"
                 << (hi > 50 * lo ? "set logscale y\n" : "set yrange [0:*]\n")
                 << "plot '" << t.id << ".dat' using 2:xtic(4) title 'paper', '' using 3 title 'ours (modelled)'\n";
     gp.commit();
-    const std::string cmd = "cd '" + dir + "' && gnuplot -e \"out='" + png_tmp + "'\" '" + t.id + ".gp' 2>/dev/null";
-    if (std::system(cmd.c_str()) != 0) return "";
+    const gnuplot_outcome drawn = run_gnuplot(dir, {"out='" + png_tmp + "'"}, t.id + ".gp");
+    if (!drawn.ok) {
+        failure = drawn.why;
+        return "";
+    }
     characterize::stamp_image(png.temp_path(), plot_signature());
     png.commit();
     return paths[2];
