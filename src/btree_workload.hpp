@@ -24,8 +24,11 @@ namespace flashxxl::cli {
 //! What the workload does: `items` keys 0, 4, 8, ... bulk loaded (value mix64(key)), `finds`
 //! random finds (a quarter of them hits), `inserts` random keys not bulk loaded (then flush),
 //! `batch` more as one sorted batch (then flush): both drawn from the 3 x items keys between
-//! the loaded ones (4 i + 1, 2, 3), so repeats, certain once inserts pass that, update, `scans` range scans of `scan_length` items
-//! from random keys. Every phase starts with cold caches (drop_cache).
+//! the loaded ones (4 i + 1, 2, 3). A key drawn again (certain once inserts and batch pass
+//! 3 x items) is already present: map::insert leaves it as it is (std::map::insert; the value
+//! would be the same, mix64(key)) and the repeat costs only its search, the tree does not grow.
+//! `scans` range scans of `scan_length` items from random keys. Every phase starts with cold
+//! caches (drop_cache).
 struct btree_workload {
     std::uint64_t items = 1000000;
     std::uint64_t finds = 10000;

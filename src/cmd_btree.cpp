@@ -22,48 +22,84 @@ namespace {
 struct btree_options {
     machine_choice choice;
     std::string device;
-    std::string br, bw, memory = "96MiB";
+    // 160 MiB: enough for --layout all with the default blocks (Br = 128 KiB, Bw = 16 MiB: the
+    // one-block-Bw layout needs map::min_memory = 130 MiB, about 8 Bw); bench_map's M too.
+    std::string br, bw, memory = "160MiB";
     std::string layout = "two-level";
     btree_workload work;
     bool json = false, no_progress = false;
 };
 
+//! a + b, or UINT64_MAX when that overflows.
+std::uint64_t saturated_add(std::uint64_t a, std::uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 void run_btree(const btree_options& o) {
-    const std::uint64_t memory = parse_size_option("--memory", o.memory);
+    const std::uint64_t memory = parse_memory_option(o.memory);
     if (o.work.items == 0) throw config_error("--items must be at least 1");
     if (o.layout != "two-level" && o.layout != "br" && o.layout != "bw" && o.layout != "all")
         throw config_error("--layout '" + o.layout + "' (expected two-level, br, bw or all)");
-    // At most items + 3 x items + batch entries of 16 B (the random inserts draw from 3 x items new keys).
     const btree_workload& w = o.work;
-    std::uint64_t new_keys = 0, entries = 0;
-    if (__builtin_mul_overflow(w.items, 3, &new_keys)) new_keys = UINT64_MAX;
-    if (__builtin_add_overflow(w.items, std::min(w.inserts, new_keys), &entries) ||
-        __builtin_add_overflow(entries, w.batch, &entries))
-        entries = UINT64_MAX;
-    require_room_for_input(bench_machine_spec(o.choice, o.device), entries, 16,
-                           "--items " + std::to_string(w.items) + " with the inserts and the batch");
     // The batch's keys are sorted in memory before they are inserted.
     const std::uint64_t physical = physical_memory_bytes();
     if (physical != 0 && w.batch > physical / 2 / sizeof(std::uint64_t))
         throw config_error("--batch " + std::to_string(w.batch) + ": its keys are sorted in memory (" +
                            format_bytes(double(w.batch) * sizeof(std::uint64_t)) +
                            "), more than half this machine's physical memory (" + format_bytes(double(physical)) + ")");
-    block_sizes b;
-    {
-        machine probe = make_bench_machine(o.choice, o.device);
-        b = resolve_block_sizes(probe, role::static_data, o.br, o.bw);
-    }
+    const machine_spec spec = bench_machine_spec(o.choice, o.device);
     struct variant {
-        std::string name;
+        std::string name, option;
         block_sizes blocks;
     };
     std::vector<variant> variants;
-    if (o.layout == "two-level" || o.layout == "all") variants.push_back({"two-level", b});
-    if (o.layout == "br" || o.layout == "all") variants.push_back({"one block Br", block_sizes(b.br, b.br)});
-    if (o.layout == "bw" || o.layout == "all") variants.push_back({"one block Bw", block_sizes(b.bw, b.bw)});
+    {
+        machine probe(spec);
+        const block_sizes b = resolve_block_sizes(probe, role::static_data, o.br, o.bw);
+        if (o.layout == "two-level" || o.layout == "all") variants.push_back({"two-level", "two-level", b});
+        if (o.layout == "br" || o.layout == "all")
+            variants.push_back({"one block Br", "br", block_sizes(b.br, b.br)});
+        if (o.layout == "bw" || o.layout == "all")
+            variants.push_back({"one block Bw", "bw", block_sizes(b.bw, b.bw)});
+        // Every layout is checked before the first one runs: memory, then room on the devices.
+        const auto layout = [&](const variant& v) {
+            return "--layout " + o.layout + (o.layout == v.option ? "" : " (its " + v.name + " run)") + ", " +
+                   v.blocks.describe();
+        };
+        for (const variant& v : variants) {
+            const std::uint64_t need = detail_btree::map_t::min_memory(v.blocks);
+            if (memory < need)
+                throw config_error(
+                    "--memory " + o.memory + " is below the minimum " + format_bytes(double(need)) +
+                    " of the map with " + layout(v) +
+                    " (about 4 Bw + 4 Br + 64 KiB: three node frames, a staging block, four sub-blocks)");
+        }
+        // Items the tree holds at most: the loaded ones and the new keys, of which there are
+        // 3 x --items (the inserts and the batch draw from them; repeats leave the tree as it is).
+        const std::uint64_t new_keys =
+            std::min(saturated_add(w.inserts, w.batch), w.items > UINT64_MAX / 3 ? UINT64_MAX : 3 * w.items);
+        const std::uint64_t room = probe.room_for(role::static_data);
+        for (const variant& v : variants) {
+            // Each node is one whole Bw extent. map::max_nodes bounds the nodes: leaves at least
+            // half full (random inserts leave them about 70 % full after their splits; the bulk
+            // load fills them), plus the levels above.
+            const std::uint64_t nodes = detail_btree::map_t::max_nodes(v.blocks, w.items, new_keys);
+            const std::uint64_t bytes = nodes > UINT64_MAX / v.blocks.bw ? UINT64_MAX : nodes * v.blocks.bw;
+            if (bytes > room)
+                throw config_error(
+                    "--items " + std::to_string(w.items) + " with --inserts " + std::to_string(w.inserts) +
+                    " and --batch " + std::to_string(w.batch) + ": the map with " + layout(v) +
+                    " may need up to " + std::to_string(nodes) + " nodes of Bw (" +
+                    (bytes == UINT64_MAX ? std::string("bytes that overflow 64 bits")
+                                         : format_bytes(double(bytes))) +
+                    ": leaves at least half full, as after random inserts, and the levels above), more than the " +
+                    format_bytes(double(room)) + " its devices can hold on machine '" + spec.name + "' (" +
+                    probe.describe_placement() + "): give fewer items or a larger device");
+        }
+    }
     std::vector<btree_run> runs;
     for (const variant& v : variants) {
-        machine m = make_bench_machine(o.choice, o.device);  // a fresh machine per layout
+        machine m(spec); // a fresh machine per layout
         runs.push_back(run_btree_workload(m, memory, v.blocks, o.work, v.name));
     }
     if (o.json) {
@@ -72,7 +108,6 @@ void run_btree(const btree_options& o) {
         j["items"] = o.work.items;
         j["runs"] = nlohmann::json::array();
         for (const btree_run& r : runs) j["runs"].push_back(btree_run_json(r));
-        const machine_spec spec = bench_machine_spec(o.choice, o.device);
         j.update(run_metadata(&spec));
         std::cout << j.dump(2) << "\n";
         return;
@@ -95,10 +130,18 @@ void register_btree_command(CLI::App& app) {
     auto o = std::make_shared<btree_options>();
     add_machine_options(cmd, o->choice);
     cmd->add_option("--device", o->device, "put the tree on this device (placement single), e.g. ssd");
-    add_block_size_options(cmd, o->br, o->bw, o->memory, "memory budget M of the map (IEC units)");
+    add_block_size_options(
+        cmd, o->br, o->bw, o->memory,
+        "memory budget M of the map (IEC units): at least map::min_memory, about 4 Bw + 4 Br + "
+        "64 KiB, for every layout run (8 Bw for bw and all)");
     cmd->add_option("--items", o->work.items, "items bulk loaded (16 B each)")->capture_default_str();
     cmd->add_option("--finds", o->work.finds, "random finds")->capture_default_str();
-    cmd->add_option("--inserts", o->work.inserts, "random inserts of keys not bulk loaded (drawn from the 3 x --items keys between the loaded ones: beyond that many, repeats update)")->capture_default_str();
+    cmd->add_option(
+           "--inserts", o->work.inserts,
+           "random inserts of keys not bulk loaded (drawn from the 3 x --items keys between the loaded ones: "
+           "a key drawn again is already present and stays as it is, like std::map::insert; the repeat "
+           "costs only its search)")
+        ->capture_default_str();
     cmd->add_option("--batch", o->work.batch, "keys not bulk loaded, inserted as one sorted batch (from the same 3 x --items keys)")->capture_default_str();
     cmd->add_option("--scans", o->work.scans, "range scans")->capture_default_str();
     cmd->add_option("--scan-length", o->work.scan_length, "items per range scan")->capture_default_str();

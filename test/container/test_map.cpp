@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -113,6 +114,7 @@ void randomized(machine& mach, const block_sizes& b, std::uint64_t n, std::uint3
             ASSERT_TRUE(it->second == rit->second) << "insert of " << k << " returned the wrong item";
         }
         expect_same(m, ref, "after inserts");
+        EXPECT_NO_THROW(m.check_structure()) << "after inserts";
         EXPECT_GE(m.height(), 2u) << "the test should build a tree of several levels";
         EXPECT_GT(m.node_count(), m.frames()) << "most nodes should live on the device only";
         // Phase 2: finds and lower_bounds of present and absent keys, also beyond both ends.
@@ -142,6 +144,7 @@ void randomized(machine& mach, const block_sizes& b, std::uint64_t n, std::uint3
             ASSERT_EQ(m.erase(make_key<K>(k)), ref.erase(k)) << "erase " << k;
         }
         expect_same(m, ref, "after erases");
+        EXPECT_NO_THROW(m.check_structure()) << "after erases";
         // Phase 4: mixed.
         for (std::uint64_t i = 0; i < n / 2; ++i) {
             std::uint64_t k = rng() % key_range;
@@ -152,6 +155,7 @@ void randomized(machine& mach, const block_sizes& b, std::uint64_t n, std::uint3
             }
         }
         expect_same(m, ref, "after mixed updates");
+        EXPECT_NO_THROW(m.check_structure()) << "after mixed updates";
         // Phase 5: erase everything in random order.
         std::vector<std::uint64_t> all;
         for (const auto& kv : ref) all.push_back(kv.first);
@@ -178,6 +182,7 @@ void randomized(machine& mach, const block_sizes& b, std::uint64_t n, std::uint3
             }
         }
         expect_same(m, ref, "after bulk_load and updates");
+        EXPECT_NO_THROW(m.check_structure()) << "after bulk_load and updates";
         m.flush();
         m.drop_cache();
         expect_same(m, ref, "after drop_cache");
@@ -384,6 +389,7 @@ TEST(map, out_of_space_leaves_the_map_usable) {
         }
         ASSERT_TRUE(full) << "the device never filled up";
         expect_same(m, ref, "after out of space");
+        EXPECT_NO_THROW(m.check_structure()) << "after out of space";
         // Erasing makes room again.
         std::vector<std::uint64_t> keys;
         for (const auto& kv : ref) keys.push_back(kv.first);
@@ -393,6 +399,7 @@ TEST(map, out_of_space_leaves_the_map_usable) {
         }
         for (std::uint64_t k = 1; k < 200; k += 2) ASSERT_EQ(m.insert({k, payload<40>(k)}).second, ref.insert({k, payload<40>(k)}).second);
         expect_same(m, ref, "after erasing half and inserting again");
+        EXPECT_NO_THROW(m.check_structure()) << "after erasing half and inserting again";
         // A bulk load too large for the device: out_of_space, the map left empty.
         m.clear();
         ref.clear();
@@ -405,6 +412,235 @@ TEST(map, out_of_space_leaves_the_map_usable) {
         EXPECT_EQ(m.size(), 1u);
     }
     EXPECT_EQ(mach.dev(0).allocator().used_bytes(), 0u);
+}
+
+namespace {
+
+// ---- a comparator that throws in the middle of an update --------------------------------------
+
+struct comparator_failure : std::runtime_error {
+    comparator_failure() : std::runtime_error("comparator failed (on purpose)") {}
+};
+//! Counts the calls of throwing_less and names the one that throws (0: none).
+struct throw_plan {
+    std::uint64_t calls = 0, throw_at = 0;
+};
+//! Orders fat keys; throws comparator_failure on call number plan->throw_at.
+struct throwing_less {
+    throw_plan* plan;
+    template <class K> bool operator()(const K& a, const K& b) const {
+        if (++plan->calls == plan->throw_at) throw comparator_failure();
+        return a.v < b.v;
+    }
+};
+// Keys of 128 bytes: 30 entries a node with Br = 4 KiB, Bw = 8 KiB, so trees of three levels
+// stay small.
+using throw_key = fat_key<128>;
+using throw_map = flashxxl::map<throw_key, std::uint64_t, throwing_less>;
+using throw_ref = std::map<std::uint64_t, std::uint64_t>;
+const block_sizes throw_blocks{4 * KiB, 8 * KiB};
+// 11 frames and 22 cached sub-blocks: the trees (up to 63 nodes) do not fit, frames are evicted
+// during the updates, and the checks after each throw stay fast.
+const std::uint64_t throw_memory = 256 * KiB;
+
+//! Bulk loads keys 0, 2, ..., 2 (n - 1) (value 3 key) into both.
+void load_even(throw_map& m, throw_ref& ref, std::uint64_t n) {
+    std::vector<std::pair<throw_key, std::uint64_t>> in;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        in.emplace_back(throw_key(2 * i), 6 * i);
+        ref.emplace(2 * i, 6 * i);
+    }
+    m.bulk_load(in.begin(), in.end());
+}
+
+//! The map holds exactly the reference's items and finds each (and no absent neighbour), it
+//! has one extent of Bw per node on the device, and check_structure() passes.
+void expect_consistent(throw_map& m, const throw_ref& ref, machine& mach, const std::string& where) {
+    expect_same(m, ref, where);
+    if (::testing::Test::HasFatalFailure()) return;
+    for (const auto& [k, v] : ref) {
+        auto it = m.find(throw_key(k));
+        ASSERT_TRUE(it != m.end()) << where << ": find(" << k << ") is end()";
+        ASSERT_EQ(it->first.v, k) << where << ": find(" << k << ") returned another key";
+        ASSERT_EQ(it->second, v) << where << ": value of key " << k;
+        if (ref.count(k + 1) == 0) {
+            ASSERT_TRUE(m.find(throw_key(k + 1)) == m.end())
+                << where << ": find(" << k + 1 << ") of an absent key";
+        }
+    }
+    EXPECT_EQ(m.node_count() * throw_blocks.bw, mach.dev(0).allocator().used_bytes())
+        << where << ": the nodes on the device are not node_count() of Bw";
+    try {
+        m.check_structure();
+    } catch (const invalid_request& e) {
+        ADD_FAILURE() << where << ": " << e.what();
+    }
+}
+
+//! An update whose comparator throws: the map built by `setup` (no throws), then `op`, run once
+//! whole (it must change the height by `dheight` and the node count by `dnodes`, so that it
+//! splits or merges what the scenario means) and then once per comparator call it makes, with
+//! that call throwing. After each throw the map must be as before `op` (op updates the
+//! reference only when the map's call returns) and stay usable: inserts that split and erases
+//! that merge match std::map.
+template <class Setup, class Op>
+void sweep_comparator_throws(const std::string& name, Setup setup, Op op, int dheight, std::int64_t dnodes) {
+    SCOPED_TRACE(name);
+    throw_plan plan;
+    std::uint64_t calls = 0;
+    {
+        machine mach = machine_of("16MiB");
+        throw_map m(mach, throw_memory, throw_blocks, throwing_less{&plan});
+        throw_ref ref;
+        setup(m, ref);
+        const int h0 = int(m.height());
+        const std::int64_t n0 = std::int64_t(m.node_count());
+        plan.calls = 0;
+        op(m, ref);
+        calls = plan.calls;
+        ASSERT_EQ(int(m.height()) - h0, dheight) << "the scenario no longer does what it is named for";
+        ASSERT_EQ(std::int64_t(m.node_count()) - n0, dnodes)
+            << "the scenario no longer does what it is named for";
+        expect_consistent(m, ref, mach, "without a throw");
+        if (::testing::Test::HasFailure()) return;
+    }
+    ASSERT_GT(calls, 0u);
+    for (std::uint64_t k = 1; k <= calls; ++k) {
+        const std::string where =
+            "comparator call " + std::to_string(k) + " of " + std::to_string(calls) + " threw";
+        machine mach = machine_of("16MiB");
+        throw_map m(mach, throw_memory, throw_blocks, throwing_less{&plan});
+        throw_ref ref;
+        plan.throw_at = 0;
+        setup(m, ref);
+        plan.calls = 0;
+        plan.throw_at = k;
+        EXPECT_THROW(op(m, ref), comparator_failure) << where;
+        plan.throw_at = 0;
+        expect_consistent(m, ref, mach, where);
+        if (::testing::Test::HasFailure()) return;
+        // Keep using it: 2 C new keys in the lower part (leaf splits), every third key of the
+        // part erased (merges and borrows), each result as std::map's.
+        const std::uint64_t c = m.leaf_capacity();
+        for (std::uint64_t i = 0; i < 2 * c; ++i) {
+            const std::uint64_t key = 4 * i + 1;
+            ASSERT_EQ(m.insert({throw_key(key), key}).second, ref.emplace(key, key).second)
+                << where << ", insert " << key;
+        }
+        for (std::uint64_t key = 0; key < 8 * c; key += 3)
+            ASSERT_EQ(m.erase(throw_key(key)), ref.erase(key)) << where << ", erase " << key;
+        expect_consistent(m, ref, mach, where + ", then inserts and erases");
+        if (::testing::Test::HasFailure()) return;
+    }
+}
+
+// Capacities with throw_blocks (30 entries a node); the borrow and merge scenarios need them
+// even (C + 1 entries spread over two nodes leave one at exactly C / 2, the minimum).
+const std::uint64_t throw_c = throw_map::leaf_capacity(throw_blocks);
+const std::uint64_t throw_ic = throw_map::inner_capacity(throw_blocks);
+void insert_1(throw_map& m, throw_ref& ref) {
+    m.insert({throw_key(1), 1});
+    ref.emplace(1, 1);
+}
+auto erase_key(std::uint64_t key) {
+    return [key](throw_map& m, throw_ref& ref) {
+        m.erase(throw_key(key));
+        ref.erase(key);
+    };
+}
+
+} // namespace
+
+// A comparator that throws during an insert that splits nodes (the root leaf, an internal
+// root, an internal child and a leaf below it) or an erase that borrows or merges leaves the
+// map as it was and usable: each comparator call of the update is made to throw once.
+TEST(map, comparator_throw_in_root_leaf_split) {
+    ASSERT_TRUE(throw_c % 2 == 0 && throw_ic % 2 == 0 && throw_c <= 64) << throw_c << " " << throw_ic;
+    // One full root leaf: split_root of a leaf.
+    sweep_comparator_throws(
+        "root leaf split", [](throw_map& m, throw_ref& ref) { load_even(m, ref, throw_c); }, insert_1, +1,
+        +2);
+}
+TEST(map, comparator_throw_in_internal_root_split) {
+    // A full internal root over full leaves: split_root of an internal node, then split_child of a leaf.
+    sweep_comparator_throws(
+        "internal root split", [](throw_map& m, throw_ref& ref) { load_even(m, ref, throw_c * throw_ic); },
+        insert_1, +1, +3);
+}
+TEST(map, comparator_throw_in_internal_and_leaf_child_split) {
+    // Two full internal nodes over full leaves: split_child of an internal node, then of a leaf.
+    sweep_comparator_throws(
+        "internal and leaf child split",
+        [](throw_map& m, throw_ref& ref) { load_even(m, ref, 2 * throw_c * throw_ic); }, insert_1, 0, +2);
+}
+TEST(map, comparator_throw_in_leaf_borrow) {
+    // Leaves of C / 2 + 1 and C / 2: erasing from the second borrows from the first.
+    sweep_comparator_throws(
+        "leaf borrow", [](throw_map& m, throw_ref& ref) { load_even(m, ref, throw_c + 1); },
+        erase_key(2 * throw_c), 0, 0);
+}
+TEST(map, comparator_throw_in_leaf_merge_and_root_collapse) {
+    // Both at C / 2: erasing merges them, and the root (one child left) goes.
+    sweep_comparator_throws(
+        "leaf merge, root collapse",
+        [](throw_map& m, throw_ref& ref) {
+            load_even(m, ref, throw_c + 1);
+            m.erase(throw_key(0));
+            ref.erase(0);
+        },
+        erase_key(2 * throw_c), -1, -2);
+}
+TEST(map, comparator_throw_in_internal_borrow) {
+    // Internal nodes of IC / 2 + 1 and IC / 2 children: erasing under the second borrows a child.
+    const std::uint64_t n = throw_c * (throw_ic + 1);
+    sweep_comparator_throws(
+        "internal borrow", [n](throw_map& m, throw_ref& ref) { load_even(m, ref, n); },
+        erase_key(2 * (n - 1)), 0, 0);
+}
+TEST(map, comparator_throw_in_internal_merge_and_root_collapse) {
+    // Both at IC / 2 (erases from the front merged two leaves of the first): the next erase
+    // merges them and the root goes.
+    std::uint64_t next_key = 0;
+    sweep_comparator_throws(
+        "internal merge, root collapse",
+        [&](throw_map& m, throw_ref& ref) {
+            load_even(m, ref, throw_c * (throw_ic + 1));
+            const std::uint64_t nodes = m.node_count();
+            for (next_key = 0; m.node_count() == nodes; next_key += 2) {
+                ASSERT_EQ(m.erase(throw_key(next_key)), 1u);
+                ref.erase(next_key);
+            }
+        },
+        [&](throw_map& m, throw_ref& ref) { erase_key(next_key)(m, ref); }, -1, -2);
+}
+
+// max_nodes, the room `flashxxl btree` checks for, bounds node_count() after a bulk load and
+// random inserts, and is not far above it (leaves about 70 % full after random splits).
+TEST(map, max_nodes_bounds_the_node_count) {
+    const block_sizes b{4 * KiB, 16 * KiB};
+    machine mach = machine_of("64MiB");
+    using M = flashxxl::map<std::uint64_t, std::uint64_t>;
+    M m(mach, 4 * MiB, b);
+    const std::uint64_t loaded = 20000;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> in;
+    for (std::uint64_t i = 0; i < loaded; ++i)
+        in.emplace_back(4 * i, i);
+    m.bulk_load(in.begin(), in.end());
+    EXPECT_LE(m.node_count(), M::max_nodes(b, loaded, 0));
+    EXPECT_EQ(M::leaf_capacity(b), m.leaf_capacity());
+    EXPECT_EQ(M::inner_capacity(b), m.inner_capacity());
+    std::mt19937_64 rng(9);
+    std::uint64_t inserted = 0;
+    for (std::uint64_t i = 0; i < 3 * loaded; ++i) {
+        const std::uint64_t k = 4 * (rng() % loaded) + 1 + i % 3;
+        inserted += m.insert({k, k}).second ? 1 : 0;
+    }
+    const std::uint64_t bound = M::max_nodes(b, loaded, inserted);
+    EXPECT_LE(m.node_count(), bound);
+    EXPECT_GE(m.node_count() * 10, bound * 6) << m.node_count() << " nodes, bound " << bound;
+    EXPECT_EQ(M::max_nodes(b, 0, 0), 0u);
+    EXPECT_EQ(M::max_nodes(b, 0, 1), 1u);
+    EXPECT_GE(M::max_nodes(b, UINT64_MAX, UINT64_MAX), UINT64_MAX / m.leaf_capacity()) << "no wrap-around";
 }
 
 // What the map really allocates stays within M plus its node directory (TPIE's habit).

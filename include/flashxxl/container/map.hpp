@@ -55,7 +55,9 @@ namespace flashxxl {
 //! item and are invalidated by any insert, erase, bulk_load or clear (unlike std::map).
 //! Out of space: an insert that needs a new node throws out_of_space without inserting (splits
 //! further up its path may have happened; the tree stays valid), and the map stays usable.
-//! Not thread-safe.
+//! The same for an exception from Cmp: every split, borrow and merge compares and checks before
+//! it moves an entry, so an update that throws changes no item (restructuring completed further
+//! up its path stays; check_structure() passes). Not thread-safe.
 template <class Key, class T, class Cmp = std::less<Key>>
 class map {
     struct leaf_entry {
@@ -142,6 +144,34 @@ public:
     //! list of child entries bulk_load builds a level from).
     static std::uint64_t directory_memory(std::uint64_t nodes) {
         return nodes * (2 * (sizeof(owned_extent) + sizeof(std::uint64_t)) + 2 * sizeof(inner_entry)) + 4096;
+    }
+    //! Entries a leaf / an internal node holds at most with block sizes `b` (config_error like
+    //! the constructor's when `b` breaks a rule or a node cannot hold 4 entries).
+    static std::uint64_t leaf_capacity(const block_sizes& b) { return leaf_layout(b, "leaf").capacity(); }
+    static std::uint64_t inner_capacity(const block_sizes& b) { return inner_layout(b, "inner").capacity(); }
+    //! An upper bound on node_count() (each node one Bw extent on the device) after a bulk load
+    //! of `loaded` items and `inserted` more inserted (repeats not counted), with erases or not.
+    //! Leaves: every leaf but a root holds at least floor(C / 2) of the items (splits halve full
+    //! leaves, bulk_load spreads evenly, erases refill), so at most (loaded + inserted) /
+    //! floor(C / 2); and bulk_load makes ceil(loaded / C), each later one comes from a split
+    //! that needs at least one insert: at most that + inserted. The smaller bound (after many
+    //! random inserts leaves are about 70 % full: the bound is about 1.4 times the real count).
+    //! Each level above: at most its children / floor(IC / 2), until one. Saturates at
+    //! UINT64_MAX.
+    static std::uint64_t max_nodes(const block_sizes& b, std::uint64_t loaded, std::uint64_t inserted) {
+        const std::uint64_t c = leaf_capacity(b), half = std::max<std::uint64_t>(1, c / 2);
+        const std::uint64_t inner_half = std::max<std::uint64_t>(2, inner_capacity(b) / 2);
+        const std::uint64_t all = loaded > UINT64_MAX - inserted ? UINT64_MAX : loaded + inserted;
+        if (all == 0) return 0;
+        const std::uint64_t bulk = std::max<std::uint64_t>(1, loaded / c + (loaded % c != 0 ? 1 : 0));
+        const std::uint64_t by_splits = bulk > UINT64_MAX - inserted ? UINT64_MAX : bulk + inserted;
+        std::uint64_t level = std::max<std::uint64_t>(1, std::min(all / half, by_splits));
+        std::uint64_t nodes = level;
+        while (level > 1) {
+            level = std::max<std::uint64_t>(1, level / inner_half);
+            nodes = nodes > UINT64_MAX - level ? UINT64_MAX : nodes + level;
+        }
+        return nodes;
     }
 
     //! An empty map on machine `m` with budget `memory` and block sizes `b`, its nodes of role
@@ -338,7 +368,82 @@ public:
         cache_.clear();
     }
 
+    //! Checks the whole tree, for tests: every node reachable exactly once from the root and
+    //! node_count() of them; each at height - depth levels (leaves at the bottom); at most
+    //! capacity entries, at least half of it except the root (a root leaf at least 1, an
+    //! internal root at least 2); keys strictly increasing in each leaf and within the
+    //! separators above it; the leaf chain in key order; size() items in the leaves. Loads every
+    //! node whole into a frame (dirty frames evicted on the way are written back). Throws
+    //! invalid_request naming the first violation.
+    void check_structure() {
+        const auto bad = [](const std::string& what) {
+            throw invalid_request("flashxxl::map::check_structure: " + what);
+        };
+        if (root_ == no_node) {
+            if (size_ != 0 || height_ != 0 || node_count() != 0)
+                bad("no root, but size " + std::to_string(size_) + ", height " + std::to_string(height_) +
+                    ", " + std::to_string(node_count()) + " nodes");
+            return;
+        }
+        structure_walk w;
+        w.seen.assign(nodes_.size(), false);
+        check_node(root_, height_, nullptr, nullptr, w);
+        if (w.last_next != no_node) bad("the last leaf links to node " + std::to_string(w.last_next));
+        if (w.items != size_)
+            bad("the leaves hold " + std::to_string(w.items) + " items, size() is " + std::to_string(size_));
+        if (w.nodes != node_count())
+            bad(std::to_string(w.nodes) + " nodes reachable from the root, node_count() is " +
+                std::to_string(node_count()) + " (nodes leaked)");
+    }
+
 private:
+    struct structure_walk {
+        std::vector<bool> seen;
+        std::uint64_t nodes = 0, items = 0;
+        std::uint64_t last_leaf = no_node, last_next = no_node;
+    };
+    //! check_structure() for the subtree of node `id`, `level` levels high, whose keys lie in
+    //! [*lo, *hi) (nullptr: unbounded).
+    void check_node(std::uint64_t id, unsigned level, const Key* lo, const Key* hi, structure_walk& w) {
+        const auto bad = [id](const std::string& what) {
+            throw invalid_request("flashxxl::map::check_structure: node " + std::to_string(id) + ": " + what);
+        };
+        if (id >= nodes_.size() || !nodes_[id] || w.seen[id]) bad("freed, unknown or reached twice");
+        w.seen[id] = true;
+        ++w.nodes;
+        frame& f = load(id);
+        const bool root = id == root_;
+        const std::uint64_t low = root ? (f.leaf ? 1 : 2) : min_fill(f.leaf);
+        if (f.leaf != (level == 1)) bad("a leaf above the bottom level, or an internal node at it");
+        if (f.count < low || f.count > capacity(f.leaf))
+            bad(std::to_string(f.count) + " entries, outside [" + std::to_string(low) + ", " +
+                std::to_string(capacity(f.leaf)) + "]");
+        if (f.leaf) {
+            const leaf_entry* e = leaves(f);
+            for (std::uint64_t i = 1; i < f.count; ++i)
+                if (!cmp_(e[i - 1].key, e[i].key)) bad("keys not increasing at entry " + std::to_string(i));
+            if ((lo && cmp_(e[0].key, *lo)) || (hi && !cmp_(e[f.count - 1].key, *hi)))
+                bad("keys outside the separators of its parent");
+            if (w.last_leaf != no_node && w.last_next != id)
+                bad("leaf " + std::to_string(w.last_leaf) + " before it in key order links to " +
+                    std::to_string(w.last_next));
+            w.last_leaf = id;
+            w.last_next = f.next;
+            w.items += f.count;
+            return;
+        }
+        // Copied: the frame may be reused while the children are checked.
+        const std::vector<inner_entry> children(inners(f), inners(f) + f.count);
+        for (std::uint64_t j = 0; j < children.size(); ++j) {
+            const Key* clo = j == 0 ? lo : &children[j].key;
+            const Key* chi = j + 1 < children.size() ? &children[j + 1].key : hi;
+            if (j > 0 && ((lo && cmp_(*clo, *lo)) || (hi && !cmp_(*clo, *hi)) ||
+                          (j > 1 && !cmp_(children[j - 1].key, *clo))))
+                bad("separator " + std::to_string(j) + " out of order");
+            check_node(children[j].child, level - 1, clo, chi, w);
+        }
+    }
+
     struct frame {
         std::uint64_t id = no_node;
         bool leaf = false;
@@ -659,9 +764,23 @@ private:
 
     // ---- updates ----------------------------------------------------------------------------
 
-    //! Moves the upper half of full node c into the new node r and enters r in parent p,
-    //! right after c.
-    void split_into(frame& p, frame& c, frame& r) {
+    //! Where the split of full node c enters its new right half in parent p: the index of c's
+    //! entry in p (the new one goes right after it). Compares keys and checks, changes nothing:
+    //! everything that may throw during a split (this, loads, the allocation of the new node)
+    //! happens before split_into moves an entry, so a throwing comparator, a failed read or a
+    //! full device leaves the tree as it was.
+    std::uint64_t split_position(frame& p, frame& c) {
+        const std::uint64_t mid = c.count / 2;
+        const Key& sep = c.leaf ? leaves(c)[mid].key : inners(c)[mid].key;
+        const std::uint64_t i = child_index(inners(p), p.count, sep);
+        if (inners(p)[i].child != c.id)
+            throw invalid_request(
+                "flashxxl::map: internal error: a split node is not where its parent points");
+        return i;
+    }
+    //! Moves the upper half of full node c into the new node r and enters r in parent p as
+    //! entry i + 1, right after c (i from split_position). Copies bytes only: cannot throw.
+    void split_into(frame& p, std::uint64_t i, frame& c, frame& r) noexcept {
         const std::uint64_t mid = c.count / 2, moved = c.count - mid;
         if (c.leaf) {
             std::memcpy(static_cast<void*>(leaves(r)), static_cast<const void*>(leaves(c) + mid),
@@ -674,14 +793,15 @@ private:
         }
         r.count = moved;
         c.count = mid;
-        const Key sep = c.leaf ? leaves(r)[0].key : inners(r)[0].key;
         inner_entry* pe = inners(p);
-        const std::uint64_t i = child_index(pe, p.count, sep);
-        if (pe[i].child != c.id)
-            throw invalid_request("flashxxl::map: internal error: a split node is not where its parent points");
         std::memmove(static_cast<void*>(pe + i + 2), static_cast<const void*>(pe + i + 1),
                      (p.count - i - 1) * sizeof(inner_entry));
-        std::memcpy(static_cast<void*>(&pe[i + 1].key), static_cast<const void*>(&sep), sizeof(Key));
+        if (c.leaf)
+            std::memcpy(static_cast<void*>(&pe[i + 1].key), static_cast<const void*>(&leaves(r)[0].key),
+                        sizeof(Key));
+        else
+            std::memcpy(static_cast<void*>(&pe[i + 1].key), static_cast<const void*>(&inners(r)[0].key),
+                        sizeof(Key));
         pe[i + 1].child = r.id;
         ++p.count;
         p.dirty = c.dirty = r.dirty = true;
@@ -691,10 +811,14 @@ private:
         pin pp(p);
         frame& c = load(child);
         pin pc(c);
-        frame& r = new_node(child_leaf);
-        split_into(p, c, r);
+        const std::uint64_t i = split_position(p, c); // may throw: nothing changed yet
+        frame& r = new_node(child_leaf);              // out_of_space: nothing changed yet
+        split_into(p, i, c, r);
     }
-    //! A new root above the full old one, then the old one split: the tree grows a level.
+    //! A new root above the full old one, then the old one split: the tree grows a level. Both
+    //! new nodes are allocated first (the first freed when the second fails); the new root has
+    //! one entry, so the split's position there is 0 without a comparison, and nothing after
+    //! the allocations throws.
     void split_root() {
         frame& c = load(root_);
         pin pc(c);
@@ -708,13 +832,17 @@ private:
             throw;
         }
         inner_entry* e = inners(nr);
-        const Key& first = c.leaf ? leaves(c)[0].key : inners(c)[0].key;
-        std::memcpy(static_cast<void*>(&e[0].key), static_cast<const void*>(&first), sizeof(Key));
+        if (c.leaf)
+            std::memcpy(static_cast<void*>(&e[0].key), static_cast<const void*>(&leaves(c)[0].key),
+                        sizeof(Key));
+        else
+            std::memcpy(static_cast<void*>(&e[0].key), static_cast<const void*>(&inners(c)[0].key),
+                        sizeof(Key));
         e[0].child = c.id;
         nr.count = 1;
+        split_into(nr, 0, c, *r);
         root_ = nr.id;
         ++height_;
-        split_into(nr, c, *r);
     }
 
     //! Gives child `child` of `parent` (at its minimum fill) one more entry than the minimum:
