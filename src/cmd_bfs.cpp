@@ -86,7 +86,7 @@ void run(const bfs_options& o) {
         nlohmann::json j = {{"command", "bfs"},      {"machine", m.name()}, {"placement", m.describe_placement()},
                             {"algo", o.algo},        {"br_bytes", r.br},          {"bw_bytes", r.bw},
                             {"memory_bytes", memory},      {"graph", r.graph},    {"csr", r.csr},
-                            {"translation_layer_memory", r.tl_memory},           {"result", r.bfs}};
+                            {"translation_layer_memory_bytes", r.tl_memory},           {"result", r.bfs}};
         if (o.algo == "mm") j["cache_ranks"] = o.cache_ranks;
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;

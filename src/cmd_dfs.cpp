@@ -124,8 +124,8 @@ void run(const dfs_cli_options& o) {
                             {"trees", r.dfs.trees},
                             {"max_stack", r.dfs.max_stack},
                             {"cache_share", o.cache_share},
-                            {"marks_cache", r.dfs.marks_cache},
-                            {"translation_layer_memory", r.dfs.tl_memory},
+                            {"marks_cache_bytes", r.dfs.marks_cache},
+                            {"translation_layer_memory_bytes", r.dfs.tl_memory},
                             {"phases", r.phases}};
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,6 +30,7 @@
 #include "flashxxl/graph/tree_generator.hpp"
 #include "flashxxl/units.hpp"
 #include "invocation.hpp"
+#include "option_checks.hpp"
 #include "unnamed_temp_file.hpp"
 
 namespace flashxxl::cli {
@@ -187,6 +189,7 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
     // A device, FIFO, socket, directory or link is refused even with --force: the graph is
     // renamed over the path, which would replace a device node (/dev/null) with a regular file.
     check_output_path(o.out, "gen --out", true, {});
+    check_writable_directory(std::filesystem::path(o.out).parent_path().string(), "gen --out '" + o.out + "'");
     std::error_code ec;
     if (std::filesystem::exists(o.out, ec) && !o.force)
         throw config_error("gen: output file '" + o.out + "' exists (pass --force to overwrite it)");
@@ -306,7 +309,9 @@ void register_gen_command(CLI::App& app) {
     cmd->add_option("--item-bytes", o->item_bytes, "tree: item size for the default levels")->capture_default_str();
     cmd->add_option("--degree", o->degree, "random: average degree (edges = round(nodes x degree / 2))");
     cmd->add_option("--edges", o->edges, "random: number of edges");
-    cmd->add_option("--scale", o->scale, "rmat: log2 of the node count");
+    // 32-bit fields: their range is checked here (CLI11 only said "Could not convert" above it).
+    constexpr std::uint64_t max_unsigned = std::numeric_limits<unsigned>::max();
+    cmd->add_option("--scale", o->scale, "rmat: log2 of the node count")->check(whole_number(0, max_unsigned));
     cmd->add_option("--edge-factor", o->edge_factor, "rmat: edges per node")->capture_default_str();
     cmd->add_option("--a", o->a, "rmat: probability of the top-left quadrant")->capture_default_str();
     cmd->add_option("--b", o->b, "rmat: probability of the top-right quadrant")->capture_default_str();
@@ -317,7 +322,8 @@ void register_gen_command(CLI::App& app) {
     cmd->add_option("--out", o->out, "output file")->required();
     cmd->add_option("--format", o->format, "text (SNAP-style 'u v' lines) or binary (FXEDGES1)")
         ->capture_default_str();
-    cmd->add_option("--id-width", o->id_width, "binary: bytes per id, 4 or 8 (default 4 when ids fit)");
+    cmd->add_option("--id-width", o->id_width, "binary: bytes per id, 4 or 8 (default 4 when ids fit)")
+        ->check(whole_number(0, max_unsigned));
     cmd->add_flag("--force", o->force, "overwrite an existing output file");
     cmd->add_flag("--json", o->json, "print a JSON summary instead of a line");
     cmd->add_flag("--no-progress", o->quiet, "no progress lines on stderr");

@@ -103,6 +103,7 @@ void run(const placement_options& o) {
     t.streams = block_sizes(parse_size_option("--br", o.br), parse_size_option("--bw", o.bw));
     // The cluster file's reads: --cluster-br, else Br (one block size for everything).
     t.cluster_br = o.cluster_br.empty() ? t.streams.br : parse_size_option("--cluster-br", o.cluster_br);
+    if (t.cluster_br == 0) throw config_error("--cluster-br " + o.cluster_br + ": expected a positive block size");
     // Its write block, the unit random striping places: --cluster-bw, else the default 64 KiB
     // when that holds whole reads, else whole reads in Bw.
     if (!o.cluster_bw.empty())

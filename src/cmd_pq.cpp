@@ -55,7 +55,9 @@ struct pq_benchmark {
                 if ((i & 0xfffff) == 0) bar.update(0.5 * double(i) / double(n), "pushing");
             }
         } else if (o.mode == "interleaved") {
-            for (std::uint64_t i = 0; i < n / 2; ++i) push_one(mix64(o.seed + i) >> 20);
+            // Half the items first (one when n is 1: each step pops before it pushes).
+            const std::uint64_t first_half = n == 1 ? 1 : n / 2;
+            for (std::uint64_t i = 0; i < first_half; ++i) push_one(mix64(o.seed + i) >> 20);
             std::uint64_t step = 0;
             while (pushed < n) {
                 pop_one();

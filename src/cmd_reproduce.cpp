@@ -190,7 +190,12 @@ void register_reproduce_command(CLI::App& app) {
     cmd->add_flag("--force", o->force, "replace output files flashxxl did not write");
     cmd->add_flag("--no-plots", o->no_plots, "do not draw the PNG plots");
     add_report_flags(cmd, o->json, o->no_progress);
-    cmd->callback([o] { reproduce::run(*o); });
+    cmd->callback([o, cmd] {
+        // `--tables ""` (an unset shell variable, say) names no table; it does not mean all of them.
+        if (cmd->count("--tables") > 0 && o->tables.empty())
+            throw config_error("reproduce --tables: an empty list; leave the option out to run every table");
+        reproduce::run(*o);
+    });
 }
 
 } // namespace flashxxl::cli

@@ -156,8 +156,13 @@ void run_container_benchmark(const container_options& o, role data_role) {
             for (const std::string& br : brs)
                 for (const std::string& bw : bws) {
                     std::string why;
+                    // What the skip reports: the resolved pair when resolving succeeded (an empty
+                    // --bw is the device's Bw, not 0), else the sizes as given.
+                    std::uint64_t shown_br = 0, shown_bw = 0;
                     try {
                         const block_sizes b = resolve_block_sizes(probe, data_role, br, bw);
+                        shown_br = b.br;
+                        shown_bw = b.bw;
                         const std::uint64_t need = Benchmark::template min_memory<T>(o, b);
                         if (memory >= need) {
                             pairs.push_back(b);
@@ -168,9 +173,11 @@ void run_container_benchmark(const container_options& o, role data_role) {
                     } catch (const config_error& e) {
                         if (!sweep) throw;
                         why = e.what();
+                        shown_br = br.empty() ? 0 : parse_size(br);  // the lists were parsed once already
+                        shown_bw = bw.empty() ? 0 : parse_size(bw);
                     }
                     if (!sweep) throw config_error(why);
-                    skipped.push_back({br.empty() ? 0 : parse_size(br), bw.empty() ? 0 : parse_size(bw), why});
+                    skipped.push_back({shown_br, shown_bw, why});
                 }
         }
         if (pairs.empty()) throw config_error("no block-size pair of the sweep can run: " + skipped.front().reason);

@@ -59,6 +59,7 @@ public:
     //! Puts the complete file at the target (replacing what is there); io_failure naming the
     //! target and the system's reason otherwise, the target then unchanged.
     void commit() {
+        sync();
         if (unnamed()) {
             const std::string linked = name_beside_target();
             if (::linkat(AT_FDCWD, path_.c_str(), AT_FDCWD, linked.c_str(), AT_SYMLINK_FOLLOW) != 0)
@@ -76,6 +77,15 @@ public:
     }
 
 private:
+    //! Flushes the file to its disk before it gets the target's name: a sync that fails (EIO,
+    //! ENOSPC on a thin or network file system) leaves the target as it was.
+    void sync() const {
+        int fd = unnamed() ? fd_ : ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+        int e = fd < 0 ? errno : (::fsync(fd) != 0 ? errno : 0);
+        if (!unnamed() && fd >= 0) ::close(fd);
+        if (e != 0) throw io_failure("cannot sync the finished output of '" + target_ + "': " + std::strerror(e));
+    }
+
     //! TARGET.tmp-PID: the named fallback, and the name the finished file is linked under.
     std::string name_beside_target() const { return target_ + ".tmp-" + std::to_string(::getpid()); }
 

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
                         format_bytes(double(r.tl_memory)).c_str());
             all.push_back({{"config", r.label}, {"ran", true}, {"read_bytes", r.read_bytes},
                            {"write_bytes", r.write_bytes}, {"modelled_s", r.modelled_s}, {"visited", r.visited},
-                           {"marks_cache", r.marks_cache}, {"tl_memory", r.tl_memory}});
+                           {"marks_cache_bytes", r.marks_cache}, {"tl_memory_bytes", r.tl_memory}});
         }
         std::cout << all.dump() << "\n";
     } catch (const std::exception& e) {

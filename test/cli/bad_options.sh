@@ -65,6 +65,7 @@ check "sort input beyond the devices' capacity" 2 "the input of 100000000 items 
 check "sort input volume beyond 64 bits" 2 "--items 999999999999999999 of 40 bytes overflow 64 bits" \
     "$bin" sort "${small[@]}" --items 999999999999999999 --element-size 40
 check "--memory 0" 2 "--memory 0: expected a positive memory budget" "$bin" sort --config tiny.cfg --memory 0 --items 10
+check "placement --cluster-br 0 (divided by it)" 2 "--cluster-br 0: expected a positive block size" "$bin" placement grid:side=4 --cluster-br 0 --no-progress
 
 # Exit codes: 2 for usage errors CLI11 finds too (it used to return 100-109), documented in --help.
 check "unknown option is a usage error" 2 "--frobnicate" "$bin" sort --frobnicate
@@ -94,7 +95,8 @@ elif sys.argv[1] not in ('gen', 'characterize'):
     assert d['machine_spec']['devices'], d['machine_spec']
 # Units in names: a quantity never hides its unit, and numbers are numbers.
 unitless = {'br', 'bw', 'memory', 'size', 'capacity', 'rdv', 'wrv', 'cluster_br', 'cluster_bw', 'element_size', 'block', 'page',
-            'pacing', 'id_width', 'segment', 'time', 'elapsed'}
+            'pacing', 'id_width', 'segment', 'time', 'elapsed', 'translation_layer_memory',
+            'marks_cache', 'tl_memory'}
 number_text = re.compile(r'^-?[0-9][0-9.]*(e[-+]?[0-9]+)?\\s*([KMGT]i?B|B|[kKMGT]|s|ms|us)?$')
 def walk(x, path):
     if isinstance(x, dict):

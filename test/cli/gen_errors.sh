@@ -29,12 +29,13 @@ expect_error "give exactly one of --degree" gen random --nodes 10 --degree 2 --e
 expect_error "--format 'csv' is unknown (expected text or binary)" gen grid --side 3 --format csv --out a.txt
 expect_error "--id-width 3 (expected 4 or 8)" gen grid --side 3 --format binary --id-width 3 --out a.txt
 expect_error "rmat: scale 0 out of range" gen rmat --scale 0 --out a.txt
+expect_error "--scale: '4294967297' is out of range; expected a whole number from 0 to 4294967295" gen rmat --scale 4294967297 --out a.txt
 expect_error "rmat: probabilities" gen rmat --scale 4 --a 0.9 --out a.txt
 expect_error "grid side 0 is out of range" gen grid --side 0 --out a.txt
 expect_error "tree: node count must be at least 1" gen tree --nodes 0 --out a.txt
 expect_error "decimal unit" gen tree --nodes 100 --block 128K --out a.txt
 expect_error "--out" gen grid --side 3
-expect_error "cannot open" gen grid --side 3 --out "$dir/no/such/dir/a.txt"
+expect_error "gen --out '$dir/no/such/dir/a.txt': cannot create a file in '$dir/no/such/dir': No such file or directory" gen grid --side 3 --out "$dir/no/such/dir/a.txt"
 # A graph that cannot fit the file system is refused before a byte is written (2^54 edges here).
 expect_error "gen rmat: 18014398509481984 edges need at least 65536 TiB (4 bytes an edge in text), and the file system of 'a.txt' has" gen rmat --scale 50 --out a.txt
 # Not a regular file: refused even with --force (renaming the graph over it would replace the

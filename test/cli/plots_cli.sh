@@ -39,6 +39,14 @@ assert rows[0].strip() == 'br,Bw 4KiB,Bw 16KiB', rows
 assert rows[2].startswith('Br 8KiB,NaN,'), rows
 " && png_ok p2/sort-sweep && echo "ok   sort sweep JSON: three pairs verified, one skipped; the grouped-bar table" ||
     { echo "FAIL sort sweep JSON / chart"; head -c 600 sweep.json; fail=1; }
+# A pair skipped for memory reports the sizes it would have run with: no --bw is the device's Bw.
+"$bin" sort --config tiny.cfg --no-progress --memory 70MiB --items 1000 --br 4KiB,16MiB --json > skip.json && python3 -c "
+import json
+d = json.load(open('skip.json'))
+s = d['skipped']
+assert [(x['br_bytes'], x['bw_bytes']) for x in s] == [(16 << 20, 16 << 20)], s
+assert [(r['br_bytes'], r['bw_bytes']) for r in d['sweep']] == [(4096, 16 << 20)], d['sweep']
+" && echo "ok   a skipped pair names the device's Bw, not 0" || { echo "FAIL skipped pair sizes"; head -c 600 skip.json; fail=1; }
 check "pq sweep" 0 "pq sweep \(push-pop\).*2 block-size pairs" bash -c "'$bin' pq ${small[*]} --br 4KiB --bw 8KiB,16KiB --items 40000 | tr '\n' ' '"
 check "a typo in a list is an error, not a skip" 2 "--br: .*'4KB'|--br: size '4KB'" "$bin" sort "${small[@]}" --br 4KiB,4KB --items 10
 check "a sweep where no pair can run" 2 "no block-size pair of the sweep can run" "$bin" sort "${small[@]}" --br 8KiB,16KiB --bw 4KiB --items 10

@@ -51,6 +51,7 @@ check "a foreign report.md is refused" 2 "was not written by flashxxl" "$bin" re
 grep -qx "not ours" "$work/foreign/report.md" && echo "ok   the foreign file is untouched" || { echo "FAIL foreign file changed"; fail=1; }
 check "--force replaces it" 0 "uFLIP" "$bin" reproduce --tiny --tables uflip_table3 --out "$work/foreign" --force --no-progress
 check "unknown table id" 2 "unknown table 'table9'.*seeds001_dfs" "$bin" reproduce --tiny --tables table9 --out "$out"
+check "an empty --tables names no table" 2 "--tables: an empty list" "$bin" reproduce --tiny --tables "" --out "$out"
 check "--out is required" 2 "--out is required" "$bin" reproduce --tiny
 check "--quick and --tiny together" 2 "exclude each other" "$bin" reproduce --quick --tiny --out "$out"
 touch "$work/file"

@@ -32,6 +32,7 @@ check "memory too small" 2 "--memory 64KiB is below the minimum" "$bin" sort $ba
 check "unknown device" 2 "no such device \(it has ssd, hdd\)" "$bin" sort --device flash9 --items 10 --no-progress
 check "pq push-pop" 0 "output verified: sorted" "$bin" pq $small --items 300000
 check "pq interleaved, 16 B" 0 "output verified: sorted" "$bin" pq $small --items 200000 --mode interleaved --element-size 16
+check "pq interleaved, 1 item" 0 "output verified: sorted" "$bin" pq $small --items 1 --mode interleaved
 check "pq bad mode" 2 "push-pop or interleaved" "$bin" pq $small --items 10 --mode lifo
 # --items 0 is an error, not the default 1 GiB; a thread count is capped before any thread starts.
 check "sort --items 0 is refused (not the default input)" 2 "--items must be at least 1" "$bin" sort $small --items 0

@@ -2,8 +2,9 @@
 //
 // Environment: FLASHXXL_FAULT_PATH (the file, as /proc/self/fd names it, " (deleted)" aside), FLASHXXL_FAULT_ERRNO
 // (ENOSPC, EIO, EROFS or EFBIG), FLASHXXL_FAULT_AFTER (bytes written to it before writes fail,
-// default 0), FLASHXXL_FAULT_OP (write, the default, or read). STXXL's syscall_file writes and
-// reads with write(2) / read(2) after lseek, so this reaches its I/O threads.
+// default 0), FLASHXXL_FAULT_OP (write, the default, or read; or fsync: every fsync(2) of any file
+// fails with the errno, FLASHXXL_FAULT_PATH unused). STXXL's syscall_file writes and reads with
+// write(2) / read(2) after lseek, so this reaches its I/O threads.
 //
 // A test program can arm it from inside instead (no environment, no race with I/O threads):
 // dlsym(RTLD_DEFAULT, "flashxxl_fault_arm") -> void(const char* path, int err, const char* op,
@@ -117,6 +118,16 @@ extern "C" ssize_t pwrite64(int fd, const void* buf, size_t count, off_t offset)
     static pwrite_fn real = reinterpret_cast<pwrite_fn>(dlsym(RTLD_NEXT, "pwrite64"));
     if (should_fail(fd, count, "write", offset)) return -1;  // errno set
     return real(fd, buf, count, offset);
+}
+
+extern "C" int fsync(int fd) {
+    static auto real = reinterpret_cast<int (*)(int)>(dlsym(RTLD_NEXT, "fsync"));
+    const char* op = std::getenv("FLASHXXL_FAULT_OP");
+    if (op && std::strcmp(op, "fsync") == 0) {
+        errno = fault_errno();
+        return -1;
+    }
+    return real(fd);
 }
 
 extern "C" ssize_t read(int fd, void* buf, size_t count) {

@@ -31,6 +31,13 @@ check "EIO on a read names the read" 1 \
     env FLASHXXL_FAULT_OP=read LD_PRELOAD="$shim" FLASHXXL_FAULT_PATH="$img" FLASHXXL_FAULT_ERRNO=EIO \
     FLASHXXL_FAULT_AFTER=1048576 "$bin" sort --config "$work/machine.cfg" --items 1000000 --memory 16MiB \
     --br 128KiB --bw 1MiB --no-progress
+# An output whose sync fails is not put in place (fsync fails with EIO everywhere under the shim).
+check "bfs --out: a failed sync is an error" 1 "--out '$work/levels.txt': syncing the temporary file failed: Input/output error" \
+    env FLASHXXL_FAULT_OP=fsync FLASHXXL_FAULT_ERRNO=EIO LD_PRELOAD="$shim" "$bin" bfs grid:side=4 --no-progress --out "$work/levels.txt"
+[ -e "$work/levels.txt" ] && { echo "FAIL bfs --out: the unsynced output was put in place"; fail=1; }
+check "gen --out: a failed sync is an error" 1 "cannot sync the finished output of '$work/g.txt': Input/output error" \
+    env FLASHXXL_FAULT_OP=fsync FLASHXXL_FAULT_ERRNO=EIO LD_PRELOAD="$shim" "$bin" gen grid --side 4 --out "$work/g.txt"
+[ -e "$work/g.txt" ] && { echo "FAIL gen --out: the unsynced output was put in place"; fail=1; }
 check "no 'unexpected error' for an I/O fault" 1 "^flashxxl: error: device" run_sort ENOSPC
 # Without the shim the same run succeeds: the fault, not the setup, caused the failures above.
 check "same run without a fault" 0 "output verified: sorted" \

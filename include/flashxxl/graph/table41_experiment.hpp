@@ -96,6 +96,7 @@ std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edg
                                      const table41_options& o, Visitor& vis,
                                      const std::function<void(std::size_t)>& before_column = {}) {
     o.streams.validate();
+    if (o.cluster_br == 0) throw config_error("placement: the cluster file's Br is 0 (--cluster-br): expected a positive size");
     if (o.cluster_bw == 0 && o.cluster_br > o.streams.bw)
         throw config_error("placement: the cluster file's Br " + format_size(o.cluster_br) +
                            " is larger than Bw " + format_size(o.streams.bw) +
