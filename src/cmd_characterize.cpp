@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -113,6 +115,89 @@ private:
     ch::io_guard guard_;
 };
 
+//! A size option (IEC units), errors prefixed with the option: "--size: size 'abc' is not a number ...".
+std::uint64_t parse_size_option(const char* option, const std::string& text) {
+    try {
+        return parse_size(text);
+    } catch (const config_error& e) {
+        throw config_error(std::string(option) + ": " + e.what());
+    }
+}
+
+//! Refuses options that mean nothing for the chosen target instead of ignoring them silently.
+void check_target_options(const characterize_args& a) {
+    auto only = [](bool given, const char* option, bool applies, const char* target, const char* what) {
+        if (given && !applies)
+            throw config_error(std::string(option) + " applies to " + target + " only (" + what + ")");
+    };
+    const bool file = !a.file.empty(), block = !a.block_device.empty();
+    only(!a.size_text.empty(), "--size", file, "--file", "the size of the target file");
+    only(a.keep, "--keep", file, "--file", "keep the target file after the run");
+    only(!a.limit_text.empty(), "--limit", block, "--block-device", "use only its first SIZE bytes");
+    only(!a.allow_write.empty(), "--allow-write", block, "--block-device", "consent to destroy its contents");
+    if (!a.limit_text.empty()) {
+        std::uint64_t limit = parse_size_option("--limit", a.limit_text);
+        if (limit < 4 * KiB || limit % (4 * KiB) != 0)
+            throw config_error("--limit " + a.limit_text + " (" + std::to_string(limit) +
+                               " bytes): expected a multiple of 4 KiB of at least 4 KiB (e.g. 64GiB)");
+    }
+}
+
+//! The signal (SIGINT or SIGTERM) that asked a run on a real target to stop; 0 while none did.
+volatile std::sig_atomic_t interrupt_signal = 0;
+void note_interrupt(int sig) { interrupt_signal = sig; }
+
+//! Catches the first SIGINT / SIGTERM (a second one acts as usual: SA_RESETHAND) so that a run on
+//! a real target stops before its next request and unwinds, removing a target file it created.
+void catch_interrupts() {
+    struct sigaction sa {};
+    sa.sa_handler = note_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+//! A real target that throws before the next request (or pause) once interrupt_signal is set,
+//! so the run unwinds normally: no report is written and the target's cleanup runs.
+class interruptible_target : public ch::target {
+public:
+    explicit interruptible_target(ch::target& t) : t_(t), guard_(t.name(), t.capacity(), t.alignment()) {}
+    std::string name() const override { return t_.name(); }
+    std::string kind() const override { return t_.kind(); }
+    device_class klass() const override { return t_.klass(); }
+    bool modelled() const override { return t_.modelled(); }
+    std::uint64_t base_offset() const override { return t_.base_offset(); }
+    ch::page_backing io_buffer() const override { return t_.io_buffer(); }
+    void pause(double seconds) override {
+        stop_if_interrupted();
+        t_.pause(seconds);
+    }
+
+protected:
+    const ch::io_guard& guard() const override { return guard_; }
+    double do_io(io_op op, std::uint64_t offset, std::uint64_t length) override {
+        stop_if_interrupted();
+        return t_.io(op, offset, length);
+    }
+    std::optional<ch::concurrent_reads_result> do_concurrent_reads(const std::vector<std::uint64_t>& offsets,
+                                                                   std::uint64_t length, unsigned depth,
+                                                                   double time_limit) override {
+        stop_if_interrupted();
+        return t_.concurrent_reads(offsets, length, depth, time_limit);
+    }
+
+private:
+    void stop_if_interrupted() const {
+        if (interrupt_signal)
+            throw error(std::string("interrupted by ") + (interrupt_signal == SIGINT ? "SIGINT" : "SIGTERM") +
+                        ": stopped before the next request to '" + t_.name() +
+                        "'; no report written (a target file this run created is removed unless --keep)");
+    }
+    ch::target& t_;
+    ch::io_guard guard_;
+};
+
 model_params parse_params(const std::vector<std::string>& kvs) {
     model_params p;
     for (const auto& kv : kvs) {
@@ -140,6 +225,7 @@ made_target make_target(const characterize_args& a) {
     if (kinds != 1)
         throw config_error("characterize needs exactly one target: --model PRESET, --machine NAME (or --config FILE) --device DEV, "
                            "--file PATH, or --block-device /dev/BLOCKDEVICE --allow-write=/dev/BLOCKDEVICE");
+    check_target_options(a);
     if (!a.model.empty() || !machine.empty()) {
         if (!machine.empty()) {
             if (a.device.empty())
@@ -175,7 +261,7 @@ made_target make_target(const characterize_args& a) {
     }
     if (!a.params.empty()) throw config_error("--param applies to --model only");
     if (!a.file.empty()) {
-        std::uint64_t size = a.size_text.empty() ? 0 : parse_size(a.size_text);
+        std::uint64_t size = a.size_text.empty() ? 0 : parse_size_option("--size", a.size_text);
         if (!a.size_text.empty() && size == 0)
             throw config_error("--size " + a.size_text + ": expected a size above 0 (e.g. 4GiB)");
         if (size % ch::file_target::header_bytes != 0)
@@ -204,7 +290,7 @@ made_target make_target(const characterize_args& a) {
         m.t = std::move(f);
         return m;
     }
-    std::uint64_t limit = a.limit_text.empty() ? 0 : parse_size(a.limit_text);
+    std::uint64_t limit = a.limit_text.empty() ? 0 : parse_size_option("--limit", a.limit_text);
     m.t = std::make_unique<ch::block_device_target>(a.block_device, a.allow_write, limit);
     m.snippet_path = a.block_device;
     m.snippet_name = "flash0";
@@ -289,36 +375,83 @@ void print_summary(std::ostream& out, const ch::characterization& c, const ch::r
 }
 
 
+//! A directory this run created (--out): removed again at the end if still empty, so a run that
+//! fails before writing anything leaves none behind (rmdir removes only an empty directory).
+struct made_directory {
+    std::string path;
+    made_directory() = default;
+    made_directory(made_directory&& o) noexcept : path(std::move(o.path)) { o.path.clear(); }
+    made_directory& operator=(made_directory&&) = delete;
+    ~made_directory() {
+        if (!path.empty()) ::rmdir(path.c_str());
+    }
+};
+
 //! The report files of a run, opened (checked, temporary files made) before any I/O.
 struct report_outputs {
+    made_directory out_dir;  // first: goes after the files
     std::string json_path, csv_path, plot_prefix, terminal;
     std::unique_ptr<safe_output_file> json, csv, io_log;
 };
 
+//! Where `path` lands: the real path of its directory (as far as it exists) plus its name.
+std::string landing_path(const std::string& path) {
+    namespace fs = std::filesystem;
+    fs::path p(path);
+    std::error_code ec;
+    fs::path dir = fs::weakly_canonical(fs::absolute(p.parent_path().empty() ? fs::path(".") : p.parent_path()), ec);
+    if (ec) dir = fs::absolute(p.parent_path()).lexically_normal();
+    return (dir / p.filename()).string();
+}
+
+//! Refuses two outputs, or an output and the target, that name the same file (same directory
+//! by real path, same name): one would replace the other, or the report the target. Before any I/O.
+void check_distinct_paths(const std::vector<std::pair<std::string, std::string>>& named) {
+    std::vector<std::string> landed;
+    for (const auto& n : named) landed.push_back(n.second.empty() ? std::string() : landing_path(n.second));
+    for (std::size_t i = 0; i < named.size(); ++i)
+        for (std::size_t j = i + 1; j < named.size(); ++j)
+            if (!landed[i].empty() && landed[i] == landed[j])
+                throw config_error(named[i].first + " '" + named[i].second + "' and " + named[j].first + " '" +
+                                   named[j].second + "' name the same file (" + landed[i] +
+                                   "); give each output its own path, apart from the target");
+}
+
 report_outputs open_outputs(const characterize_args& a) {
     report_outputs r;
     r.csv_path = a.csv_path;
+    std::vector<std::string> plot_files;
     if (!a.out_dir.empty()) {
         struct stat st {};
         if (::stat(a.out_dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
             throw io_failure("--out '" + a.out_dir + "' is not a directory");
-        if (!a.dry_run && ::mkdir(a.out_dir.c_str(), 0755) != 0 && errno != EEXIST)
-            throw io_failure("--out '" + a.out_dir + "': cannot create the directory: " + std::strerror(errno));
         r.json_path = a.out_dir + "/characterize.json";
         if (r.csv_path.empty()) r.csv_path = a.out_dir + "/characterize.csv";
         if (!a.no_plots) {
             r.terminal = gnuplot_terminal();
             r.plot_prefix = a.out_dir + "/characterize";
-            for (const auto& p : ch::gnuplot_outputs(r.plot_prefix, r.terminal == "svg" || r.terminal.empty() ? ".svg" : ".png"))
-                check_output_path(p, "--out", a.force, {ch::gnuplot_signature()});
+            plot_files = ch::gnuplot_outputs(r.plot_prefix, r.terminal == "svg" || r.terminal.empty() ? ".svg" : ".png");
         }
     }
     std::string json_opt = "--out", csv_opt = a.csv_path.empty() ? "--out" : "--csv";
+    std::vector<std::pair<std::string, std::string>> named{{"--file", a.file},
+                                                           {"--block-device", a.block_device},
+                                                           {json_opt, r.json_path},
+                                                           {csv_opt, r.csv_path},
+                                                           {"--io-log", a.io_log_path}};
+    for (const auto& p : plot_files) named.emplace_back("--out", p);
+    check_distinct_paths(named);
+    for (const auto& p : plot_files) check_output_path(p, "--out", a.force, {ch::gnuplot_signature()});
     if (a.dry_run) {  // check only: a dry run creates nothing
         if (!r.json_path.empty()) check_output_path(r.json_path, json_opt, a.force, {ch::json_signature()});
         if (!r.csv_path.empty()) check_output_path(r.csv_path, csv_opt, a.force, {ch::csv_header});
         if (!a.io_log_path.empty()) check_output_path(a.io_log_path, "--io-log", a.force, {ch::io_log_header});
         return r;
+    }
+    if (!a.out_dir.empty()) {
+        if (::mkdir(a.out_dir.c_str(), 0755) == 0) r.out_dir.path = a.out_dir;
+        else if (errno != EEXIST)
+            throw io_failure("--out '" + a.out_dir + "': cannot create the directory: " + std::strerror(errno));
     }
     if (!r.json_path.empty()) r.json = std::make_unique<safe_output_file>(r.json_path, json_opt, a.force,
                                                                           std::vector<std::string>{ch::json_signature()});
@@ -353,16 +486,11 @@ void draw_charts(const characterize_args& a, const ch::gnuplot_files& g) {
 }
 
 int run_characterize(const characterize_args& a) {
-    // Every output path is checked before the target is touched.
-    report_outputs outs = open_outputs(a);
     std::optional<std::uint64_t> max_write;
-    if (!a.max_write_text.empty()) {
-        try {
-            max_write = parse_size(a.max_write_text);
-        } catch (const config_error& e) {
-            throw config_error(std::string("--max-write: ") + e.what());
-        }
-    }
+    if (!a.max_write_text.empty()) max_write = parse_size_option("--max-write", a.max_write_text);
+    // Every output path is checked before the target is touched (an --out directory this run
+    // creates is removed again if the run fails before writing into it).
+    report_outputs outs = open_outputs(a);
     // A target that issues no I/O (a planned file, or an existing one opened without writing)
     // for planning and the write-volume check; the real one is made after the check.
     characterize_args probe = a;
@@ -373,7 +501,7 @@ int run_characterize(const characterize_args& a) {
 
     ch::plan_options po;
     po.alignment = t.alignment();
-    if (!a.span_text.empty()) po.span = parse_size(a.span_text);
+    if (!a.span_text.empty()) po.span = parse_size_option("--span", a.span_text);
     else if (t.modelled()) po.span = std::min<std::uint64_t>(t.capacity(), t.klass() == device_class::flash ? 8 * GiB : 112 * GiB);
     else po.span = t.capacity();
     if (po.span % t.alignment() || po.span == 0 || po.span > t.capacity())
@@ -444,21 +572,22 @@ int run_characterize(const characterize_args& a) {
         } else {
             cost = estimate;
         }
-        std::cout << "bytes to write: " << (cost.exact ? "" : "at most ") << format_bytes(double(cost.bytes_written))
-                  << " (" << cost.bytes_written << ")";
+        const bool saturated = cost.bytes_written == ch::saturated_bytes;  // "more than 16777216 TiB (...)"
+        std::cout << "bytes to write: " << (cost.exact || saturated ? "" : "at most ") << ch::format_bound(cost.bytes_written)
+                  << " (" << (saturated ? "more than " : "") << cost.bytes_written << ")";
         if (!t.modelled())
             std::cout << ", " << std::fixed << std::setprecision(1)
                       << double(cost.bytes_written) / double(std::max<std::uint64_t>(t.capacity(), 1))
                       << " x the target; to read: about ";
         else
             std::cout << ", to read: ";
-        std::cout << format_bytes(double(cost.bytes_read)) << "\n";
+        std::cout << ch::format_bound(cost.bytes_read) << "\n";
         if (!t.modelled())
             std::cout << "write limit: "
                       << (max_write ? "--max-write " + format_bytes(double(*max_write))
                                     : a.force ? std::string("none (--force)")
                                               : std::to_string(ch::default_write_multiple) + " x the target (" +
-                                                    format_bytes(double(ch::default_write_multiple * t.capacity())) + ")")
+                                                    format_bytes(double(ch::saturating_mul(ch::default_write_multiple, t.capacity()))) + ")")
                       << (refusal.empty() ? ": within it\n" : ": EXCEEDED, the run would be refused:\n  " + refusal + "\n");
         if (!queue_depths.empty())
             std::cout << "then: random reads of the recommended Br at queue depths " << queue_depth_list
@@ -471,12 +600,15 @@ int run_characterize(const characterize_args& a) {
         return 0;
     }
 
+    std::optional<interruptible_target> stoppable;
     if (!t.modelled()) {
+        catch_interrupts();  // from here on Ctrl-C / SIGTERM unwind: a target file made here is removed
         m.t.reset();  // the probe goes before the real target is opened or created
         m = make_target(a);
         tp = m.t.get();
+        stoppable.emplace(*tp);
     }
-    ch::target& real = *tp;
+    ch::target& real = stoppable ? static_cast<ch::target&>(*stoppable) : *tp;
     // Off a terminal the bar prints a few plain lines, as every long command of the CLI does.
     bool show = !a.quiet && !a.no_progress && !a.json;
     progress_bar bar(stderr, show);
@@ -584,10 +716,10 @@ void register_characterize_command(CLI::App& app) {
                     "model: none)")
         ->check(finite_number(0, 1e7));
     cmd->add_option("--count", a->count, "request-count limit per repeat, 0: none (quick on a model: 300)")
-        ->check(whole_number(0, std::uint64_t(1) << 40));
+        ->check(whole_number(0, ch::max_count));
     cmd->add_option("--repeat", a->repeat, "repeats per pattern (ajwani 3, quick 1)")->check(whole_number(1, 1000));
     cmd->add_option("--uflip-count", a->uflip_count, "uFLIP IOCount per run (default 1024)")
-        ->check(whole_number(1, std::uint64_t(1) << 30));
+        ->check(whole_number(1, ch::max_count));
     cmd->add_flag("--random-state", a->random_state, "uflip: enforce a random state first (uFLIP Section 4.1)");
     cmd->add_flag("--no-bursts", a->no_bursts, "ajwani: leave out the burst / recovery experiments");
     cmd->add_flag("--no-misaligned", a->no_misaligned, "ajwani: leave out the misaligned random writes");

@@ -70,3 +70,18 @@ TEST(characterize_aligned_buffer, smaps_tells_base_pages_from_huge_ones) {
     EXPECT_STREQ(ch::to_string(ch::page_backing::huge_pages), "huge pages");
     EXPECT_STREQ(ch::to_string(ch::page_backing::base_pages), "base pages");
 }
+
+// A real target's reads land apart from its writes: what a read returned never goes out in a write.
+TEST(characterize_request_buffers, writes_keep_the_pattern_whatever_was_read) {
+    ch::request_buffers b;
+    EXPECT_EQ(b.backing(), ch::page_backing::unknown);
+    std::uint8_t* w = b.get(flashxxl::io_op::write, 8192);
+    std::uint8_t* r = b.get(flashxxl::io_op::read, 8192);
+    EXPECT_NE(w, r);
+    for (std::size_t i = 0; i < 8192; ++i) r[i] = 0;  // as a read of a hole would leave it
+    w = b.get(flashxxl::io_op::write, 4096);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < 8192; ++i) bad += w[i] != (i & 0xff);
+    EXPECT_EQ(bad, 0u);
+    EXPECT_NE(b.backing(), ch::page_backing::unknown);  // the write buffer's, the latest used
+}

@@ -35,6 +35,16 @@ TEST(characterize_phases, constant_series_has_period_one) {
     EXPECT_EQ(p.startup, 0u);
 }
 
+// A brief dip late in the run (the running phase) erased the start-up phase: startup was 0.
+TEST(characterize_phases, a_late_dip_keeps_the_startup_phase) {
+    std::vector<double> t(1000, 1.0);
+    for (int i = 0; i < 100; ++i) t[i] = 0.1;
+    for (int i = 700; i < 720; ++i) t[i] = 0.1;
+    ch::phase_info p = ch::detect_phases(t);
+    EXPECT_GE(p.startup, 100u);
+    EXPECT_LE(p.startup, 110u);
+}
+
 TEST(characterize_recovery, time_to_sixty_percent_of_the_median) {
     // windows of 4 s: slow for three windows, then back to ~10 MiB/s; median of the 10 = 10
     std::vector<double> w = {2, 3, 5.9, 6.1, 10, 10, 10, 10, 10, 10};

@@ -119,3 +119,13 @@ TEST(characterize_experiment_file, a_directory_is_named_as_such) {
         EXPECT_NE(std::string(e.what()).find("'/tmp' is a directory"), std::string::npos) << e.what();
     }
 }
+
+// A sweep's count was not capped (a run's was): count=999999999999999999 grew memory without bound.
+TEST(characterize_experiment_file, sweep_count_is_capped_like_run) {
+    EXPECT_EQ(error_of("sweep patterns=SR from=4KiB to=4KiB count=1000000001 selfscale=no\n"),
+              "exp.txt:1: field 'count': expected at most 1e9");
+    EXPECT_EQ(error_of("sweep patterns=SR from=4KiB to=4KiB count=999999999999999999 selfscale=no\n"),
+              "exp.txt:1: field 'count': expected at most 1e9");
+    EXPECT_EQ(error_of("run op=read block=4KiB count=1000000001\n"), "exp.txt:1: field 'count': expected at most 1e9");
+    EXPECT_EQ(error_of("sweep patterns=SR from=4KiB to=4KiB count=1000000000 selfscale=no\n"), "");
+}

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -146,6 +148,77 @@ TEST(characterize_file_target, files_without_a_recorded_data_offset_keep_their_l
     ASSERT_EQ(bytes.size(), 4096u + 64 * KiB);
     EXPECT_EQ(std::uint8_t(bytes[4096 + 1]), 1u);  // our pattern, right after the header
     EXPECT_EQ(bytes[8192], 'o');                   // the rest untouched
+}
+
+// Reads and writes used one buffer, so a write after a read carried the data read (zeros from a
+// hole here) instead of the cyclic 0x00 .. 0xff pattern of seeds/000 Appendix A.
+TEST(characterize_file_target, writes_carry_the_pattern_after_reads) {
+    temp_dir d(".");
+    std::string p = d.file("pattern.img");
+    {
+        ch::file_target t(p, 4 * MiB);
+        ch::runner r(t);
+        r.run(ch::parse_experiments("run op=write order=seq block=4KiB count=1 offset=0\n"
+                                    "run op=read order=seq block=4KiB count=1 offset=2MiB\n"
+                                    "run op=write order=seq block=4KiB count=1 offset=1MiB\n"
+                                    "run op=read order=seq block=64KiB count=1 offset=0\n"
+                                    "run op=write order=seq block=64KiB count=1 offset=3MiB\n",
+                                    "zero.txt"));
+    }
+    std::ifstream f(p, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const std::size_t data = ch::file_target::data_alignment;
+    ASSERT_EQ(bytes.size(), data + 4 * MiB);
+    auto check = [&](std::size_t at, std::size_t len) {
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < len; ++i) bad += std::uint8_t(bytes[data + at + i]) != (i & 0xff);
+        EXPECT_EQ(bad, 0u) << len << " bytes written at target offset " << at << " are not the pattern";
+    };
+    check(0, 4 * KiB);
+    check(1 * MiB, 4 * KiB);
+    check(3 * MiB, 64 * KiB);
+}
+
+// A target that is shorter than its header says (truncated, or a resize whose allocation failed
+// after the header was rewritten) is refused on reopen, naming the file and both sizes.
+TEST(characterize_file_target, a_file_shorter_than_its_header_is_refused) {
+    temp_dir d(".");
+    std::string p = d.file("short.img");
+    { ch::file_target t(p, 1 * MiB); }
+    ASSERT_EQ(::truncate(p.c_str(), off_t(ch::file_target::data_alignment + 512 * KiB)), 0);
+    try {
+        ch::file_target t(p, 0);
+        FAIL() << "a truncated target was reopened with capacity " << t.capacity();
+    } catch (const flashxxl::io_failure& e) {
+        std::string m = e.what();
+        EXPECT_NE(m.find("'" + p + "' is 1572864 bytes, shorter than its header says"), std::string::npos) << m;
+        EXPECT_NE(m.find("data_offset=1048576 + size=1048576"), std::string::npos) << m;
+    }
+}
+
+// Growing a kept target beyond what the file system allows fails before the header changes:
+// the file still opens with its old size afterwards.
+TEST(characterize_file_target, a_failed_resize_keeps_the_old_size) {
+    temp_dir d(".");
+    std::string p = d.file("grow.img");
+    { ch::file_target t(p, 64 * KiB); }
+    struct rlimit old {};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit low = old;
+    low.rlim_cur = 2 * MiB;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &low), 0);
+    bool failed = false;
+    try {
+        ch::file_target t(p, 4 * MiB);
+    } catch (const flashxxl::error&) {
+        failed = true;
+    }
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, old_handler);
+    EXPECT_TRUE(failed) << "growing past RLIMIT_FSIZE succeeded";
+    ch::file_target again(p, 0);
+    EXPECT_EQ(again.capacity(), 64 * KiB) << "the header claims a size the file does not have";
 }
 
 TEST(characterize_file_target, refuses_tmpfs) {

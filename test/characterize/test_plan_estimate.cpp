@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -172,4 +173,45 @@ TEST(plan_estimate, write_volume_limit_names_estimate_size_multiple_and_the_way_
     EXPECT_NO_THROW(ch::check_write_volume(1000 * cap, cap, "t.img", 1000 * cap, false));
     EXPECT_THROW(ch::check_write_volume(2 * MiB, cap, "t.img", 1 * MiB, true), flashxxl::config_error)
         << "--force lifted an explicit --max-write";
+}
+
+// Counts x blocks x repeats beyond 64 bits saturate instead of wrapping to a small bound that
+// passed the 64 x limit (reported: 2 x 512 repeats of 2^29 writes of 32 MiB, plus 2 GiB,
+// estimated "at most 2 GiB"; one run of 2^29 writes of 32 GiB estimated 0 B).
+TEST(plan_estimate, bounds_beyond_64_bits_saturate_and_exceed_every_limit) {
+    const std::uint64_t cap = 1 * GiB;
+    auto wrapped = ch::parse_experiments("run op=write order=seq block=32MiB count=536870912 repeat=512\n"
+                                         "run op=write order=seq block=32MiB count=536870912 repeat=512\n"
+                                         "run op=write order=seq block=32MiB count=64\n",
+                                         "ovf4.txt");
+    ch::check_experiments(wrapped, cap, 4096);
+    const std::uint64_t all_ones = std::numeric_limits<std::uint64_t>::max();
+    ch::plan_cost c = ch::estimate_plan(wrapped);
+    EXPECT_EQ(c.bytes_written, all_ones);
+    EXPECT_THROW(ch::check_write_volume(c.bytes_written, cap, "t.img", std::nullopt, false), flashxxl::config_error);
+    EXPECT_THROW(ch::check_write_volume(c.bytes_written, cap, "t.img", all_ones - 1, false), flashxxl::config_error);
+    try {
+        ch::check_write_volume(c.bytes_written, cap, "t.img", std::nullopt, false);
+    } catch (const flashxxl::config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("beyond 64-bit arithmetic"), std::string::npos) << e.what();
+    }
+
+    // a single run whose product is exactly 2^64, and reads of the same size
+    const std::uint64_t big = 64 * GiB;
+    for (const char* op : {"write", "read"}) {
+        auto one = ch::parse_experiments(std::string("run op=") + op + " order=seq block=32GiB count=536870912\n", "ovf.txt");
+        ch::check_experiments(one, big, 4096);
+        ch::plan_cost o = ch::estimate_plan(one);
+        EXPECT_EQ(std::string(op) == "write" ? o.bytes_written : o.bytes_read, all_ones) << op;
+        EXPECT_GT(o.seconds, 1e6) << op;
+    }
+}
+
+TEST(plan_estimate, saturating_helpers) {
+    EXPECT_EQ(ch::format_bound(ch::saturated_bytes).rfind("more than ", 0), 0u) << ch::format_bound(ch::saturated_bytes);
+    EXPECT_EQ(ch::format_bound(2 * GiB), "2 GiB");
+    EXPECT_EQ(ch::saturating_add(ch::saturated_bytes - 1, 2), ch::saturated_bytes);
+    EXPECT_EQ(ch::saturating_mul(std::uint64_t(1) << 32, std::uint64_t(1) << 32), ch::saturated_bytes);
+    EXPECT_EQ(ch::saturating_mul(3, 5), 15u);
+    EXPECT_EQ(ch::saturating_bytes(1e30), ch::saturated_bytes);
 }

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "flashxxl/characterize/page_backing.hpp"
+#include "flashxxl/device/device_class.hpp"
 #include "flashxxl/io/huge_pages.hpp"
 
 namespace flashxxl::characterize {
@@ -61,6 +62,25 @@ private:
     std::uint8_t* data_ = nullptr;
     std::size_t size_ = 0;
     page_backing backing_ = page_backing::unknown;
+};
+
+//! The request buffers of a real target: reads land in one buffer, writes come from another, so
+//! every write carries the 0x00 .. 0xff pattern, never data read before (seeds/000 Appendix A).
+class request_buffers {
+public:
+    //! The buffer for a request of `op` and `length` bytes.
+    std::uint8_t* get(io_op op, std::size_t length) {
+        aligned_buffer& b = op == io_op::read ? read_ : write_;
+        std::uint8_t* p = b.get(length);
+        last_ = &b;
+        return p;
+    }
+    //! How the buffer of the latest request is backed (unknown before the first).
+    page_backing backing() const { return last_ ? last_->backing() : page_backing::unknown; }
+
+private:
+    aligned_buffer read_, write_;
+    const aligned_buffer* last_ = nullptr;
 };
 
 } // namespace flashxxl::characterize

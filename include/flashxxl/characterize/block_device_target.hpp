@@ -57,7 +57,7 @@ public:
             int logical = 512;
             if (::ioctl(fd_, BLKSSZGET, &logical) != 0) logical = 512;
             std::uint64_t align = std::max<std::uint64_t>(4096, static_cast<std::uint64_t>(logical));
-            std::uint8_t* b = buf_.get(signature_probe_bytes);
+            std::uint8_t* b = buf_.get(io_op::read, signature_probe_bytes);
             timed_pio(fd_, path_, io_op::read, b, 0, std::min<std::uint64_t>(signature_probe_bytes, bytes / align * align));
             if (auto sig = find_signature(b, std::min<std::uint64_t>(signature_probe_bytes, bytes)))
                 throw io_failure("refusing to write block device '" + path + "': it holds a " + *sig +
@@ -88,7 +88,7 @@ public:
 protected:
     const io_guard& guard() const override { return *guard_; }
     double do_io(io_op op, std::uint64_t offset, std::uint64_t length) override {
-        return timed_pio(fd_, path_, op, buf_.get(length), offset, length);
+        return timed_pio(fd_, path_, op, buf_.get(op, length), offset, length);
     }
     std::optional<concurrent_reads_result> do_concurrent_reads(const std::vector<std::uint64_t>& offsets,
                                                                std::uint64_t length, unsigned depth,
@@ -100,7 +100,7 @@ private:
     std::string path_;
     int fd_ = -1;
     std::optional<io_guard> guard_;
-    aligned_buffer buf_;
+    request_buffers buf_;  // reads and writes apart: writes always carry the pattern
 };
 
 } // namespace flashxxl::characterize

@@ -10,6 +10,9 @@
 
 namespace flashxxl::characterize {
 
+//! The largest `count` (requests per repeat) of a run or sweep point; --count takes the same.
+inline constexpr std::uint64_t max_count = 1000000000;
+
 namespace detail {
 
 inline void check_multiple(const experiment_step& s, const char* key, std::uint64_t v, std::uint64_t align,
@@ -83,7 +86,7 @@ inline void check_experiments(std::vector<experiment_step>& steps, std::uint64_t
                 s.mix.span = s.pattern.span;
                 detail::check_pattern(s, s.mix, alignment);
             }
-            if (s.count > 1000000000ull) throw config_error(s.origin, s.line, "count", "expected at most 1e9");
+            if (s.count > max_count) throw config_error(s.origin, s.line, "count", "expected at most 1e9");
             if (s.burst_size && s.pause_s == 0)
                 throw config_error(s.origin, s.line, "burst", "burst=N needs pause=SECONDS");
             break;
@@ -94,6 +97,7 @@ inline void check_experiments(std::vector<experiment_step>& steps, std::uint64_t
             for (const auto& p : s.sweep_patterns) check_multiple(s, "patterns", p.granularity, alignment, true);
             if (s.from > s.pattern.span)
                 throw config_error(s.origin, s.line, "from", "the first block size is larger than the span");
+            if (s.count > max_count) throw config_error(s.origin, s.line, "count", "expected at most 1e9");
             break;
         case step_kind::burst:
             detail::resolve_span(s, s.pattern, capacity, alignment);

@@ -50,7 +50,7 @@ public:
         bool exists = ::lstat(path.c_str(), &st) == 0;
         if (exists && !S_ISREG(st.st_mode))
             throw io_failure("'" + path + "' is not a regular file; characterize writes only files it creates "
-                             "(use --device with --allow-write for a block device)");
+                             "(use --block-device with --allow-write for a block device)");
         if (!exists) {
             if (size == 0) throw config_error("'" + path + "' does not exist; give --size to create it");
             fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -74,11 +74,13 @@ public:
             if (fd_ < 0) throw io_failure("cannot open '" + path + "': " + std::strerror(errno));
             try {
                 std::uint64_t recorded = read_header();
+                check_length(recorded);
                 check_filesystem();
                 enable_direct();
                 if (size != 0 && size != recorded) {
-                    write_header(size);
+                    // the space first: a failed allocation leaves the header's old size true
                     allocate(size);
+                    write_header(size);
                     if (size < recorded && ::ftruncate(fd_, static_cast<off_t>(data_offset_ + size)) != 0)
                         throw io_failure("cannot shrink '" + path + "': " + std::strerror(errno));
                     recorded = size;
@@ -118,7 +120,7 @@ public:
 protected:
     const io_guard& guard() const override { return *guard_; }
     double do_io(io_op op, std::uint64_t offset, std::uint64_t length) override {
-        return timed_pio(fd_, path_, op, buf_.get(length), data_offset_ + offset, length);
+        return timed_pio(fd_, path_, op, buf_.get(op, length), data_offset_ + offset, length);
     }
     std::optional<concurrent_reads_result> do_concurrent_reads(const std::vector<std::uint64_t>& offsets,
                                                                std::uint64_t length, unsigned depth,
@@ -185,6 +187,18 @@ private:
                              std::to_string(data_offset_) + ", expected a multiple of 4096 of at least 4096)");
         return *size;
     }
+    //! Refuses a file shorter than its header's data region (truncated, or left by a failed
+    //! resize of an older version): requests past its end would fail or grow it.
+    void check_length(std::uint64_t recorded) {
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0) throw io_failure("cannot stat '" + path_ + "': " + std::strerror(errno));
+        const std::uint64_t have = static_cast<std::uint64_t>(st.st_size);
+        if (recorded > have || data_offset_ > have - recorded)
+            throw io_failure("'" + path_ + "' is " + std::to_string(have) +
+                             " bytes, shorter than its header says (data_offset=" + std::to_string(data_offset_) +
+                             " + size=" + std::to_string(recorded) +
+                             " bytes): truncated or damaged; remove it and let characterize create it again");
+    }
     //! Allocates the data region only; the gap between header and data stays a hole.
     void allocate(std::uint64_t size) {
         int rc = ::posix_fallocate(fd_, static_cast<off_t>(data_offset_), static_cast<off_t>(size));
@@ -199,7 +213,8 @@ private:
     std::uint64_t size_ = 0;
     std::uint64_t data_offset_ = header_bytes;
     std::optional<io_guard> guard_;
-    aligned_buffer buf_, hdr_, probe_;
+    request_buffers buf_;  // reads and writes apart: writes always carry the pattern
+    aligned_buffer hdr_, probe_;
 };
 
 } // namespace flashxxl::characterize

@@ -30,8 +30,8 @@ struct phase_options {
 //! the smallest lag (up to a quarter of that half, at most max_lag, measured on at most the last
 //! max_sample requests) whose autocorrelation is a local maximum
 //! reaching `autocorrelation`, or 1 for a constant series. The start-up phase ends at the first
-//! request from which every window of max(min_window, 4 x period) requests has a mean of at
-//! least (1 - tolerance) x the running mean.
+//! request from which every window of max(min_window, 4 x period) requests that starts in the
+//! first half has a mean of at least (1 - tolerance) x the running mean (at most half the series).
 inline phase_info detect_phases(const std::vector<double>& t, const phase_options& o = {}) {
     phase_info r;
     std::size_t n = t.size();
@@ -75,16 +75,18 @@ inline phase_info detect_phases(const std::vector<double>& t, const phase_option
     // prefix sums for window means
     std::vector<double> pre(n + 1, 0.0);
     for (std::size_t i = 0; i < n; ++i) pre[i + 1] = pre[i] + t[i];
+    // Only windows starting in the first half count: the second half is the running phase by
+    // definition, and a brief dip there must not erase the start-up phase found before it.
     std::size_t last_bad = 0;
     bool any_bad = false;
-    for (std::size_t s = 0; s + w <= n; ++s) {
+    for (std::size_t s = 0; s < h && s + w <= n; ++s) {
         double m = (pre[s + w] - pre[s]) / static_cast<double>(w);
         if (m < floor_mean) {
             last_bad = s;
             any_bad = true;
         }
     }
-    if (any_bad && last_bad < h) r.startup = last_bad + w;
+    if (any_bad) r.startup = last_bad + w;
     if (r.startup > h) r.startup = h;
     return r;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iomanip>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -15,7 +16,29 @@
 
 namespace flashxxl::characterize {
 
-//! The estimate printed by --dry-run.
+//! A byte count that reached this saturated: the true value does not fit 64 bits, so it exceeds
+//! every limit (plans of absurd counts x blocks x repeats must not wrap to a small number).
+inline constexpr std::uint64_t saturated_bytes = std::numeric_limits<std::uint64_t>::max();
+
+//! a + b, or saturated_bytes when that does not fit 64 bits.
+inline constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+    return a > saturated_bytes - b ? saturated_bytes : a + b;
+}
+//! a x b, or saturated_bytes when that does not fit 64 bits.
+inline constexpr std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+    return b != 0 && a > saturated_bytes / b ? saturated_bytes : a * b;
+}
+//! A non-negative byte count computed in floating point, saturated instead of converted out of range.
+inline std::uint64_t saturating_bytes(double x) {
+    return !(x < 18446744073709549568.0) ? saturated_bytes : x <= 0 ? 0 : static_cast<std::uint64_t>(x);
+}
+//! A bound for messages: "2 GiB", or "more than 16 EiB (beyond 64-bit arithmetic)" when saturated.
+inline std::string format_bound(std::uint64_t bytes) {
+    if (bytes == saturated_bytes) return "more than " + format_bytes(double(bytes)) + " (beyond 64-bit arithmetic)";
+    return format_bytes(double(bytes));
+}
+
+//! The estimate printed by --dry-run. Byte counts saturate at saturated_bytes.
 struct plan_cost {
     //! An upper bound of the bytes the runner writes, on any device: fills, random-state,
     //! count-limited writes exactly, time-limited writes at their write budget (one span per run,
@@ -60,14 +83,15 @@ inline plan_cost estimate_plan(const std::vector<experiment_step>& steps, const 
         std::uint64_t n = count ? count : unlimited;
         std::uint64_t n_mix = mix ? n / (ratio + 1) : 0, n_main = n - n_mix;
         std::uint64_t w = 0;
-        if (p.op == io_op::write) w += n_main * p.block;
-        if (mix && mix->op == io_op::write) w += n_mix * mix->block;
+        if (p.op == io_op::write) w = saturating_add(w, saturating_mul(n_main, p.block));
+        if (mix && mix->op == io_op::write) w = saturating_add(w, saturating_mul(n_mix, mix->block));
         if (time_s > 0) w = std::min(w, timed_write_budget(p.span));
-        c.bytes_written += w;
-        if (p.op == io_op::read) c.bytes_read += static_cast<std::uint64_t>(ios * static_cast<double>(p.block));
+        c.bytes_written = saturating_add(c.bytes_written, w);
+        if (p.op == io_op::read)
+            c.bytes_read = saturating_add(c.bytes_read, saturating_bytes(ios * static_cast<double>(p.block)));
     };
     auto fill = [&](std::uint64_t span, std::uint64_t block) {
-        c.bytes_written += span;
+        c.bytes_written = saturating_add(c.bytes_written, span);
         c.seconds += xfer(double(span), double(span / block + 1));
     };
     for (const auto& s : steps) {
@@ -76,8 +100,8 @@ inline plan_cost estimate_plan(const std::vector<experiment_step>& steps, const 
         case step_kind::fill: fill(s.pattern.span, s.pattern.block); break;
         case step_kind::random_state: {
             // the last request may pass the target by up to max - alignment bytes
-            std::uint64_t b = (s.state_bytes ? s.state_bytes : s.pattern.span) + s.state_max;
-            c.bytes_written += b;
+            std::uint64_t b = saturating_add(s.state_bytes ? s.state_bytes : s.pattern.span, s.state_max);
+            c.bytes_written = saturating_add(c.bytes_written, b);
             c.seconds += xfer(double(b), double(b) / (0.5 * double(s.state_min + s.state_max)));
             break;
         }
@@ -109,8 +133,9 @@ inline plan_cost estimate_plan(const std::vector<experiment_step>& steps, const 
         case step_kind::burst: {
             if (s.fill_block) fill(s.pattern.span, s.fill_block);
             std::uint64_t bb = s.burst_block ? s.burst_block : s.pattern.block;
-            c.bytes_written += timed_write_budget(s.pattern.span) / bb * bb;
-            c.bytes_written += s.windows * window_write_budget(s.pattern.span, s.pattern.block, s.windows);
+            c.bytes_written = saturating_add(c.bytes_written, timed_write_budget(s.pattern.span) / bb * bb);
+            c.bytes_written = saturating_add(
+                c.bytes_written, saturating_mul(s.windows, window_write_budget(s.pattern.span, s.pattern.block, s.windows)));
             c.seconds += s.burst_time_s + s.window_s * double(s.windows);
             break;
         }
@@ -118,8 +143,9 @@ inline plan_cost estimate_plan(const std::vector<experiment_step>& steps, const 
         case step_kind::write_read: {
             double ios = double(s.length * s.repeat);
             c.seconds += 2 * xfer(ios * double(s.pattern.block), ios);
-            c.bytes_read += static_cast<std::uint64_t>(ios) * s.pattern.block * (s.kind == step_kind::stride ? 2 : 1);
-            if (s.kind == step_kind::write_read) c.bytes_written += static_cast<std::uint64_t>(ios) * s.pattern.block;
+            std::uint64_t bytes = saturating_mul(static_cast<std::uint64_t>(ios), s.pattern.block);
+            c.bytes_read = saturating_add(c.bytes_read, saturating_mul(bytes, s.kind == step_kind::stride ? 2 : 1));
+            if (s.kind == step_kind::write_read) c.bytes_written = saturating_add(c.bytes_written, bytes);
             break;
         }
         }
@@ -135,26 +161,33 @@ inline constexpr std::uint64_t default_write_multiple = 64;
 
 //! Refuses (config_error) a plan whose write bound `bytes_written` exceeds `max_write` when the
 //! user gave one (--max-write; --force does not lift it), else `default_write_multiple` x
-//! `capacity` unless `force`. The message gives the estimate, the target size, the multiple
-//! and how to override. Called before any I/O.
+//! `capacity` unless `force`. A saturated bound (saturated_bytes) exceeds every limit. The
+//! message gives the estimate, the target size, the multiple and how to override. Called before
+//! any I/O.
 inline void check_write_volume(std::uint64_t bytes_written, std::uint64_t capacity, const std::string& target,
                                std::optional<std::uint64_t> max_write, bool force) {
+    const bool saturated = bytes_written == saturated_bytes;
     std::ostringstream ratio;
     ratio << std::fixed << std::setprecision(1) << (capacity ? double(bytes_written) / double(capacity) : 0.0);
-    std::string plan = "the plan writes up to " + format_bytes(double(bytes_written)) + " (" +
-                       std::to_string(bytes_written) + " bytes) to '" + target + "', " + ratio.str() +
+    std::string plan = "the plan writes up to " + format_bound(bytes_written) + " (" +
+                       (saturated ? std::string("more than ") : std::string()) + std::to_string(bytes_written) +
+                       " bytes) to '" + target + "', " + (saturated ? "more than " : "") + ratio.str() +
                        " x its size of " + format_bytes(double(capacity));
     if (max_write) {
-        if (bytes_written > *max_write)
+        if (saturated || bytes_written > *max_write)
             throw config_error("--max-write " + format_bytes(double(*max_write)) + ": " + plan +
                                "; raise --max-write or write less (--span, --count, --time, another --plan)");
         return;
     }
-    if (force || bytes_written <= default_write_multiple * capacity) return;
+    const std::uint64_t limit = saturating_mul(default_write_multiple, capacity);
+    if (force || (!saturated && bytes_written <= limit)) return;
     throw config_error(plan + "; more than the default limit of " + std::to_string(default_write_multiple) +
-                       " x the target (" + format_bytes(double(default_write_multiple * capacity)) +
-                       "): pass --max-write SIZE (e.g. --max-write " + format_size((bytes_written + MiB - 1) / MiB * MiB) +
-                       ") or --force to run it anyway, or write less (--span, --count, another --plan)");
+                       " x the target (" + format_bytes(double(limit)) + "): " +
+                       (saturated ? std::string("pass --force to run it anyway (no --max-write holds it)")
+                                  : "pass --max-write SIZE (e.g. --max-write " +
+                                        format_size(saturating_add(bytes_written, MiB - 1) / MiB * MiB) +
+                                        ") or --force to run it anyway") +
+                       ", or write less (--span, --count, another --plan)");
 }
 
 } // namespace flashxxl::characterize
