@@ -147,16 +147,31 @@ void check_target_options(const characterize_args& a) {
 volatile std::sig_atomic_t interrupt_signal = 0;
 void note_interrupt(int sig) { interrupt_signal = sig; }
 
-//! Catches the first SIGINT / SIGTERM (a second one acts as usual: SA_RESETHAND) so that a run on
-//! a real target stops before its next request and unwinds, removing a target file it created.
-void catch_interrupts() {
-    struct sigaction sa {};
-    sa.sa_handler = note_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::sigaction(SIGTERM, &sa, nullptr);
-}
+//! While it lives, the first SIGINT / SIGTERM is caught (a second one acts as usual:
+//! SA_RESETHAND), so that a run on a real target stops before its next request and unwinds,
+//! removing a target file it created. The destructor puts back the actions there were before
+//! (after the last request Ctrl-C stops the program again: its reports are written atomically,
+//! so none is left half-written).
+class interrupt_catcher {
+public:
+    interrupt_catcher() {
+        struct sigaction sa {};
+        sa.sa_handler = note_interrupt;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;
+        ::sigaction(SIGINT, &sa, &old_int_);
+        ::sigaction(SIGTERM, &sa, &old_term_);
+    }
+    ~interrupt_catcher() {
+        ::sigaction(SIGINT, &old_int_, nullptr);
+        ::sigaction(SIGTERM, &old_term_, nullptr);
+    }
+    interrupt_catcher(const interrupt_catcher&) = delete;
+    interrupt_catcher& operator=(const interrupt_catcher&) = delete;
+
+private:
+    struct sigaction old_int_ {}, old_term_ {};
+};
 
 //! A real target that throws before the next request (or pause) once interrupt_signal is set,
 //! so the run unwinds normally: no report is written and the target's cleanup runs.
@@ -187,13 +202,16 @@ protected:
         return t_.concurrent_reads(offsets, length, depth, time_limit);
     }
 
-private:
+public:
+    //! Throws once a caught signal asked the run to stop.
     void stop_if_interrupted() const {
         if (interrupt_signal)
             throw error(std::string("interrupted by ") + (interrupt_signal == SIGINT ? "SIGINT" : "SIGTERM") +
                         ": stopped before the next request to '" + t_.name() +
                         "'; no report written (a target file this run created is removed unless --keep)");
     }
+
+private:
     ch::target& t_;
     ch::io_guard guard_;
 };
@@ -600,9 +618,10 @@ int run_characterize(const characterize_args& a) {
         return 0;
     }
 
+    std::optional<interrupt_catcher> catcher;
     std::optional<interruptible_target> stoppable;
     if (!t.modelled()) {
-        catch_interrupts();  // from here on Ctrl-C / SIGTERM unwind: a target file made here is removed
+        catcher.emplace();  // from here on Ctrl-C / SIGTERM unwind: a target file made here is removed
         m.t.reset();  // the probe goes before the real target is opened or created
         m = make_target(a);
         tp = m.t.get();
@@ -647,6 +666,10 @@ int run_characterize(const characterize_args& a) {
         rec.io_threads = ch::recommend_io_threads(rec.queue_depths, rec.io_threads_share);
     } else if (!queue_depths.empty()) {
         queue_depth_note = "note: no Br was reached, so no queue depths were measured (they read Br blocks)\n";
+    }
+    if (stoppable) {  // the last request is done: signals act as before the run again
+        catcher.reset();
+        stoppable->stop_if_interrupted();  // one that came after the last request's check
     }
     std::string snippet = ch::config_snippet(rec, a.config_path.empty() ? m.snippet_path : a.config_path,
                                              real.capacity(), a.config_name.empty() ? m.snippet_name : a.config_name,

@@ -19,6 +19,7 @@
 #include "flashxxl/characterize/posix_io.hpp"
 #include "flashxxl/characterize/target.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/units.hpp"
 
 namespace flashxxl::characterize {
 
@@ -58,12 +59,16 @@ public:
             if (::ioctl(fd_, BLKSSZGET, &logical) != 0) logical = 512;
             std::uint64_t align = std::max<std::uint64_t>(4096, static_cast<std::uint64_t>(logical));
             std::uint8_t* b = buf_.get(io_op::read, signature_probe_bytes);
-            timed_pio(fd_, path_, io_op::read, b, 0, std::min<std::uint64_t>(signature_probe_bytes, bytes / align * align));
-            if (auto sig = find_signature(b, std::min<std::uint64_t>(signature_probe_bytes, bytes)))
+            const std::uint64_t probed = std::min<std::uint64_t>(signature_probe_bytes, bytes / align * align);
+            timed_pio(fd_, path_, io_op::read, b, 0, probed);
+            if (auto sig = find_signature(b, probed))  // only the bytes read
                 throw io_failure("refusing to write block device '" + path + "': it holds a " + *sig +
                                  " signature; wipe it yourself (e.g. wipefs) if its contents are really unwanted");
             std::uint64_t cap = bytes / align * align;
-            if (limit && limit < cap) cap = limit / align * align;
+            if (limit > cap)  // a bound beyond the device bounds nothing: say so rather than ignore it
+                throw config_error("--limit " + format_size(limit) + " is larger than block device '" + path +
+                                   "' (" + std::to_string(cap) + " usable bytes)");
+            if (limit != 0) cap = limit / align * align;
             guard_.emplace(path_, cap, align);
         } catch (...) {
             ::close(fd_);
