@@ -34,7 +34,9 @@ echo "$out" | grep -q "bytes to write" || fail "dry run prints no byte count"
 
 # 4. a file the tool did not create is refused, and left alone
 printf 'precious' > foreign.dat
-if "$BIN" characterize --file foreign.dat --size 64KiB --plan quick 2> err.txt; then fail "foreign file accepted"; fi
+"$BIN" characterize --file foreign.dat --size 64KiB --plan quick 2> err.txt
+rc=$?
+[ "$rc" = 2 ] || fail "foreign file: exit $rc, expected 2 (a path that must not be written is a usage error)"
 grep -q "not created by flashxxl characterize" err.txt || fail "refusal message: $(cat err.txt)"
 [ "$(cat foreign.dat)" = "precious" ] || fail "foreign file was modified"
 

@@ -56,16 +56,16 @@ check "--limit 1000" 2 "--limit 1000 \(1000 bytes\): expected a multiple of 4 Ki
 check "--size abc" 2 "--size: size 'abc' is not a number" "$bin" characterize --file f2 --size abc --dry-run
 check "--size 4KB" 2 "--size: size '4KB' uses a decimal unit" "$bin" characterize --file f2 --size 4KB --dry-run
 check "--span abc" 2 "--span: size 'abc' is not a number" "$bin" "${model[@]}" --span abc --dry-run
-check "--file ." 1 "'\.' is not a regular file; .*use --block-device with --allow-write" \
+check "--file ." 2 "'\.' is not a regular file; .*use --block-device with --allow-write" \
     "$bin" characterize --file . --dry-run
 
 # A run that fails before writing leaves no --out directory it created.
 printf 'precious' > foreign.dat
-check "foreign target with --out" 1 "not created by flashxxl characterize" \
+check "foreign target with --out" 2 "not created by flashxxl characterize" \
     "$bin" characterize --file foreign.dat --size 64KiB --out newdir --quiet --queue-depths none
 [ ! -e newdir ] || { echo "FAIL a failed run left the --out directory it created"; fail=1; }
 mkdir keep_me
-check "an existing --out stays" 1 "not created by flashxxl characterize" \
+check "an existing --out stays" 2 "not created by flashxxl characterize" \
     "$bin" characterize --file foreign.dat --size 64KiB --out keep_me --quiet --queue-depths none
 [ -d keep_me ] || { echo "FAIL a failed run removed an --out directory it had not created"; fail=1; }
 

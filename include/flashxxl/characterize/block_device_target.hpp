@@ -33,19 +33,19 @@ public:
     block_device_target(const std::string& path, const std::string& allow_write, std::uint64_t limit = 0)
         : path_(path) {
         if (allow_write != path)
-            throw io_failure("refusing to write block device '" + path + "': pass --allow-write=" + path +
+            throw refused_output("refusing to write block device '" + path + "': pass --allow-write=" + path +
                              " (exactly this path) to consent to destroying its contents");
         struct stat st {};
         if (::stat(path.c_str(), &st) != 0) throw io_failure("cannot stat '" + path + "': " + std::strerror(errno));
-        if (!S_ISBLK(st.st_mode)) throw io_failure("'" + path + "' is not a block device");
+        if (!S_ISBLK(st.st_mode)) throw refused_output("'" + path + "' is not a block device");
         std::string dev = canonical_path(path);
         std::vector<std::string> family = partitions_of(dev);
         family.push_back(dev);
         family.push_back(path);
         if (auto m = mounted_among(family, read_mounts()))
-            throw io_failure("refusing to write block device '" + path + "': " + *m + " is mounted");
+            throw refused_output("refusing to write block device '" + path + "': " + *m + " is mounted");
         if (has_holders(dev))
-            throw io_failure("refusing to write block device '" + path + "': it is held by another device "
+            throw refused_output("refusing to write block device '" + path + "': it is held by another device "
                              "(LVM, md or device mapper; see /sys/class/block/*/holders)");
         fd_ = ::open(path.c_str(), O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
         if (fd_ < 0)
@@ -62,7 +62,7 @@ public:
             const std::uint64_t probed = std::min<std::uint64_t>(signature_probe_bytes, bytes / align * align);
             timed_pio(fd_, path_, io_op::read, b, 0, probed);
             if (auto sig = find_signature(b, probed))  // only the bytes read
-                throw io_failure("refusing to write block device '" + path + "': it holds a " + *sig +
+                throw refused_output("refusing to write block device '" + path + "': it holds a " + *sig +
                                  " signature; wipe it yourself (e.g. wipefs) if its contents are really unwanted");
             std::uint64_t cap = bytes / align * align;
             if (limit > cap)  // a bound beyond the device bounds nothing: say so rather than ignore it

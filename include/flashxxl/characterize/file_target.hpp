@@ -49,7 +49,7 @@ public:
         struct stat st {};
         bool exists = ::lstat(path.c_str(), &st) == 0;
         if (exists && !S_ISREG(st.st_mode))
-            throw io_failure("'" + path + "' is not a regular file; characterize writes only files it creates "
+            throw refused_output("'" + path + "' is not a regular file; characterize writes only files it creates "
                              "(use --block-device with --allow-write for a block device)");
         if (!exists) {
             if (size == 0) throw config_error("'" + path + "' does not exist; give --size to create it");
@@ -166,7 +166,7 @@ private:
         ssize_t n = ::pread(fd_, b, header_bytes, 0);
         std::string m(magic);
         if (n < static_cast<ssize_t>(m.size()) || std::memcmp(b, m.data(), m.size()) != 0)
-            throw io_failure("'" + path_ + "' exists but was not created by flashxxl characterize (no '" +
+            throw refused_output("'" + path_ + "' exists but was not created by flashxxl characterize (no '" +
                              m.substr(0, m.size() - 1) + "' header); refusing to write to it");
         std::string text(reinterpret_cast<const char*>(b), static_cast<std::size_t>(n));
         auto value = [&](const std::string& key) -> std::optional<std::uint64_t> {
