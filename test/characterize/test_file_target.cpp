@@ -47,6 +47,27 @@ TEST(characterize_file_target, refuses_a_file_it_did_not_create) {
     EXPECT_EQ(content, std::string(16384, 'x')); // untouched
 }
 
+// Two runs never share a target: the second one is refused while the first holds it (it could
+// resize it, or remove it at its end, under the other), and opens it once the first is gone.
+TEST(characterize_file_target, a_target_in_use_by_another_run_is_refused) {
+    temp_dir d(".");
+    std::string p = d.file("shared.img");
+    {
+        ch::file_target first(p, 1 * MiB);
+        first.remove_on_close(false);
+        try {
+            ch::file_target second(p, 2 * MiB);
+            FAIL() << "a second run opened a target in use";
+        } catch (const flashxxl::refused_output& e) {
+            EXPECT_NE(std::string(e.what()).find("in use by another characterize run"), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(first.capacity(), 1 * MiB);  // not resized by the refused one
+    }
+    ch::file_target again(p, 0);
+    EXPECT_FALSE(again.created());
+    EXPECT_EQ(again.capacity(), 1 * MiB);
+}
+
 TEST(characterize_file_target, creates_marks_reopens_and_runs) {
     temp_dir d(".");
     std::string p = d.file("target.img");

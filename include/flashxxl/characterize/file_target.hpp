@@ -2,6 +2,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -57,6 +58,7 @@ public:
             if (fd_ < 0) throw io_failure("cannot create '" + path + "': " + std::strerror(errno));
             created_ = true;
             try {
+                lock_exclusively();
                 check_filesystem();
                 data_offset_ = data_alignment;
                 write_header(size);
@@ -73,6 +75,7 @@ public:
             fd_ = ::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
             if (fd_ < 0) throw io_failure("cannot open '" + path + "': " + std::strerror(errno));
             try {
+                lock_exclusively();  // before the header is read: another run may be resizing it
                 std::uint64_t recorded = read_header();
                 check_length(recorded);
                 check_filesystem();
@@ -97,8 +100,8 @@ public:
     file_target(const file_target&) = delete;
     file_target& operator=(const file_target&) = delete;
     ~file_target() override {
+        if (remove_ && created_) ::unlink(path_.c_str());  // while the lock is held: no run opens it in between
         if (fd_ >= 0) ::close(fd_);
-        if (remove_ && created_) ::unlink(path_.c_str());
     }
 
     //! Remove the file when this object goes (only if it was created by this object).
@@ -115,6 +118,16 @@ public:
     page_backing io_buffer() const override { return buf_.backing(); }
     void pause(double seconds) override {
         if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    }
+
+private:
+    //! Takes the file's exclusive flock(2) for the target's lifetime, so that two runs never share
+    //! one target (one would resize or remove it under the other). A file system without flock
+    //! (ENOLCK, EINVAL) runs unlocked.
+    void lock_exclusively() {
+        if (::flock(fd_, LOCK_EX | LOCK_NB) == 0 || (errno != EWOULDBLOCK && errno != EAGAIN)) return;
+        throw refused_output("'" + path_ + "' is in use by another characterize run (it holds the file's lock); "
+                             "wait for it to end or choose another --file");
     }
 
 protected:
