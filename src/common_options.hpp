@@ -1,15 +1,19 @@
 // CLI options that several subcommands share: block sizes and memory budget, --json and --no-progress.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/machine/placement.hpp"
 #include "flashxxl/role.hpp"
 #include "flashxxl/units.hpp"
 
@@ -37,34 +41,81 @@ inline std::uint64_t parse_size_option(const std::string& option, const std::str
     }
 }
 
+namespace detail {
+
+inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+    return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
+
+//! The room a role's data gets on a machine: stated bytes of its file-backed and memory-backed
+//! devices (sums saturate: two 2^63-byte devices wrapped to 0), and the devices' names.
+struct role_room {
+    std::uint64_t on_files = 0, in_memory = 0;
+    std::string devices;
+    //! What the role can hold: the memory-backed part no more than `memory_limit`.
+    std::uint64_t usable(std::uint64_t memory_limit) const {
+        return saturating_add(on_files, std::min(in_memory, memory_limit));
+    }
+};
+
+//! The role with the most room on the machine `spec` describes, judged before any device is
+//! built: its placement policy's devices_for over the devices as stated (a translation layer's
+//! spare is not subtracted, so this is an upper bound, like machine::room_for).
+inline role_room largest_role_room(const machine_spec& spec, std::uint64_t memory_limit) {
+    std::vector<placement_device> stated;
+    for (const device_spec& d : spec.devices) stated.push_back({d.name, d.klass, d.size, d.size});
+    const std::unique_ptr<placement_policy> policy = make_placement(spec.placement.policy, spec.placement.options);
+    role_room best;
+    bool first = true;
+    for (role r : all_roles) {
+        role_room room;
+        for (std::size_t i : policy->devices_for(r, stated)) {
+            const device_spec& d = spec.devices.at(i);
+            std::uint64_t& sum = d.io_impl == "memory" ? room.in_memory : room.on_files;
+            sum = saturating_add(sum, d.size);
+            room.devices += (room.devices.empty() ? "" : ", ") + d.name;
+        }
+        if (first || room.usable(memory_limit) > best.usable(memory_limit)) best = room;
+        first = false;
+    }
+    return best;
+}
+
+} // namespace detail
+
 //! config_error before any input is generated when n items of `item_bytes` cannot be held: the
-//! volume overflows 64 bits, exceeds the machine's device capacity, or (devices backed by
-//! memory only) exceeds what memory-backed devices may hold (memory_backing_budget's default,
-//! three quarters of physical memory), which would fail half-way. `what` names the items
-//! ("--items 5", "--items 5 with the inserts and the batch").
+//! volume overflows 64 bits, or exceeds what the devices its placement may put data on hold
+//! (the role with the most room: with `--device ssd` that is ssd alone, not every device), or
+//! exceeds what memory-backed devices may hold (memory_backing_budget's default, three quarters
+//! of physical memory), which would fail half-way. `what` names the items ("--items 5",
+//! "--items 5 with the inserts and the batch").
 inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, std::uint64_t item_bytes,
                                    const std::string& what = "") {
     const std::string items = what.empty() ? "--items " + std::to_string(n) : what;
     if (n > std::numeric_limits<std::uint64_t>::max() / item_bytes)
         throw config_error(items + " of " + std::to_string(item_bytes) + " bytes overflow 64 bits of volume");
-    std::uint64_t volume = n * item_bytes, capacity = 0;
-    bool memory_only = true;
-    for (const device_spec& d : spec.devices) {
-        capacity += d.size;
-        memory_only = memory_only && d.io_impl == "memory";
-    }
+    const std::uint64_t volume = n * item_bytes;
+    const std::uint64_t limit =  // unlimited when unknown
+        spec.memory_backing_limit ? spec.memory_backing_limit : memory_backing_budget::default_limit();
+    const detail::role_room room = detail::largest_role_room(spec, limit);
+    const std::uint64_t capacity = detail::saturating_add(room.on_files, room.in_memory);
     std::string input = "the input of " + std::to_string(n) + " items (" + format_bytes(double(volume)) + ")";
     if (!what.empty()) input += ", " + what + ",";
     if (volume > capacity)
         throw config_error(input + " exceeds the capacity of machine '" + spec.name + "' (" +
-                           format_bytes(double(capacity)) + " on all devices)");
-    const std::uint64_t limit = memory_backing_budget::default_limit();  // unlimited when unknown
-    if (memory_only && volume > limit)
+                           format_bytes(double(capacity)) + " on " + room.devices +
+                           ", the devices its placement puts data on)");
+    if (volume > room.usable(limit))
         throw config_error(input + " exceeds what memory-backed devices may hold on this machine (" +
-                           format_bytes(double(limit)) + ", three quarters of its physical memory " +
-                           format_bytes(double(physical_memory_bytes())) +
-                           "), and every device of machine '" + spec.name +
-                           "' is memory-backed: use --backing-dir or a config with file devices, or fewer items");
+                           format_bytes(double(limit)) +
+                           (spec.memory_backing_limit ? std::string(", the machine's memory-backing limit")
+                                                      : ", three quarters of its physical memory " +
+                                                            format_bytes(double(physical_memory_bytes()))) +
+                           "), and " +
+                           (room.on_files == 0 ? "every device of machine '" + spec.name + "' it may use is memory-backed"
+                                               : "the file-backed devices of machine '" + spec.name + "' hold " +
+                                                     format_bytes(double(room.on_files))) +
+                           ": use --backing-dir or a config with file devices, or fewer items");
 }
 
 //! The value of --memory (the budget M); config_error naming the option when it is not a size,

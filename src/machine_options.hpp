@@ -26,9 +26,11 @@ struct machine_choice {
     std::string placement;
     bool pace = false;
     double scale = 1.0;
+    bool scale_given = false;  // --scale was on the command line (it applies only with --pace)
 };
 
-//! Adds --machine, --config, --backing-dir, --placement, --pace, --scale to a subcommand.
+//! Adds --machine, --config, --backing-dir, --placement, --pace, --scale to a subcommand. `choice`
+//! must outlive the parse (--scale records in it that it was given).
 inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
     auto* preset = cmd->add_option("--machine,-m", choice.preset,
                                    "embedded machine preset: " + machine_preset_names() +
@@ -42,14 +44,15 @@ inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
     cmd->add_option("--backing-dir", choice.backing_dir,
                     "back the preset's emulated devices by sparse files in this directory instead of memory "
                     "(unlinked once open: nothing is left behind, even by a killed run)")
-        ->check(existing_directory());
+        ->check(writable_directory());
     cmd->add_option("--placement", choice.placement,
                     "override the placement policy: random_striping, flash_aware, single or per_role "
                     "(options of single / per_role need a config file)");
     cmd->add_flag("--pace", choice.pace, "pace wall time to the device models (preset machines)");
-    cmd->add_option("--scale", choice.scale, "wall seconds per modelled second when pacing")
+    cmd->add_option("--scale", choice.scale, "wall seconds per modelled second when pacing (with --pace only)")
         ->capture_default_str()
-        ->check(finite_number(1e-6, 1e6));
+        ->check(finite_number(1e-6, 1e6))
+        ->each([&choice](const std::string&) { choice.scale_given = true; });
 }
 
 //! The STXXL config file STXXL 1.4.1 itself would read, in its order: $STXXLCFG; else
@@ -95,6 +98,13 @@ inline machine_spec preset_spec_for_option(const std::string& option, const std:
 //! else (when none of --machine, --backing-dir, --pace is given) the STXXL config of
 //! default_stxxl_config, else the default preset.
 inline machine_spec chosen_machine_spec(const machine_choice& choice) {
+    // --scale did nothing, silently, without --pace and with a config file.
+    if (choice.scale_given && !choice.config_file.empty())
+        throw config_error("--scale applies to a preset paced by --pace; a config file states it per device "
+                           "(pace=on scale=X on the device's line)");
+    if (choice.scale_given && !choice.pace)
+        throw config_error("--scale has no effect without --pace (it scales the paced wall time): give --pace too, "
+                           "or leave --scale out");
     machine_spec spec;
     std::string config = choice.config_file;
     if (config.empty() && choice.preset.empty() && choice.backing_dir.empty() && !choice.pace)

@@ -1,7 +1,8 @@
-// Validators that keep options honest: numbers without wrap-around or NaN, directories that exist.
+// Validators that keep options honest: numbers without wrap-around or NaN, directories that exist (and can be written).
 #pragma once
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
@@ -80,6 +81,28 @@ inline CLI::Validator existing_directory() {
             if (::stat(text.c_str(), &st) != 0)
                 return "'" + text + "': " + std::strerror(errno) + "; expected an existing directory";
             if (!S_ISDIR(st.st_mode)) return "'" + text + "' is not a directory";
+            return {};
+        },
+        "DIR");
+}
+
+//! A directory that exists and this process can create files in: "--backing-dir '/proc': cannot
+//! create a file there (...)" names the option (CLI11 prefixes it) before any device is built,
+//! instead of a device's "field 'path'" error later. access(W_OK | X_OK) first, then, because
+//! access() says yes to root where the file system still refuses (/proc), a probe file made
+//! with O_EXCL and removed at once.
+inline CLI::Validator writable_directory() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            if (std::string why = existing_directory()(text); !why.empty()) return why;
+            const std::string expected = "; expected a directory this process can create files in";
+            if (::access(text.c_str(), W_OK | X_OK) != 0)
+                return "'" + text + "': " + std::strerror(errno) + expected;
+            std::string probe = text + "/.flashxxl-probe-XXXXXX";
+            const int fd = ::mkstemp(probe.data());
+            if (fd < 0) return "'" + text + "': cannot create a file there (" + std::strerror(errno) + ")" + expected;
+            ::close(fd);
+            ::unlink(probe.c_str());
             return {};
         },
         "DIR");

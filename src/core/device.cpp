@@ -7,6 +7,7 @@
 #include <cstring>
 #include <exception>
 #include <numeric>
+#include <optional>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -36,6 +37,7 @@ device::device(const device_spec& spec, modelled_clock* virtual_clock, memory_ba
         tl_.reset();
         emulated_.reset();
         if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
+        build_failed_ = true;  // a file this build made goes, keep=on or not
         remove_backing_file();
         release_queues();
         throw;
@@ -143,14 +145,46 @@ tl_config device::parse_tl_options(const device_spec& spec) {
 }
 
 void device::build() {
+    // Whatever the config line can get wrong is checked before a backing file is made: the
+    // model and its capacity, the translation layer's options, the block sizes.
+    const std::string where = spec_.origin + ": device '" + spec_.name + "': ";
     std::unique_ptr<device_model> model;
     if (!spec_.model.empty()) {
         try {
             model = make_model(spec_.model, spec_.params);
         } catch (const config_error& e) {
-            throw config_error(spec_.origin + ": device '" + spec_.name + "': " + e.what());
+            throw config_error(where + e.what());
         }
+        if (spec_.size > model->capacity())  // emulated_file checks it too, once the file is open
+            throw config_error(where + "size " + std::to_string(spec_.size) + " bytes exceeds the model's capacity of " +
+                               std::to_string(model->capacity()) + " bytes");
     }
+    std::optional<tl_config> tl_cfg;
+    if (spec_.tl) tl_cfg = parse_tl_options(spec_);
+    // Unstated sizes: Br the default (at least a TL page), or, when only bw= is stated, the
+    // largest divisor of it up to the default made of whole units (4 KiB, or the TL's page),
+    // so a stated Bw is never grown; Bw the default (the TL segment), fitted to whole reads.
+    // Under a translation layer every request is whole pages, so Br (and with it Bw) must be
+    // a multiple of the page.
+    const std::uint64_t unit = tl_cfg ? tl_cfg->page_bytes : 4096;
+    std::uint64_t br = spec_.br, bw = spec_.bw;
+    if (tl_cfg && bw != 0 && bw % unit != 0)
+        throw config_error(where + "bw=" + format_size(bw) + " is not a multiple of tl_page=" + format_size(unit) +
+                           "; expected Bw in whole translation-layer pages");
+    if (br == 0) {
+        br = std::max<std::uint64_t>(block_sizes().br, unit);
+        if (bw != 0) br = unit * std::gcd(std::max<std::uint64_t>(1, block_sizes().br / unit), bw / unit);
+    }
+    if (tl_cfg && br % unit != 0)
+        throw config_error(where + "br=" + format_size(br) + " is not a multiple of tl_page=" + format_size(unit) +
+                           "; expected Br in whole translation-layer pages (every request through the layer is)");
+    if (bw == 0) bw = block_sizes::whole_reads_bw(br, tl_cfg ? tl_cfg->segment_bytes : block_sizes().bw);
+    try {
+        blocks_ = block_sizes(br, bw);
+    } catch (const config_error& e) {
+        throw config_error(where + e.what());
+    }
+
     std::unique_ptr<stxxl::file> backing;
     if (spec_.io_impl == "memory") {
         const int queue = stxxl::file::DEFAULT_QUEUE;  // a copy: the member is declared, not defined
@@ -171,11 +205,10 @@ void device::build() {
         emulated_->touch_queue();
     }
     std::uint64_t allocatable = spec_.size;
-    if (spec_.tl) {
-        tl_config cfg = parse_tl_options(spec_);
+    if (tl_cfg) {
         tl_queue_id_ = queue_id_pool::instance().acquire();
         std::lock_guard<std::mutex> lock(queue_id_pool::instance().creation_mutex());
-        tl_ = std::make_unique<translation_layer>(*emulated_, spec_.size, cfg, spec_.name, tl_queue_id_);
+        tl_ = std::make_unique<translation_layer>(*emulated_, spec_.size, *tl_cfg, spec_.name, tl_queue_id_);
         tl_->set_clock(clock_);
         allocatable = tl_->size();
     }
@@ -185,30 +218,6 @@ void device::build() {
     allocator_ = std::make_unique<extent_allocator>(
         spec_.name, allocatable, tl_ ? tl_->config().page_bytes : 4096,
         spec_.klass == device_class::flash && !tl_ ? allocation_order::write_frontier : allocation_order::best_fit);
-    // Unstated sizes: Br the default (at least a TL page), or, when only bw= is stated, the
-    // largest divisor of it up to the default made of whole units (4 KiB, or the TL's page),
-    // so a stated Bw is never grown; Bw the default (the TL segment), fitted to whole reads.
-    // Under a translation layer every request is whole pages, so Br (and with it Bw) must be
-    // a multiple of the page.
-    const std::string where = spec_.origin + ": device '" + spec_.name + "': ";
-    const std::uint64_t unit = tl_ ? tl_->config().page_bytes : 4096;
-    std::uint64_t br = spec_.br, bw = spec_.bw;
-    if (tl_ && bw != 0 && bw % unit != 0)
-        throw config_error(where + "bw=" + format_size(bw) + " is not a multiple of tl_page=" + format_size(unit) +
-                           "; expected Bw in whole translation-layer pages");
-    if (br == 0) {
-        br = std::max<std::uint64_t>(block_sizes().br, unit);
-        if (bw != 0) br = unit * std::gcd(std::max<std::uint64_t>(1, block_sizes().br / unit), bw / unit);
-    }
-    if (tl_ && br % unit != 0)
-        throw config_error(where + "br=" + format_size(br) + " is not a multiple of tl_page=" + format_size(unit) +
-                           "; expected Br in whole translation-layer pages (every request through the layer is)");
-    if (bw == 0) bw = block_sizes::whole_reads_bw(br, tl_ ? tl_->config().segment_bytes : block_sizes().bw);
-    try {
-        blocks_ = block_sizes(br, bw);
-    } catch (const config_error& e) {
-        throw config_error(where + e.what());
-    }
 }
 
 std::unique_ptr<stxxl::file> device::open_backing_file() {
@@ -222,9 +231,11 @@ std::unique_ptr<stxxl::file> device::open_backing_file() {
         if (!S_ISREG(st.st_mode))
             throw config_error(where + " is not a regular file (block devices are for `flashxxl characterize "
                                "--allow-write`, not for machine configs)");
-        if (st.st_size > 0 && !spec_.reuse)
-            throw config_error(where + " already exists and was not created by this machine; remove it or "
-                               "pass reuse=on to overwrite it");
+        // Empty or not, an existing file is not this machine's: it would be grown to the device
+        // size, written, and left behind.
+        if (!spec_.reuse)
+            throw config_error(where + " already exists (" + std::to_string(st.st_size) +
+                               " bytes) and was not created by this machine; remove it or pass reuse=on to overwrite it");
     } else if (errno == ENOENT) {
         int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0) {
@@ -286,9 +297,11 @@ void device::release_queues() {
 }
 
 void device::remove_backing_file() {
-    if (created_ && !spec_.keep && is_backing_file()) ::unlink(spec_.path.c_str());
+    if (created_ && (!spec_.keep || build_failed_) && is_backing_file()) ::unlink(spec_.path.c_str());
     created_ = false;
 }
+
+void device::machine_build_failed() noexcept { build_failed_ = true; }
 
 stxxl::request_ptr device::submit(io_op op, void* buffer, std::uint64_t offset, std::uint64_t length, role r,
                               const stxxl::completion_handler& on_complete) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <system_error>
 
 #include <sys/stat.h>
@@ -20,9 +21,13 @@ std::string backing_file_identity(const std::string& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0)
         return "inode " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+    // Absolute first: weakly_canonical keeps a path relative when its first component does not
+    // exist yet, so "x.img" and "$PWD/x.img" were two files to this check.
     std::error_code ec;
-    std::filesystem::path resolved = std::filesystem::weakly_canonical(path, ec);
-    if (ec) resolved = std::filesystem::absolute(path, ec).lexically_normal();
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    if (ec) return "path " + std::filesystem::path(path).lexically_normal().string();
+    std::filesystem::path resolved = std::filesystem::weakly_canonical(absolute, ec);
+    if (ec) resolved = absolute.lexically_normal();
     return "path " + resolved.string();
 }
 
@@ -42,6 +47,18 @@ void refuse_shared_backing_files(const machine_spec& spec) {
     }
 }
 
+//! Asks the policy once per role so that a bad device name fails now, not mid-run.
+void check_choices(placement_policy& policy, const std::vector<placement_device>& view,
+                   const std::string& machine_name) {
+    if (dynamic_cast<random_striping*>(&policy)) return;  // keep its random stream untouched
+    for (role r : all_roles) {
+        std::size_t i = policy.choose(r, 0, 0, view);
+        if (i >= view.size())
+            throw config_error("placement " + policy.name() + " chose device #" + std::to_string(i) +
+                               " of machine '" + machine_name + "'");
+    }
+}
+
 } // namespace
 
 machine::machine(const machine_spec& spec)
@@ -50,14 +67,31 @@ machine::machine(const machine_spec& spec)
           spec.memory_backing_limit ? spec.memory_backing_limit : memory_backing_budget::default_limit())),
       lock_(std::make_unique<std::mutex>()) {
     refuse_shared_backing_files(spec);
-    for (const device_spec& d : spec.devices)
-        devices_.push_back(std::make_unique<device>(d, clock_.get(), memory_budget_.get()));
+    const std::string placement_origin = spec.placement.origin.empty() ? spec.origin : spec.placement.origin;
+    // The policy is made and asked about the devices as the spec states them before any device
+    // (and its backing file) is made: a placement naming no device fails first.
     try {
         placement_ = make_placement(spec.placement.policy, spec.placement.options);
-        check_placement();
+        std::vector<placement_device> stated;
+        for (const device_spec& d : spec.devices) stated.push_back({d.name, d.klass, d.size, d.size});
+        check_choices(*placement_, stated, name_);
     } catch (const config_error& e) {
-        throw config_error((spec.placement.origin.empty() ? spec.origin : spec.placement.origin) + ": " +
-                           e.what());
+        throw config_error(placement_origin + ": " + e.what());
+    }
+    // A build that fails removes every file it made, keep=on or not: keep=on keeps the file of
+    // a machine that was built (the devices built so far are destroyed with it).
+    devices_.reserve(spec.devices.size());
+    try {
+        for (const device_spec& d : spec.devices)
+            devices_.push_back(std::make_unique<device>(d, clock_.get(), memory_budget_.get()));
+        try {
+            check_placement();
+        } catch (const config_error& e) {
+            throw config_error(placement_origin + ": " + e.what());
+        }
+    } catch (...) {
+        for (const auto& d : devices_) d->machine_build_failed();
+        throw;
     }
 }
 
@@ -137,14 +171,19 @@ block_sizes machine::block_sizes_for(role r) const {
 }
 
 std::uint64_t machine::room_for(role r) const {
+    // Saturating: devices of 2^63 bytes each are allowed, and their sum wrapped to 0.
+    const auto add = [](std::uint64_t a, std::uint64_t b) {
+        return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
+    };
     std::uint64_t on_files = 0, in_memory = 0;
     for (std::size_t i : devices_for(r)) {
         const device& d = *devices_.at(i);
-        (d.spec().io_impl == "memory" ? in_memory : on_files) += d.allocator().free_bytes();
+        std::uint64_t& sum = d.spec().io_impl == "memory" ? in_memory : on_files;
+        sum = add(sum, d.allocator().free_bytes());
     }
     const std::uint64_t budget_left =
         memory_budget_->limit() - std::min(memory_budget_->limit(), memory_budget_->used());
-    return on_files + std::min(in_memory, budget_left);
+    return add(on_files, std::min(in_memory, budget_left));
 }
 
 std::vector<placement_device> machine::placement_view() const {
@@ -184,14 +223,7 @@ void machine::check_placement() {
 }
 
 void machine::check_placement_locked(placement_policy& policy) const {
-    if (dynamic_cast<random_striping*>(&policy)) return;  // keep its random stream untouched
-    auto view = placement_view();
-    for (role r : all_roles) {
-        std::size_t i = policy.choose(r, 0, 0, view);
-        if (i >= devices_.size())
-            throw config_error("placement " + policy.name() + " chose device #" + std::to_string(i) +
-                               " of machine '" + name_ + "'");
-    }
+    check_choices(policy, placement_view(), name_);
 }
 
 } // namespace flashxxl

@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/units.hpp"
@@ -64,6 +65,9 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
     };
     while (std::getline(in, line)) {
         ++line_no;
+        if (line_no == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0)
+            throw fail("", "the file starts with a UTF-8 byte-order mark (bytes EF BB BF); expected plain text: "
+                           "save it without the mark");
         if (auto nul = line.find('\0'); nul != std::string::npos)
             throw fail("", "NUL byte at column " + std::to_string(nul + 1) +
                                " (expected a text file of disk=, flash=, placement= and name= lines)");
@@ -154,15 +158,25 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
                 throw fail("path", "'memory' is only a path for io_impl memory");
             std::set<std::string> seen;
             bool have_scale = false;
+            std::string keep_on, unlink_word;  // keep=on and STXXL's unlink / delete contradict
             for (auto& [k, v] : options) {
                 if (!seen.insert(k).second) throw fail(k, "given twice");
                 try {
+                    const bool unlink = k == "unlink" || k == "unlink_on_open" || k == "delete" || k == "delete_on_exit";
+                    if (d.io_impl == "memory" && (k == "keep" || k == "reuse" || k == "direct" || k == "nodirect"))
+                        throw fail(k, "applies to file devices (syscall, linuxaio), not to memory");
+                    if (unlink && !keep_on.empty())
+                        throw fail(k, "contradicts " + keep_on + " (the file does not outlive the run); give one of them");
+                    if (unlink) unlink_word = k;
                     if (detail::apply_stxxl_option(d, k, v)) {
                         // an STXXL option, with STXXL's meaning (see detail::apply_stxxl_option)
                     } else if (k == "name") {
                         if (v.empty()) throw fail(k, "empty device name");
                         d.name = v;
                     } else if (k == "model") {
+                        if (v.empty())
+                            throw fail(k, "empty model name (expected one of " + detail::model_preset_list() +
+                                              "; leave model= out for a real device)");
                         d.model = v;
                     } else if (k == "pace") {
                         d.pacing.enabled = on_off(k, v);
@@ -170,11 +184,20 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
                         d.pacing.scale = parse_number(v);
                         have_scale = true;
                         if (!(d.pacing.scale > 0)) throw fail(k, "must be > 0");
+                        // --scale's range: beyond it a request's paced wall time overflows
+                        // (1e300 s) or rounds to nothing
+                        if (!(d.pacing.scale >= 1e-6 && d.pacing.scale <= 1e6))
+                            throw fail(k, "expected a number from 0.000001 to 1000000 (wall seconds per modelled "
+                                          "second, the range of --scale), got '" + v + "'");
                     } else if (k == "direct") {
                         if (v != "on" && v != "off" && v != "try") throw fail(k, "expected on, off or try");
                         d.direct = v;
                     } else if (k == "keep") {
                         d.keep = on_off(k, v);
+                        if (d.keep && !unlink_word.empty())
+                            throw fail(k, "contradicts " + unlink_word + " (the file does not outlive the run); "
+                                          "give one of them");
+                        if (d.keep) keep_on = k + "=" + v;
                     } else if (k == "reuse") {
                         d.reuse = on_off(k, v);
                     } else if (k == "io_threads") {

@@ -1,7 +1,8 @@
 // Placement policies by name (core library): the factory behind config and CLI placement= lines.
 #include "flashxxl/machine/placement.hpp"
 
-#include <stdexcept>
+#include <cstdint>
+#include <limits>
 
 namespace flashxxl {
 
@@ -24,12 +25,17 @@ std::unique_ptr<placement_policy> make_placement(const std::string& policy,
         auto it = options.find("seed");
         std::uint64_t seed = 1;
         if (it != options.end()) {
-            try {
-                std::size_t used = 0;
-                seed = std::stoull(it->second, &used);
-                if (used != it->second.size()) throw std::invalid_argument("x");
-            } catch (const std::exception&) {
-                throw config_error("placement random_striping: seed '" + it->second + "' is not an integer");
+            // Decimal digits only: std::stoull alone takes "-1" as 2^64 - 1, "+1" and " 1" as 1.
+            const std::string& text = it->second;
+            const std::string expected = "expected a whole number from 0 to 2^64 - 1 in decimal digits";
+            if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+                throw config_error("placement random_striping: seed '" + text + "' is not accepted; " + expected);
+            seed = 0;
+            for (char c : text) {
+                const std::uint64_t digit = std::uint64_t(c - '0');
+                if (seed > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+                    throw config_error("placement random_striping: seed '" + text + "' overflows 64 bits; " + expected);
+                seed = seed * 10 + digit;
             }
         }
         return std::make_unique<random_striping>(seed);

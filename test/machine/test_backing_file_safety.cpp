@@ -1,12 +1,15 @@
-// Tests that a machine's backing file is never a symbolic link nor shared by two devices, is unlinked once open (nothing outlives a killed run), and that teardown removes only the file it created.
+// Tests that a machine's backing file is never a symbolic link, an existing file (without reuse=on) nor shared by two devices, is unlinked once open (nothing outlives a killed run), and that teardown and a failed build remove only the file they created.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include "flashxxl/io/aligned_buffer.hpp"
@@ -174,4 +177,113 @@ TEST(BackingFileSafety, DistinctFilesAndMemoryDevicesAreAccepted) {
                                               ",4MiB,syscall\ndisk=memory,4MiB,memory\nflash=memory,4MiB,memory\n",
                                           "lab.cfg");
     EXPECT_EQ(m.device_count(), 4u);
+}
+
+namespace {
+
+//! Runs the test body in `dir` as the working directory, and goes back to the old one after.
+class scoped_cwd {
+public:
+    explicit scoped_cwd(const std::string& dir) {
+        char buf[4096];
+        if (::getcwd(buf, sizeof buf)) old_ = buf;
+        if (::chdir(dir.c_str()) != 0) throw std::runtime_error("chdir " + dir);
+    }
+    scoped_cwd(const scoped_cwd&) = delete;
+    scoped_cwd& operator=(const scoped_cwd&) = delete;
+    ~scoped_cwd() {
+        if (!old_.empty() && ::chdir(old_.c_str()) != 0) std::abort();
+    }
+
+private:
+    std::string old_;
+};
+
+std::int64_t size_of(const std::string& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 ? std::int64_t(st.st_size) : -1;
+}
+
+} // namespace
+
+// A relative path whose first component does not exist yet was compared as written
+// (std::filesystem::weakly_canonical keeps such a path relative): "x.img" and "$PWD/x.img" were
+// two files to the check, and with keep=on reuse=on the two devices overwrote each other.
+TEST(BackingFileSafety, RelativeAndAbsoluteSpellingsOfOneFileAreRefused) {
+    flashxxl::testing::temp_dir d;
+    ASSERT_EQ(::mkdir((d / "sub").c_str(), 0755), 0);
+    scoped_cwd here(d.path().string());
+    const std::string absolute = d / "x.img";
+    for (const std::string& first : {std::string("x.img"), std::string("./x.img"), std::string("sub/../x.img")}) {
+        for (const std::string& options : {std::string(""), std::string(" keep=on reuse=on")}) {
+            std::string msg = config_error_of("disk=" + first + ",4MiB,syscall name=a" + options + "\ndisk=" +
+                                                  absolute + ",4MiB,syscall name=b" + options + "\n",
+                                              "lab.cfg");
+            EXPECT_NE(msg.find("lab.cfg:2: device 'b': field 'path'"), std::string::npos)
+                << first << options << ": " << (msg.empty() ? "accepted" : msg);
+            EXPECT_NE(msg.find("backing file of device 'a'"), std::string::npos) << msg;
+            EXPECT_EQ(d.entries(), 1) << first << options << ": a file was made before the refusal";
+            ::unlink(absolute.c_str());
+        }
+    }
+    // and the other way round: the relative spelling second
+    std::string msg = config_error_of("disk=" + absolute + ",4MiB,syscall name=a\ndisk=sub/../x.img,4MiB,syscall name=b\n",
+                                      "lab.cfg");
+    EXPECT_NE(msg.find("backing file of device 'a'"), std::string::npos) << (msg.empty() ? "accepted" : msg);
+}
+
+// keep=on keeps the file of a machine that was built; a build that fails (on the device's own
+// line, a later line, or the placement) removed nothing it had created with keep=on: a 1 TiB
+// sparse file stayed behind after "model capacity" errors, and the next run refused it as
+// "already exists".
+TEST(BackingFileSafety, FailedBuildRemovesTheFilesItCreatedWhateverKeepSays) {
+    flashxxl::testing::temp_dir d;
+    const std::string p = d / "k.img", q = d / "l.img";
+    const std::string kept = "disk=" + p + ",64MiB,syscall name=d keep=on";
+    struct failing {
+        std::string text, must_mention;
+    };
+    const failing cases[] = {
+        {kept + "\nplacement=single device=nosuch\n", "nosuch"},
+        {kept + "\ndisk=memory,64MiB,memory name=e model=nosuch\n", "lab.cfg:2"},
+        {kept + "\ndisk=" + q + ",64MiB,syscall name=e keep=on model=nosuch\n", "lab.cfg:2"},
+        {kept + "\ndisk=" + q + ",1TiB,syscall name=e keep=on model=hama-ssd-2009\n", "lab.cfg:2"},
+        {kept + " tl=on tl_page=64MiB\n", "lab.cfg:1"},
+        {kept + " tl=on tl_cleaning=sometimes\n", "tl_cleaning"},
+        {kept + " tl=on br=4KiB\n", "lab.cfg:1"},
+        {"disk=" + p + ",1TiB,syscall name=d keep=on model=hama-ssd-2009\n", "lab.cfg:1"},
+        {"disk=" + p + ",64MiB,syscall name=d keep=on model=hama-ssd-2009 chonk=1\n", "chonk"},
+    };
+    for (const failing& c : cases) {
+        std::string msg = config_error_of(c.text, "lab.cfg");
+        EXPECT_NE(msg.find(c.must_mention), std::string::npos) << c.text << ": " << (msg.empty() ? "accepted" : msg);
+        EXPECT_FALSE(exists(p)) << c.text << ": the kept file of a failed build was left behind";
+        EXPECT_FALSE(exists(q)) << c.text << ": the kept file of a failed build was left behind";
+        ::unlink(p.c_str());
+        ::unlink(q.c_str());
+    }
+    // A failed build never removes a file it did not create (reuse=on).
+    { std::ofstream(p.c_str()) << "a user's data\n"; }
+    std::string msg = config_error_of("disk=" + p + ",64MiB,syscall name=d keep=on reuse=on\nplacement=single device=x\n",
+                                      "lab.cfg");
+    EXPECT_FALSE(msg.empty());
+    EXPECT_TRUE(exists(p)) << "a failed build removed a file it did not create";
+}
+
+// An existing empty file is not this machine's either: it was grown to the device size,
+// written and left behind. Refused like any existing file unless reuse=on.
+TEST(BackingFileSafety, ExistingEmptyFileIsRefusedWithoutReuse) {
+    flashxxl::testing::temp_dir d;
+    const std::string p = d / "empty.img";
+    { std::ofstream(p.c_str()); }
+    std::string msg = config_error_of("disk=" + p + ",4MiB,syscall name=d\n", "lab.cfg");
+    EXPECT_NE(msg.find("lab.cfg:1: device 'd': field 'path'"), std::string::npos) << (msg.empty() ? "accepted" : msg);
+    EXPECT_NE(msg.find("already exists"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("reuse=on"), std::string::npos) << msg;
+    EXPECT_EQ(size_of(p), 0) << "the refused file was grown";
+    {
+        machine m = machine::from_config_text("disk=" + p + ",4MiB,syscall name=d reuse=on\n", "lab.cfg");
+        EXPECT_EQ(m.dev(0).capacity(), 4 * MiB);
+    }
+    EXPECT_TRUE(exists(p)) << "a reused file is the user's: it stays";
 }

@@ -113,6 +113,21 @@ TEST(MachineConfig, EveryMalformedLineNamesLineAndField) {
         {"disk=/tmp/x.img,1GiB,syscall io_threads=2.5\n", "whole number", 1},
         {"disk=/tmp/x.img,1GiB,syscall io_threads=4 model=hama-ssd-2009\n", "real devices only", 1},
         {"disk=memory,1GiB,memory io_threads=2\n", "field 'io_threads'", 1},
+        // pacing's scale, in the range --scale has (1e300 overflowed a duration and paced nothing)
+        {"flash=memory,1GiB,memory model=hama-ssd-2009 pace=on scale=1e300\n", "field 'scale'", 1},
+        {"flash=memory,1GiB,memory model=hama-ssd-2009 pace=on scale=1e-7\n", "field 'scale'", 1},
+        // options that did nothing, silently
+        {"flash=memory,1GiB,memory model=\n", "field 'model'", 1},
+        {"flash=memory,1GiB,memory\ndisk=memory,1GiB,memory keep=on\n", "field 'keep'", 2},
+        {"flash=memory,1GiB,memory keep=off\n", "field 'keep'", 1},
+        {"flash=memory,1GiB,memory reuse=on\n", "field 'reuse'", 1},
+        {"flash=memory,1GiB,memory direct=on\n", "field 'direct'", 1},
+        {"flash=memory,1GiB,memory direct\n", "field 'direct'", 1},
+        {"flash=memory,1GiB,memory nodirect\n", "field 'nodirect'", 1},
+        {"disk=/tmp/x.img,1GiB,syscall keep=on unlink\n", "field 'unlink'", 1},
+        {"disk=/tmp/x.img,1GiB,syscall delete_on_exit keep=on\n", "field 'keep'", 1},
+        {"disk=/tmp/x.img,1GiB,syscall keep=1 delete\n", "field 'delete'", 1},
+        {"\xEF\xBB\xBF" "flash=memory,1GiB,memory\n", "byte-order mark", 1},
     };
     for (const bad_config& c : cases) {
         try {
@@ -247,6 +262,42 @@ TEST(MachineConfig, DeviceLargerThanModelCapacityIsRejected) {
         std::string msg = e.what();
         EXPECT_NE(msg.find("big.cfg:1"), std::string::npos) << msg;
         EXPECT_NE(msg.find("capacity"), std::string::npos) << msg;
+    }
+}
+
+// A seed is decimal digits: std::stoull took "-1" as 2^64 - 1 (a different stream than asked).
+TEST(MachineConfig, RandomStripingSeedIsDigitsOnly) {
+    const std::string dev = "flash=memory,4MiB,memory name=ssd\n";
+    for (const char* seed : {"-1", "+5", "0x10", "5x", "", "18446744073709551616", "99999999999999999999999"}) {
+        try {
+            parse_machine_config(dev + "placement=random_striping seed=" + seed + "\n", "p.cfg");
+            machine::from_config_text(dev + "placement=random_striping seed=" + seed + "\n", "p.cfg");
+            ADD_FAILURE() << "accepted seed='" << seed << "'";
+        } catch (const config_error& e) {
+            std::string msg = e.what();
+            EXPECT_NE(msg.find("p.cfg:2"), std::string::npos) << msg;
+            EXPECT_NE(msg.find("seed"), std::string::npos) << msg;
+        }
+    }
+    for (const char* seed : {"0", "18446744073709551615", "007"})
+        EXPECT_NO_THROW(machine::from_config_text(dev + "placement=random_striping seed=" + seed + "\n", "p.cfg"))
+            << seed;
+}
+
+TEST(MachineConfig, ScaleHasTheRangeOfTheScaleOption) {
+    const std::string head = "flash=memory,4MiB,memory model=hama-ssd-2009 pace=on scale=";
+    for (const char* ok : {"1e-6", "0.5", "1e6"}) {
+        machine_spec spec = parse_machine_config(head + ok + "\n", "s.cfg");
+        EXPECT_DOUBLE_EQ(spec.devices[0].pacing.scale, std::stod(ok));
+    }
+    for (const char* bad : {"1e300", "1e7", "1e-7", "0", "inf"}) {
+        try {
+            parse_machine_config(head + bad + "\n", "s.cfg");
+            ADD_FAILURE() << "accepted scale=" << bad;
+        } catch (const config_error& e) {
+            std::string msg = e.what();
+            EXPECT_NE(msg.find("s.cfg:1: field 'scale'"), std::string::npos) << msg;
+        }
     }
 }
 

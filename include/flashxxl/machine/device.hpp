@@ -115,6 +115,11 @@ public:
     //! Modelled busy time of the device so far (seconds).
     double busy_seconds() const;
 
+    //! Tells the device that the machine it belongs to failed to build (a later device or the
+    //! placement was refused): the backing file this device created is removed at teardown even
+    //! with keep=on, which keeps the file of a machine that was built, not of one that never was.
+    void machine_build_failed() noexcept;
+
     //! The translation-layer settings of a config line's tl_* keys (tl_page, tl_segment,
     //! tl_spare, tl_cleaning, tl_low_watermark); config_error names the key.
     static tl_config parse_tl_options(const device_spec& spec);
@@ -135,9 +140,9 @@ private:
 
     void release_queues();
 
-    //! Removes the backing file if this device created it, has not unlinked it yet, and it is
-    //! still that file (same device and inode, not a link): whatever else sits at the path now is
-    //! left alone. (A build that fails before the file is open and unlinked needs this.)
+    //! Removes the backing file if this device created it, has not unlinked it yet, keep=on does
+    //! not hold it (it does not once the build failed), and it is still that file (same device and
+    //! inode, not a link): whatever else sits at the path now is left alone.
     void remove_backing_file();
 
     stxxl::request_ptr submit(io_op op, void* buffer, std::uint64_t offset, std::uint64_t length, role r,
@@ -149,6 +154,7 @@ private:
     int queue_id_ = -1;
     std::vector<int> extra_queue_ids_;  // io_threads - 1 more queues of a real device
     bool created_ = false;
+    bool build_failed_ = false;  // this device's build or its machine's failed: created_ goes, kept or not
     dev_t backing_dev_ = 0;  // identity of the backing file (file devices)
     ino_t backing_ino_ = 0;
     std::unique_ptr<emulated_file> emulated_;

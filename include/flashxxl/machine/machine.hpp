@@ -26,7 +26,9 @@ namespace flashxxl {
 //! process-wide singleton. Movable, not copyable. allocate / release are thread-safe.
 class machine {
 public:
-    //! Builds every device of the spec; the first bad line throws config_error naming it.
+    //! Builds every device of the spec; the first bad line throws config_error naming it. A build
+    //! that fails removes every backing file it created, keep=on or not (keep=on keeps the file
+    //! of a machine that was built); the placement is checked before any device is made.
     explicit machine(const machine_spec& spec);
 
     //! One of the embedded presets (machine_presets()): hybrid-2009, two-hdd-2009, modern.
@@ -66,7 +68,8 @@ public:
     //! Bytes that blocks of role `r` can still get: the free space of the devices the placement
     //! policy may put the role on, where those are memory-backed no more than the machine's
     //! memory-backing budget has left (an emulated 32 GiB disk on a 24 GiB host holds less than
-    //! its capacity). An upper bound, for refusing work that cannot fit before it starts.
+    //! its capacity). An upper bound, for refusing work that cannot fit before it starts; the
+    //! sums saturate at 2^64 - 1 instead of wrapping.
     std::uint64_t room_for(role r) const;
 
     //! What the placement policy sees.

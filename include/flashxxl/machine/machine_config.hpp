@@ -32,8 +32,9 @@ bool apply_stxxl_option(device_spec& d, const std::string& key, const std::strin
 //!     placement=flash_aware
 //!
 //! A device line is `flash=` or `disk=` followed by `PATH,SIZE,IO_IMPL` (as in STXXL) and then
-//! optional `key=value` options: name, model, pace (on|off), scale, direct (on|off|try), keep
-//! (on|off), reuse (on|off), io_threads (1-64, real syscall devices), br and bw (the device's
+//! optional `key=value` options: name, model, pace (on|off), scale (1e-6 to 1e6, with pace=on),
+//! direct (on|off|try), keep (on|off; not beside STXXL's unlink / delete), reuse (on|off) (direct,
+//! keep and reuse for file devices only), io_threads (1-64, real syscall devices), br and bw (the device's
 //! block sizes, exactly the snippet `flashxxl characterize` prints: `br=128KiB bw=16MiB`),
 //! tl (on|off), tl_page, tl_segment, tl_spare, tl_cleaning; every other
 //! key is a parameter of the model and is checked by the model (unknown keys are errors).
@@ -45,7 +46,8 @@ bool apply_stxxl_option(device_spec& d, const std::string& key, const std::strin
 //! write; PATH must be `memory`), syscall or linuxaio (PATH is a file this machine creates).
 //! `placement=POLICY key=value...` picks random_striping [seed=N], flash_aware, single
 //! device=NAME, or per_role static_data=a,b hot=c ...
-//! Errors throw config_error naming ORIGIN:LINE and the field: also a NUL byte, a second name=.
+//! Errors throw config_error naming ORIGIN:LINE and the field: also a NUL byte, a UTF-8
+//! byte-order mark, a second name=, an empty model=.
 machine_spec parse_machine_config(const std::string& text, const std::string& origin = "<config>");
 
 //! Reads and parses a config file; errors name the file.

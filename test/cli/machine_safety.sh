@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# End-to-end checks that a machine leaves no file it made behind and refuses, with exit 2 and the option or field named, what it cannot honour.
+set -u
+bin=$1
+source "$(dirname "$0")/check_lib.bash"
+unset STXXLCFG
+cd "$work"  # no .stxxl here: --config and the presets only
+
+absent() {  # description, path: the path must not exist
+    if [ -e "$2" ]; then echo "FAIL $1: $2 was left behind"; ls -ls "$2"; fail=1; else echo "ok   $1"; fi
+}
+
+# One file spelt relative and absolute is one file (the check compared "x.img" as written).
+printf 'disk=x.img,64MiB,syscall name=a\ndisk=%s/x.img,64MiB,syscall name=b\n' "$work" > rel.cfg
+check "a relative and an absolute path to one file" 2 "rel.cfg:2: device 'b': field 'path': .* is the backing file of device 'a'" \
+    "$bin" machine --config rel.cfg --no-probe
+absent "no file made for the refused machine" "$work/x.img"
+
+# A failed build removes the file it created, keep=on or not: a 1 TiB sparse file stayed behind.
+printf 'disk=%s/k.img,1TiB,syscall name=d keep=on model=hama-ssd-2009\n' "$work" > k.cfg
+check "keep=on file of a device beyond its model's capacity" 2 "k.cfg:1" "$bin" machine --config k.cfg --no-probe
+absent "the kept file of the failed build is gone" "$work/k.img"
+rm -f "$work/k.img"
+printf 'disk=%s/k.img,64MiB,syscall name=d keep=on\nplacement=single device=nosuch\n' "$work" > k2.cfg
+check "keep=on file, placement naming no device" 2 "k2.cfg:2.*nosuch" "$bin" machine --config k2.cfg --no-probe
+absent "the kept file of the failed build is gone" "$work/k.img"
+rm -f "$work/k.img"
+printf 'disk=%s/k.img,64MiB,syscall name=d keep=on\n' "$work" > k3.cfg
+check "keep=on file of a machine that builds" 0 "everything|->" "$bin" machine --config k3.cfg --no-probe
+[ -f "$work/k.img" ] && echo "ok   keep=on keeps the file of a machine that was built" || { echo "FAIL keep=on file missing"; fail=1; }
+rm -f "$work/k.img"
+
+# An existing empty file is not the machine's: it was grown to the device size and written.
+mkdir bd
+: > bd/hybrid-2009-ssd.img
+check "an existing empty file in --backing-dir" 2 "hybrid-2009-ssd.img' already exists.*reuse=on" \
+    "$bin" machine --backing-dir bd --volume 1MiB
+[ -f bd/hybrid-2009-ssd.img ] && [ ! -s bd/hybrid-2009-ssd.img ] && [ "$(du -k bd/hybrid-2009-ssd.img | cut -f1)" = 0 ] \
+    && echo "ok   the empty file is still empty" || { echo "FAIL the empty file was changed"; ls -ls bd; fail=1; }
+absent "the other device's file is gone" bd/hybrid-2009-hdd.img
+
+# The input must fit on the devices its role is placed on, not on all devices together.
+printf 'flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\ndisk=memory,1GiB,memory name=hdd model=barracuda-7200.11\n' > two.cfg
+check "sort input beyond the one device --device names" 2 "exceeds the capacity of machine .*64 MiB" \
+    "$bin" sort --config two.cfg --device ssd --bytes 128MiB --memory 128MiB --no-progress
+check "sort input that fits the device of its role" 0 "sort" \
+    "$bin" sort --config two.cfg --device hdd --bytes 128MiB --memory 128MiB --no-progress
+printf 'flash=memory,8388608TiB,memory name=a\ndisk=memory,8388608TiB,memory name=b\nplacement=per_role scratch=a,b\n' > huge.cfg
+check "device sizes whose sum wraps 64 bits (it was 0 B)" 0 "sort" \
+    "$bin" sort --config huge.cfg --items 100000 --memory 128MiB --no-progress
+
+# --scale without --pace, or with a config, did nothing, silently.
+check "--scale without --pace" 2 "--scale" "$bin" machine --no-probe --scale 0.5
+check "--scale with --config" 2 "--scale" "$bin" machine --config two.cfg --no-probe --scale 0.5
+check "--scale with --pace" 0 "ssd" "$bin" machine --no-probe --pace --scale 0.5
+printf 'flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 pace=on scale=1e300\n' > s.cfg
+check "scale= beyond the range of --scale" 2 "s.cfg:1: field 'scale'" "$bin" machine --config s.cfg --no-probe
+
+# A --backing-dir no file can be made in is an option error, not a config line's.
+check "--backing-dir /proc" 2 "--backing-dir.*/proc" "$bin" machine --backing-dir /proc --no-probe
+exit $fail
