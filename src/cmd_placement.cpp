@@ -259,7 +259,7 @@ void register_placement_command(CLI::App& app) {
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
     cmd->add_option("--backing-dir", o->backing_dir,
                     "back the emulated devices by sparse files in this directory (unlinked once open)")
-        ->check(existing_directory());
+        ->check(writable_directory());
     cmd->add_flag("--pace", o->pace, "pace wall time to the device models, so that I/O wait is real");
     cmd->add_option("--scale", o->scale, "wall seconds per modelled second when pacing")
         ->capture_default_str()
@@ -268,7 +268,13 @@ void register_placement_command(CLI::App& app) {
                     "write CSV tables and gnuplot charts here: per-device stacked modelled time, paper vs ours ratios");
     cmd->add_flag("--force", o->force, "with --plot: replace files flashxxl did not write");
     add_report_flags(cmd, o->json, o->no_progress);
-    cmd->callback([o] { run(*o); });
+    cmd->callback([o, cmd] {
+        // As for every command's machine options: --scale alone did nothing, silently.
+        if (cmd->count("--scale") > 0 && !o->pace)
+            throw config_error("--scale has no effect without --pace (it scales the paced wall time): give --pace too, "
+                               "or leave --scale out");
+        run(*o);
+    });
 }
 
 } // namespace flashxxl::cli

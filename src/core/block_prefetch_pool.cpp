@@ -31,12 +31,9 @@ block_prefetch_pool::~block_prefetch_pool() {
 }
 
 void block_prefetch_pool::add_run(std::vector<segment> segments, std::uint64_t blocks) {
-    runs_.push_back(run_state{});  // owned from here on
-    run_state& added = runs_.back();
-    added.segments = std::move(segments);
-    added.blocks = blocks;
+    failed_.check("flashxxl::forecast_prefetcher::add_run");
     std::uint64_t stored = 0;
-    for (const segment& s : added.segments) {
+    for (const segment& s : segments) {
         if (s.skip != 0)
             throw invalid_request("flashxxl::forecast_prefetcher: a run segment starts at item " +
                                   std::to_string(s.skip) + ", expected whole written segments");
@@ -45,19 +42,49 @@ void block_prefetch_pool::add_run(std::vector<segment> segments, std::uint64_t b
     if (stored != blocks)
         throw invalid_request("flashxxl::forecast_prefetcher: a run of " + std::to_string(stored) +
                               " Br blocks came with " + std::to_string(blocks) + " block keys");
+    run_state added;
+    added.segments = std::move(segments);
+    added.blocks = blocks;
     skip_empty_segments(added);
+    runs_.push_back(std::move(added));  // owned from here on (on a failure here, `added` releases them)
 }
 
 void block_prefetch_pool::start() {
+    failed_.check("flashxxl::forecast_prefetcher::start");
     if (runs_.size() > slots_.size())
         throw invalid_request("flashxxl::forecast_prefetcher: " + std::to_string(runs_.size()) +
                               " runs need as many buffers, the pool has " + std::to_string(slots_.size()));
-    for (std::size_t i = 0; i < runs_.size(); ++i)
-        if (has_unissued(runs_[i])) issue(i, take_free());
-    prefetch();
+    failed_.run([&] {
+        for (std::size_t i = 0; i < runs_.size(); ++i)
+            if (has_unissued(runs_[i])) issue(i, take_free());
+        prefetch();
+    });
 }
 
 std::size_t block_prefetch_pool::next_block(std::size_t i, bool consumed) {
+    failed_.check("flashxxl::forecast_prefetcher::next_range");
+    return failed_.run([&] { return next_block_unchecked(i, consumed); });
+}
+
+bool block_prefetch_pool::ready(std::size_t b) {
+    failed_.check("flashxxl::forecast_prefetcher::for_each_ready");
+    slot& s = slots_[b];
+    if (!s.req) return true;
+    if (!completed(s.req)) return false;
+    if (read_failed(s.req)) failed_.run([&] { wait(s); });  // throws it, naming device and request
+    return true;  // not waited for: reap() drops it in issue order, so the schedule stays as it was
+}
+
+bool block_prefetch_pool::read_failed(const stxxl::request_ptr& req) {
+    try {
+        req->wait(false);  // completed: returns at once, or rethrows its stxxl::io_error
+        return false;
+    } catch (const stxxl::io_error&) {
+        return true;
+    }
+}
+
+std::size_t block_prefetch_pool::next_block_unchecked(std::size_t i, bool consumed) {
     run_state& r = runs_[i];
     if (consumed && r.current != none) retire_current(r);
     if (r.head == none) {

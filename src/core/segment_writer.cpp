@@ -23,21 +23,26 @@ segment_writer::~segment_writer() {
     }
 }
 
-void segment_writer::write_buffer(std::uint64_t items) {
-    slot& s = buffers_[current_];
-    owned_extent e = machine_->allocate(role_, blocks_.bw, (*counter_)++);
-    device* dev = e->dev;
-    std::uint64_t offset = e->offset;
-    segments_.push_back(segment{std::move(e), items, 0});
-    std::uint64_t bytes = (items + per_block_ - 1) / per_block_ * blocks_.br;  // whole Br blocks
-    s.req = dev->awrite(s.buf, offset, bytes, role_);
-    s.dev = dev;
-    current_ = (current_ + 1) % buffers_.size();
-    wait_slot(buffers_[current_]);
+void segment_writer::write_buffer(std::uint64_t items, const char* operation) {
+    failed_.check(operation);
+    failed_.run([&] {
+        slot& s = buffers_[current_];
+        owned_extent e = machine_->allocate(role_, blocks_.bw, (*counter_)++);
+        if (segments_.size() == segments_.capacity()) segments_.reserve(2 * segments_.size() + 1);
+        std::uint64_t bytes = (items + per_block_ - 1) / per_block_ * blocks_.br;  // whole Br blocks
+        s.req = e->dev->awrite(s.buf, e->offset, bytes, role_);  // on failure e goes back
+        s.dev = e->dev;
+        segments_.push_back(segment{std::move(e), items, 0});  // no allocation: reserved
+        current_ = (current_ + 1) % buffers_.size();
+        wait_slot(buffers_[current_]);
+    });
 }
 
-std::vector<segment> segment_writer::take_segments() {
-    for (slot& s : buffers_) wait_slot(s);
+std::vector<segment> segment_writer::take_segments(const char* operation) {
+    failed_.check(operation);
+    failed_.run([&] {
+        for (slot& s : buffers_) wait_slot(s);
+    });
     return std::exchange(segments_, {});
 }
 

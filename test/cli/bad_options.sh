@@ -24,6 +24,9 @@ check "bfs --backing-dir empty" 2 "--backing-dir: empty path; expected a directo
     "$bin" bfs grid:side=4 --backing-dir "" --no-progress
 check "placement --backing-dir that does not exist" 2 "--backing-dir: '/nonexistent/dir': No such file" \
     "$bin" placement grid:side=4 --backing-dir /nonexistent/dir --no-progress
+check "placement --backing-dir that is not writable" 2 "--backing-dir: .*/proc.*(cannot create a file there|Permission denied|Read-only)" \
+    "$bin" placement grid:side=4 --backing-dir /proc --no-progress
+check "placement --scale without --pace" 2 "--scale has no effect without --pace" "$bin" placement grid:side=4 --scale 5 --no-progress
 check "machine --machine CONFIG-FILE" 2 "--machine: unknown machine preset 'tiny.cfg' .*; 'tiny.cfg' is a file: a machine config file goes to --config tiny.cfg" \
     "$bin" machine --machine tiny.cfg --no-probe
 check "machine --machine typo" 2 "--machine: unknown machine preset 'hybrid-2010' .*; did you mean 'hybrid-2009'?" \

@@ -279,3 +279,40 @@ TEST(block_io, writer_out_of_space_releases_everything) {
     r.add_all(segs);
     for (std::uint32_t i = 0; i < 1000; ++i, r.pop()) ASSERT_EQ(r.front().key, i);
 }
+
+// A write whose extent cannot be allocated loses its buffer. The writer latches the failure:
+// later pushes stay in the current buffer (they used to write past it, into the other buffer,
+// which may still be in flight) and finish() throws instead of writing a segment of more than
+// Bw items and reporting success. The extents go back with the writer.
+TEST(block_io, writer_refuses_finish_after_out_of_space) {
+    machine m = flashxxl_test::tiny_machine("64KiB");  // four Bw extents
+    using T = std::uint64_t;
+    std::uint64_t counter = 0;
+    const std::uint64_t per = block_writer<T>::items_per_segment(small);
+    {
+        owned_extent a = m.allocate(role::scratch, bw), b = m.allocate(role::scratch, bw);  // room for two segments
+        block_writer<T> w(m, role::scratch, small, counter, nullptr, 2);
+        std::uint64_t i = 0;
+        EXPECT_THROW(
+            {
+                for (; i < 10 * per; ++i) w.push(i);
+            },
+            out_of_space);
+        EXPECT_EQ(i, 3 * per - 1);  // the third buffer found no extent
+        a.reset();  // room again: the writer must still not go on as if nothing was lost
+        b.reset();
+        for (std::uint64_t k = 0; k < per / 2; ++k) w.push(k);
+        try {
+            w.finish();
+            ADD_FAILURE() << "finish() succeeded after a lost buffer";
+        } catch (const io_failure& e) {
+            std::string what = e.what();
+            EXPECT_NE(what.find("flashxxl::block_writer::finish: unusable since an earlier failure lost items (out of space"),
+                      std::string::npos)
+                << what;
+        }
+        EXPECT_THROW(w.finish(), io_failure);  // and again
+    }
+    EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+    EXPECT_EQ(m.dev(0).release_errors(), 0u);
+}

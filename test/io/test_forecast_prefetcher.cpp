@@ -183,6 +183,19 @@ TEST(forecast_prefetcher, bad_runs_are_rejected_and_released) {
         std::vector<segment> segs = write(3000, &keys);
         keys.pop_back();
         EXPECT_THROW(pool.add_run(std::move(segs), keys), invalid_request);  // a key per block is required
+        // The refused run is not kept (start() read past its segments) and its extents are
+        // back at once; the prefetcher goes on with the runs it accepts.
+        EXPECT_EQ(pool.runs(), 0u);
+        EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
+        segs = write(3000, &keys);
+        pool.add_run(std::move(segs), keys);
+        EXPECT_EQ(pool.runs(), 1u);
+        pool.start();
+        const std::uint64_t *cur = nullptr, *end = nullptr;
+        std::uint64_t next = 0;
+        for (bool consumed = false; pool.next_range(0, cur, end, consumed); consumed = true)
+            for (; cur != end; ++cur, ++next) ASSERT_EQ(*cur, next);
+        EXPECT_EQ(next, 3000u);
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     {

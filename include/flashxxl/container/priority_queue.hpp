@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "flashxxl/container/failure_latch.hpp"
+#include "flashxxl/failure_latch.hpp"
 #include "flashxxl/container/parallel_merge.hpp"
 #include "flashxxl/container/parallel_run_merger.hpp"
 #include "flashxxl/container/range_merger.hpp"

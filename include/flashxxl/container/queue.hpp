@@ -8,7 +8,7 @@
 
 #include <stxxl/bits/io/request.h>
 
-#include "flashxxl/container/failure_latch.hpp"
+#include "flashxxl/failure_latch.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"

@@ -9,6 +9,7 @@
 
 #include <stxxl/bits/io/request.h>
 
+#include "flashxxl/failure_latch.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/segment.hpp"
@@ -23,7 +24,13 @@ namespace flashxxl {
 //! two blocks the merge needs first through `key_before` (block_before: compares the recorded
 //! last keys of the blocks before them); nothing else here looks at an item.
 //!
-//! Blocks are identified by slot (an index into the pool). Not thread-safe.
+//! Blocks are identified by slot (an index into the pool).
+//!
+//! Errors: a refused run (add_run) leaves the pool as it was, its segments released. A read
+//! that fails loses its block, so the pool latches it (failure_latch; also any other failure in
+//! start() and next_block()): every later add_run, start, next_block and ready throws io_failure
+//! "flashxxl::forecast_prefetcher::OP: unusable since an earlier failure lost items (FIRST
+//! FAILURE)". Destruction stays safe. Not thread-safe.
 class block_prefetch_pool {
 public:
     static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
@@ -42,8 +49,8 @@ public:
     ~block_prefetch_pool();
 
     //! Adds a run of `blocks` Br blocks (as many keys as the typed half recorded), stored in
-    //! `segments` (whole written segments, skip 0). invalid_request otherwise (the segments
-    //! are released).
+    //! `segments` (whole written segments, skip 0). invalid_request otherwise: the segments are
+    //! released and the pool is as it was.
     void add_run(std::vector<segment> segments, std::uint64_t blocks);
     std::size_t runs() const { return runs_.size(); }
     std::uint64_t forecast_misses() const { return misses_; }
@@ -58,7 +65,8 @@ public:
     std::size_t first_ahead(std::size_t i) const { return runs_[i].head; }
     std::size_t next_ahead(std::size_t b) const { return slots_[b].next; }
     //! Whether the read into slot b has completed as the merge may know it (see completed()).
-    bool ready(std::size_t b) { return !slots_[b].req || completed(slots_[b].req); }
+    //! A completed read that failed throws (and is latched) instead of being reported ready.
+    bool ready(std::size_t b);
     //! Whether run i has blocks not issued yet.
     bool has_unissued(std::size_t i) const { return has_unissued(runs_[i]); }
     //! The block in slot b: its buffer (at a block boundary) and its item count.
@@ -106,7 +114,9 @@ private:
     void prefetch();
     void reap();
     bool completed(const stxxl::request_ptr& req);
+    static bool read_failed(const stxxl::request_ptr& req);
     void retire_current(run_state& r);
+    std::size_t next_block_unchecked(std::size_t i, bool consumed);
     void wait(slot& s);
     void wait_noexcept(slot& s) noexcept;
 
@@ -125,6 +135,7 @@ private:
     std::deque<std::size_t> issue_order_;  // slots with a read issued, oldest first (for reap())
     std::size_t outstanding_ = 0;          // slots whose request was not waited for yet
     std::uint64_t misses_ = 0;
+    failure_latch failed_;
 };
 
 } // namespace flashxxl

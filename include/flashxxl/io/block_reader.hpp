@@ -7,6 +7,8 @@
 
 #include <stxxl/bits/io/request.h>
 
+#include "flashxxl/failure_latch.hpp"
+#include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/segment.hpp"
@@ -23,7 +25,15 @@ namespace flashxxl {
 //! block has been consumed (and on destruction), so a merge needs little more disk space than
 //! its input. add_borrowed() reads an extent that stays with its owner (a vector's groups).
 //! Memory: (prefetch + 1) x Br, one aligned_buffer (so that a reader of 2 MiB or more gets
-//! huge pages even when Br is smaller). Not thread-safe.
+//! huge pages even when Br is smaller).
+//!
+//! Errors: a read that fails (io_failure from device::wait, or a read that cannot be issued)
+//! loses its block, so the reader latches it (failure_latch): every later add, add_borrowed,
+//! pop and next_range throws io_failure "flashxxl::block_reader::OP: unusable since an earlier
+//! failure lost items (FIRST FAILURE)". empty(), size() and run() stay readable: the reader is
+//! empty() from then on and size() still counts the items it did not hand out. Destruction
+//! stays safe. The checks sit on the block path, plus one compare per pop() (a pop() on an
+//! empty reader throws invalid_request). Not thread-safe.
 template <class T>
 class block_reader {
 public:
@@ -51,18 +61,20 @@ public:
     //! Appends an owned segment to read after the ones added before. Its data must be on the
     //! device (its write completed).
     void add(segment&& s) {
+        failed_.check("flashxxl::block_reader::add");
         if (s.remaining() == 0) {
             s.ext.reset();  // nothing to read: its extent goes back now
             return;
         }
         extent e = s.ext.get();
         std::uint64_t items = s.items, skip = s.skip;
-        append(entry{e, items, skip, std::move(s.ext)});
+        append(entry{e, items, skip, std::move(s.ext)}, "flashxxl::block_reader::add");
     }
     //! Appends items [skip, items) of an extent that stays with its owner.
     void add_borrowed(const extent& e, std::uint64_t items, std::uint64_t skip) {
+        failed_.check("flashxxl::block_reader::add_borrowed");
         if (items == skip) return;
-        append(entry{e, items, skip, owned_extent()});
+        append(entry{e, items, skip, owned_extent()}, "flashxxl::block_reader::add_borrowed");
     }
     //! add() of every segment of a range (moved from).
     template <class Range>
@@ -79,7 +91,8 @@ public:
     //! Consumes the next item (not empty()): a pointer increment and a compare, except at the
     //! end of a block.
     void pop() {
-        if (++current_ == block_end_) advance();
+        if (current_ == block_end_) refuse_pop();
+        if (++current_ == block_end_) advance("flashxxl::block_reader::pop");
     }
     //! Items available in memory from front() on, contiguous: front() + [0, run()).
     std::uint64_t run() const { return std::uint64_t(block_end_ - current_); }
@@ -88,7 +101,10 @@ public:
     //! every item has been consumed.
     bool next_range(const T*& cur, const T*& end, bool consumed) {
         if (consumed) pop(run());
-        if (empty()) return false;
+        if (empty()) {
+            failed_.check("flashxxl::block_reader::next_range");
+            return false;
+        }
         cur = current_;
         end = cur + run();
         return true;
@@ -96,7 +112,7 @@ public:
     //! Consumes k <= run() items.
     void pop(std::uint64_t k) {
         current_ += k;
-        if (current_ == block_end_) advance();
+        if (current_ == block_end_) advance("flashxxl::block_reader::pop");
     }
 
 private:
@@ -116,13 +132,13 @@ private:
         bool last_of_segment;  // retiring it finishes the front segment
     };
 
-    void append(entry&& e) {
+    void append(entry&& e, const char* operation) {
         segments_.push_back(std::move(e));
         const entry& s = segments_.back();
         unloaded_ += s.items - s.skip;
         if (next_segment_ + 1 == segments_.size()) next_block_ = s.skip / layout_.items_per_block();
-        if (current_ == block_end_) advance();
-        else fill();
+        if (current_ == block_end_) advance(operation);
+        else failed_.run([&] { fill(); });
     }
 
     // Issues reads until every slot is busy or no block is left to schedule.
@@ -148,8 +164,13 @@ private:
         }
     }
 
-    // Retires the current block (if any) and makes the next one current.
-    void advance() {
+    // Retires the current block (if any) and makes the next one current. A failure is latched;
+    // the reader is empty() after it.
+    void advance(const char* operation) {
+        failed_.check(operation);
+        failed_.run([&] { advance_unchecked(); });
+    }
+    void advance_unchecked() {
         if (have_current_) {
             slot& done = slots_[head_];
             have_current_ = false;
@@ -177,6 +198,12 @@ private:
         unloaded_ -= cur.end - cur.first;
     }
 
+    //! pop() on an empty reader: after a failure, or a misuse.
+    [[noreturn]] void refuse_pop() const {
+        failed_.check("flashxxl::block_reader::pop");
+        throw invalid_request("flashxxl::block_reader::pop on an empty reader");
+    }
+
     void wait_slot(slot& s) {
         if (!s.req) return;
         stxxl::request_ptr req = std::move(s.req);
@@ -199,6 +226,7 @@ private:
     const T* current_ = nullptr;    // the next item, in the current block
     const T* block_end_ = nullptr;  // one past the current block's last valid item
     std::uint64_t unloaded_ = 0;    // items not yet in the current block (later blocks)
+    failure_latch failed_;
 };
 
 } // namespace flashxxl

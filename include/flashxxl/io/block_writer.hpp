@@ -22,9 +22,14 @@ namespace flashxxl {
 //! extents and writes are segment_writer's (compiled once, in the core library); this template
 //! only places the items and records the block keys.
 //!
-//! Memory: buffers x Bw (memory_usage). Errors: out_of_space from the allocator propagates; the
-//! writer stays destructible and its destructor waits for its requests; the extents it still
-//! holds go back with it. Not thread-safe.
+//! Memory: buffers x Bw (memory_usage). Errors: a write that finds no extent (out_of_space)
+//! or fails (io_failure; an asynchronous write's failure surfaces at a later push, when its
+//! buffer is needed again, or at finish()) loses a buffer of items. The writer latches it:
+//! every later finish() throws io_failure "flashxxl::block_writer::finish: unusable since an
+//! earlier failure lost items (FIRST FAILURE)", and so does every push that fills a buffer;
+//! pushes in between only fill the current buffer, which no write uses. The writer stays
+//! destructible, its destructor waits for its requests, and the extents it still holds go back
+//! with it. The checks sit on the buffer path: nothing per item. Not thread-safe.
 template <class T>
 class block_writer : public segment_writer {
 public:
@@ -81,8 +86,8 @@ public:
     //! Writes what is buffered, waits for every write and hands the segments (and with them
     //! their extents) over.
     std::vector<segment> finish() {
-        if (fill_ > 0) flush();
-        return take_segments();
+        if (fill_ > 0) flush("flashxxl::block_writer::finish");
+        return take_segments("flashxxl::block_writer::finish");
     }
 
 private:
@@ -91,14 +96,22 @@ private:
         : segment_writer(m, r, b, layout.items_per_block(), block_counter, account, buffers), layout_(layout),
           per_segment_(segment_writer::items_per_segment()) {}
 
-    void flush() {
-        if (recording_)
-            for (std::uint64_t end = layout_.items_per_block();; end += layout_.items_per_block()) {
-                keys_.push_back(*layout_.slot(current_buffer(), std::min(end, fill_) - 1));
-                if (end >= fill_) break;
+    //! Writes the current buffer. Its items are taken out first, so that after a failure
+    //! the next push starts the buffer afresh instead of writing past it.
+    void flush(const char* operation = "flashxxl::block_writer::push") {
+        const std::uint64_t n = std::exchange(fill_, 0);
+        if (recording_) {
+            try {
+                for (std::uint64_t end = layout_.items_per_block();; end += layout_.items_per_block()) {
+                    keys_.push_back(*layout_.slot(current_buffer(), std::min(end, n) - 1));
+                    if (end >= n) break;
+                }
+            } catch (...) {
+                latch_failure();  // the buffer's items are lost
+                throw;
             }
-        write_buffer(fill_);
-        fill_ = 0;
+        }
+        write_buffer(n, operation);
     }
 
     layout_type layout_;

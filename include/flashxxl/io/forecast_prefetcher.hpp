@@ -36,6 +36,12 @@ namespace flashxxl {
 //! recorded keys and about 40 bytes per buffer and per run. Not thread-safe. The buffers, reads
 //! and forecast heap are block_prefetch_pool's (compiled once, in the core library); this
 //! template holds the keys and hands out typed ranges.
+//!
+//! Errors: a read that fails loses its block, so the prefetcher latches it (as any other
+//! failure of start() or next_range()): every later add_run, start, next_range and
+//! for_each_ready throws io_failure "flashxxl::forecast_prefetcher::OP: unusable since an
+//! earlier failure lost items (FIRST FAILURE)"; a failed read is never reported ready.
+//! Destruction stays safe: it waits for the reads, and the extents go back.
 template <class T, class Before>
 class forecast_prefetcher {
 public:
@@ -54,10 +60,18 @@ public:
     forecast_prefetcher& operator=(const forecast_prefetcher&) = delete;
 
     //! Adds a run: its segments as written (skip 0), and the last item of each of its Br blocks
-    //! in order. The prefetcher owns their extents from now on (before start()).
+    //! in order. The prefetcher owns their extents from now on (before start()). A run it
+    //! refuses (invalid_request: not whole segments, or not one key per block) is released at
+    //! once and leaves the prefetcher as it was.
     void add_run(std::vector<segment> segments, std::vector<T> block_keys) {
+        const std::uint64_t blocks = block_keys.size();
         keys_.push_back(std::move(block_keys));
-        pool_.add_run(std::move(segments), keys_.back().size());
+        try {
+            pool_.add_run(std::move(segments), blocks);
+        } catch (...) {
+            keys_.pop_back();  // the pool kept no run: no keys either
+            throw;
+        }
     }
 
     //! Runs added.

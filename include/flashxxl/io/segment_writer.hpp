@@ -7,6 +7,7 @@
 
 #include <stxxl/bits/io/request.h>
 
+#include "flashxxl/failure_latch.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/segment.hpp"
@@ -20,8 +21,11 @@ namespace flashxxl {
 //! waits and the segments written. block_writer<T> places the items and counts them; it calls
 //! write_buffer() when a buffer is full (or at the end).
 //!
-//! Errors: out_of_space from the allocator propagates; the writer stays destructible and its
-//! destructor waits for its requests; the extents it still holds go back with it.
+//! Errors: a write that fails (out_of_space from the allocator, io_failure from the device,
+//! also an earlier write's, reported by the wait for its buffer) loses a buffer of items, so
+//! the writer latches it (failure_latch): every later write_buffer() and take_segments()
+//! throws io_failure naming the first failure. The writer stays destructible: its destructor
+//! waits for its requests, and the extents it still holds go back with it.
 class segment_writer {
 public:
     //! \param items_per_block items in one Br block (block_layout<T>::items_per_block())
@@ -40,10 +44,15 @@ protected:
     //! The buffer being filled (Bw bytes at a block boundary).
     char* current_buffer() const { return buffers_[current_].buf; }
     //! Writes the current buffer's `items` items to a fresh extent, moves on to the next
-    //! buffer and waits until that one's earlier write is done.
-    void write_buffer(std::uint64_t items);
-    //! Waits for every write and hands the segments (and with them their extents) over.
-    std::vector<segment> take_segments();
+    //! buffer and waits until that one's earlier write is done. A failure is latched; after
+    //! one, the current buffer has no write in flight (the caller may go on filling it) and
+    //! every later call throws io_failure naming `operation`.
+    void write_buffer(std::uint64_t items, const char* operation);
+    //! Waits for every write and hands the segments (and with them their extents) over; after
+    //! a failure (latched) throws io_failure naming `operation`.
+    std::vector<segment> take_segments(const char* operation);
+    //! Called in a catch block when the current buffer's items are lost before write_buffer().
+    void latch_failure() noexcept { failed_.latch(); }
 
 private:
     struct slot {
@@ -62,7 +71,8 @@ private:
     aligned_buffer memory_;  // the buffers, one allocation (in huge pages from 2 MiB on)
     std::vector<slot> buffers_;
     std::size_t current_ = 0;
-    std::vector<segment> segments_;
+    std::vector<segment> segments_;  // written (or in flight): the extent of each write once issued
+    failure_latch failed_;
 };
 
 } // namespace flashxxl

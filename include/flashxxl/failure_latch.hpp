@@ -1,4 +1,4 @@
-// Remembers the failure that cost a container some of its items; every later use then throws it.
+// Remembers the failure that cost an object (a container, a block reader or writer) some of its items; every later use then throws it.
 #pragma once
 
 #include <exception>
@@ -8,7 +8,7 @@
 
 namespace flashxxl {
 
-//! A container whose write (or read, or allocation in the middle of a merge) failed may have lost
+//! A container (or a block reader / writer) whose write (or read, or allocation in the middle of a merge) failed may have lost
 //! items it had accepted: the buffer of a failed write, a merge's input cut short. Going on would
 //! hand out wrong items or silently fewer, so the container latches the failure (latch(), from
 //! the catch block that rethrows it, or by running the step in run()) and every later
