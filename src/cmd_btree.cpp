@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/saturating.hpp"
 #include "invocation.hpp"
 #include "machine_options.hpp"
 
@@ -29,11 +30,6 @@ struct btree_options {
     btree_workload work;
     bool json = false, no_progress = false;
 };
-
-//! a + b, or UINT64_MAX when that overflows.
-std::uint64_t saturated_add(std::uint64_t a, std::uint64_t b) {
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
 
 void run_btree(const btree_options& o) {
     const std::uint64_t memory = parse_memory_option(o.memory);
@@ -77,20 +73,20 @@ void run_btree(const btree_options& o) {
         // Items the tree holds at most: the loaded ones and the new keys, of which there are
         // 3 x --items (the inserts and the batch draw from them; repeats leave the tree as it is).
         const std::uint64_t new_keys =
-            std::min(saturated_add(w.inserts, w.batch), w.items > UINT64_MAX / 3 ? UINT64_MAX : 3 * w.items);
+            std::min(saturating_add(w.inserts, w.batch), saturating_mul(3, w.items));
         const std::uint64_t room = probe.room_for(role::static_data);
         for (const variant& v : variants) {
             // Each node is one whole Bw extent. map::max_nodes bounds the nodes: leaves at least
             // half full (random inserts leave them about 70 % full after their splits; the bulk
             // load fills them), plus the levels above.
             const std::uint64_t nodes = detail_btree::map_t::max_nodes(v.blocks, w.items, new_keys);
-            const std::uint64_t bytes = nodes > UINT64_MAX / v.blocks.bw ? UINT64_MAX : nodes * v.blocks.bw;
+            const std::uint64_t bytes = saturating_mul(nodes, v.blocks.bw);
             if (bytes > room)
                 throw config_error(
                     "--items " + std::to_string(w.items) + " with --inserts " + std::to_string(w.inserts) +
                     " and --batch " + std::to_string(w.batch) + ": the map with " + layout(v) +
                     " may need up to " + std::to_string(nodes) + " nodes of Bw (" +
-                    (bytes == UINT64_MAX ? std::string("bytes that overflow 64 bits")
+                    (bytes == saturated ? std::string("bytes that overflow 64 bits")
                                          : format_bytes(double(bytes))) +
                     ": leaves at least half full, as after random inserts, and the levels above), more than the " +
                     format_bytes(double(room)) + " its devices can hold on machine '" + spec.name + "' (" +

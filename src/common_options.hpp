@@ -15,6 +15,7 @@
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/machine/placement.hpp"
 #include "flashxxl/role.hpp"
+#include "flashxxl/saturating.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl::cli {
@@ -42,10 +43,6 @@ inline std::uint64_t parse_size_option(const std::string& option, const std::str
 }
 
 namespace detail {
-
-inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
-    return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
-}
 
 //! The room a role's data gets on a machine: stated bytes of its file-backed and memory-backed
 //! devices (sums saturate: two 2^63-byte devices wrapped to 0), and the devices' names.
@@ -98,7 +95,7 @@ inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, st
     const std::uint64_t limit =  // unlimited when unknown
         spec.memory_backing_limit ? spec.memory_backing_limit : memory_backing_budget::default_limit();
     const detail::role_room room = detail::largest_role_room(spec, limit);
-    const std::uint64_t capacity = detail::saturating_add(room.on_files, room.in_memory);
+    const std::uint64_t capacity = saturating_add(room.on_files, room.in_memory);
     std::string input = "the input of " + std::to_string(n) + " items (" + format_bytes(double(volume)) + ")";
     if (!what.empty()) input += ", " + what + ",";
     if (volume > capacity)

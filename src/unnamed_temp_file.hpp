@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "flashxxl/error.hpp"
+#include "flashxxl/safe_output.hpp"
 
 namespace flashxxl::cli {
 
@@ -80,10 +81,8 @@ private:
     //! Flushes the file to its disk before it gets the target's name: a sync that fails (EIO,
     //! ENOSPC on a thin or network file system) leaves the target as it was.
     void sync() const {
-        int fd = unnamed() ? fd_ : ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-        int e = fd < 0 ? errno : (::fsync(fd) != 0 ? errno : 0);
-        if (!unnamed() && fd >= 0) ::close(fd);
-        if (e != 0) throw io_failure("cannot sync the finished output of '" + target_ + "': " + std::strerror(e));
+        if (const int e = sync_to_disk(fd_, path_); e != 0)
+            throw io_failure("cannot sync the finished output of '" + target_ + "': " + std::strerror(e));
     }
 
     //! TARGET.tmp-PID: the named fallback, and the name the finished file is linked under.

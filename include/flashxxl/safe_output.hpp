@@ -75,6 +75,18 @@ inline void check_output_path(const std::string& path, const std::string& option
                      "--force to replace it");
 }
 
+//! Flushes a finished output to its disk before it is renamed into place: `fd` when it is open
+//! (>= 0), else the file at `path`. Returns 0, or the errno of the failure (EIO, ENOSPC on thin or
+//! network file systems): an output whose sync failed must not replace its target.
+inline int sync_to_disk(int fd, const std::string& path) {
+    if (fd >= 0) return ::fsync(fd) != 0 ? errno : 0;
+    const int own = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (own < 0) return errno;
+    const int e = ::fsync(own) != 0 ? errno : 0;
+    ::close(own);
+    return e;
+}
+
 //! Checks that files can be created in directory `dir` ("" is the working directory): it exists,
 //! is a directory (a link to one counts) and this process may write and search it. Called before
 //! a run, so that an output that cannot be written costs no run. Throws io_failure
@@ -157,18 +169,7 @@ public:
             discard();
             throw io_failure(option_ + " '" + path_ + "': writing the temporary file failed (disk full?)");
         }
-        // A sync that fails (EIO, ENOSPC on a thin or network file system) means the data may
-        // never reach the disk: the target is not replaced by it.
-        int sync_error = 0;
-        if (unnamed_fd_ >= 0) {
-            if (::fsync(unnamed_fd_) != 0) sync_error = errno;
-        } else if (int fd = ::open(temp_.c_str(), O_RDONLY | O_CLOEXEC); fd < 0) {
-            sync_error = errno;
-        } else {
-            if (::fsync(fd) != 0) sync_error = errno;
-            ::close(fd);
-        }
-        if (sync_error != 0) {
+        if (const int sync_error = sync_to_disk(unnamed_fd_, temp_); sync_error != 0) {
             discard();
             throw io_failure(option_ + " '" + path_ + "': syncing the temporary file failed: " +
                              std::strerror(sync_error));

@@ -10,6 +10,7 @@
 
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/placement.hpp"
+#include "flashxxl/saturating.hpp"
 
 namespace flashxxl {
 
@@ -172,18 +173,15 @@ block_sizes machine::block_sizes_for(role r) const {
 
 std::uint64_t machine::room_for(role r) const {
     // Saturating: devices of 2^63 bytes each are allowed, and their sum wrapped to 0.
-    const auto add = [](std::uint64_t a, std::uint64_t b) {
-        return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
-    };
     std::uint64_t on_files = 0, in_memory = 0;
     for (std::size_t i : devices_for(r)) {
         const device& d = *devices_.at(i);
         std::uint64_t& sum = d.spec().io_impl == "memory" ? in_memory : on_files;
-        sum = add(sum, d.allocator().free_bytes());
+        sum = saturating_add(sum, d.allocator().free_bytes());
     }
     const std::uint64_t budget_left =
         memory_budget_->limit() - std::min(memory_budget_->limit(), memory_budget_->used());
-    return add(on_files, std::min(in_memory, budget_left));
+    return saturating_add(on_files, std::min(in_memory, budget_left));
 }
 
 std::vector<placement_device> machine::placement_view() const {

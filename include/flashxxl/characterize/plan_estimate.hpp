@@ -12,22 +12,16 @@
 
 #include "flashxxl/characterize/experiment.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/saturating.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl::characterize {
 
 //! A byte count that reached this saturated: the true value does not fit 64 bits, so it exceeds
 //! every limit (plans of absurd counts x blocks x repeats must not wrap to a small number).
-inline constexpr std::uint64_t saturated_bytes = std::numeric_limits<std::uint64_t>::max();
-
-//! a + b, or saturated_bytes when that does not fit 64 bits.
-inline constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
-    return a > saturated_bytes - b ? saturated_bytes : a + b;
-}
-//! a x b, or saturated_bytes when that does not fit 64 bits.
-inline constexpr std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
-    return b != 0 && a > saturated_bytes / b ? saturated_bytes : a * b;
-}
+inline constexpr std::uint64_t saturated_bytes = saturated;
+using flashxxl::saturating_add;  // flashxxl/saturating.hpp, also as characterize::
+using flashxxl::saturating_mul;
 //! A non-negative byte count computed in floating point, saturated instead of converted out of range.
 inline std::uint64_t saturating_bytes(double x) {
     return !(x < 18446744073709549568.0) ? saturated_bytes : x <= 0 ? 0 : static_cast<std::uint64_t>(x);

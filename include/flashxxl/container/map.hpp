@@ -19,6 +19,7 @@
 #include "flashxxl/container/btree_block_cache.hpp"
 #include "flashxxl/container/btree_node_layout.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/saturating.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
@@ -161,15 +162,15 @@ public:
     static std::uint64_t max_nodes(const block_sizes& b, std::uint64_t loaded, std::uint64_t inserted) {
         const std::uint64_t c = leaf_capacity(b), half = std::max<std::uint64_t>(1, c / 2);
         const std::uint64_t inner_half = std::max<std::uint64_t>(2, inner_capacity(b) / 2);
-        const std::uint64_t all = loaded > UINT64_MAX - inserted ? UINT64_MAX : loaded + inserted;
+        const std::uint64_t all = saturating_add(loaded, inserted);
         if (all == 0) return 0;
         const std::uint64_t bulk = std::max<std::uint64_t>(1, loaded / c + (loaded % c != 0 ? 1 : 0));
-        const std::uint64_t by_splits = bulk > UINT64_MAX - inserted ? UINT64_MAX : bulk + inserted;
+        const std::uint64_t by_splits = saturating_add(bulk, inserted);
         std::uint64_t level = std::max<std::uint64_t>(1, std::min(all / half, by_splits));
         std::uint64_t nodes = level;
         while (level > 1) {
             level = std::max<std::uint64_t>(1, level / inner_half);
-            nodes = nodes > UINT64_MAX - level ? UINT64_MAX : nodes + level;
+            nodes = saturating_add(nodes, level);
         }
         return nodes;
     }
