@@ -25,6 +25,14 @@ struct pq_benchmark {
     static std::uint64_t min_memory(const container_options&, const block_sizes& b) {
         return priority_queue<T, key_greater>::min_memory(b);
     }
+    //! What the queue's external arrays on `hot` hold at once, at least: all the items queued at
+    //! once (push-pop: all of them; interleaved: the first half) but what stays in `memory`.
+    static std::vector<role_demand> roles_holding_input(const container_options& o, std::uint64_t volume,
+                                                        std::uint64_t memory) {
+        const std::uint64_t held = o.mode == "interleaved" ? volume / 2 : volume;
+        if (held <= memory) return {};
+        return {{role::hot, held - memory}};
+    }
     template <class T>
     static container_run run(machine& m, const container_options& o, const block_sizes& b, std::uint64_t n,
                              std::uint64_t memory) {

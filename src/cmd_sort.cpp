@@ -24,6 +24,15 @@ struct sort_benchmark {
         const std::uint64_t sorter_min = sorter<T, key_less>::min_memory(b);
         return o.mode == "vector" ? sort_stream_memory<T>(b) + sorter_min : sorter_min;
     }
+    //! What the roles hold at once, at least: the input vector (vector mode) on `stream`, and the
+    //! sorter's runs on `scratch`, which hold all but what stays in `memory`.
+    static std::vector<role_demand> roles_holding_input(const container_options& o, std::uint64_t volume,
+                                                        std::uint64_t memory) {
+        std::vector<role_demand> demands;
+        if (o.mode == "vector") demands.push_back({role::stream, volume});
+        if (volume > memory) demands.push_back({role::scratch, volume - memory});
+        return demands;
+    }
     template <class T>
     static container_run run(machine& m, const container_options& o, const block_sizes& b, std::uint64_t n,
                              std::uint64_t memory) {

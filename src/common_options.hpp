@@ -55,64 +55,86 @@ struct role_room {
     }
 };
 
-//! The role with the most room on the machine `spec` describes, judged before any device is
-//! built: its placement policy's devices_for over the devices as stated (a translation layer's
-//! spare is not subtracted, so this is an upper bound, like machine::room_for).
-inline role_room largest_role_room(const machine_spec& spec, std::uint64_t memory_limit) {
+//! The room of the devices that the roles `roles` may put data on, judged before any device is
+//! built: the union of the placement policy's devices_for over the devices as stated (a
+//! translation layer's spare is not subtracted, so this is an upper bound, like machine::room_for).
+inline role_room room_of_roles(const machine_spec& spec, const std::vector<role>& roles) {
     std::vector<placement_device> stated;
     for (const device_spec& d : spec.devices) stated.push_back({d.name, d.klass, d.size, d.size});
     const std::unique_ptr<placement_policy> policy = make_placement(spec.placement.policy, spec.placement.options);
-    role_room best;
-    bool first = true;
-    for (role r : all_roles) {
-        role_room room;
+    std::vector<bool> counted(spec.devices.size(), false);
+    role_room room;
+    for (role r : roles)
         for (std::size_t i : policy->devices_for(r, stated)) {
+            if (counted.at(i)) continue;
+            counted[i] = true;
             const device_spec& d = spec.devices.at(i);
             std::uint64_t& sum = d.io_impl == "memory" ? room.in_memory : room.on_files;
             sum = saturating_add(sum, d.size);
             room.devices += (room.devices.empty() ? "" : ", ") + d.name;
         }
-        if (first || room.usable(memory_limit) > best.usable(memory_limit)) best = room;
-        first = false;
-    }
-    return best;
+    return room;
 }
 
 } // namespace detail
 
+//! Bytes of a command's data that a role holds at once (the sorter's runs: all the items).
+struct role_demand {
+    role where;
+    std::uint64_t bytes;
+};
+
 //! config_error before any input is generated when n items of `item_bytes` cannot be held: the
-//! volume overflows 64 bits, or exceeds what the devices its placement may put data on hold
-//! (the role with the most room: with `--device ssd` that is ssd alone, not every device), or
-//! exceeds what memory-backed devices may hold (memory_backing_budget's default, three quarters
-//! of physical memory), which would fail half-way. `what` names the items ("--items 5",
-//! "--items 5 with the inserts and the batch").
+//! volume overflows 64 bits, or the devices that a role of `demands` may put data on cannot hold
+//! that role's bytes, or the devices of all of them cannot hold their sum (the input vector on
+//! `stream` and the sorter's runs on `scratch` are two copies, on one device or two), counting
+//! memory-backed devices for no more than they may hold (memory_backing_budget's default, three
+//! quarters of physical memory). Without the check such a run fails half-way with out_of_space.
+//! `what` names the items ("--items 5", "--items 5 with the inserts and the batch"). No demand:
+//! nothing to check but the overflow (the items stay in memory).
 inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, std::uint64_t item_bytes,
-                                   const std::string& what = "") {
+                                   const std::vector<role_demand>& demands, const std::string& what = "") {
     const std::string items = what.empty() ? "--items " + std::to_string(n) : what;
     if (n > std::numeric_limits<std::uint64_t>::max() / item_bytes)
         throw config_error(items + " of " + std::to_string(item_bytes) + " bytes overflow 64 bits of volume");
     const std::uint64_t volume = n * item_bytes;
     const std::uint64_t limit =  // unlimited when unknown
         spec.memory_backing_limit ? spec.memory_backing_limit : memory_backing_budget::default_limit();
-    const detail::role_room room = detail::largest_role_room(spec, limit);
-    const std::uint64_t capacity = saturating_add(room.on_files, room.in_memory);
     std::string input = "the input of " + std::to_string(n) + " items (" + format_bytes(double(volume)) + ")";
     if (!what.empty()) input += ", " + what + ",";
-    if (volume > capacity)
-        throw config_error(input + " exceeds the capacity of machine '" + spec.name + "' (" +
-                           format_bytes(double(capacity)) + " on " + room.devices +
-                           ", the devices its placement puts data on)");
-    if (volume > room.usable(limit))
-        throw config_error(input + " exceeds what memory-backed devices may hold on this machine (" +
-                           format_bytes(double(limit)) +
-                           (spec.memory_backing_limit ? std::string(", the machine's memory-backing limit")
-                                                      : ", three quarters of its physical memory " +
-                                                            format_bytes(double(physical_memory_bytes()))) +
-                           "), and " +
-                           (room.on_files == 0 ? "every device of machine '" + spec.name + "' it may use is memory-backed"
-                                               : "the file-backed devices of machine '" + spec.name + "' hold " +
-                                                     format_bytes(double(room.on_files))) +
-                           ": use --backing-dir or a config with file devices, or fewer items");
+    // Each role alone, then all of them together (when several share devices).
+    std::vector<std::vector<role_demand>> groups;
+    for (const role_demand& d : demands) groups.push_back({d});
+    if (demands.size() > 1) groups.push_back(demands);
+    for (const std::vector<role_demand>& group : groups) {
+        std::vector<role> roles;
+        std::uint64_t need = 0;
+        std::string whose;
+        for (const role_demand& d : group) {
+            roles.push_back(d.where);
+            need = saturating_add(need, d.bytes);
+            whose += (whose.empty() ? "" : ", ") + std::string(to_string(d.where)) + " " + format_bytes(double(d.bytes));
+        }
+        const detail::role_room room = detail::room_of_roles(spec, roles);
+        const std::string held = " needs " + format_bytes(double(need)) + " (" + whose + ")";
+        const std::uint64_t capacity = saturating_add(room.on_files, room.in_memory);
+        if (need > capacity)
+            throw config_error(input + held + ": more than the capacity of machine '" + spec.name + "' (" +
+                               format_bytes(double(capacity)) + " on " + room.devices +
+                               ", the devices its placement puts that data on)");
+        if (need > room.usable(limit))
+            throw config_error(input + held + ": more than memory-backed devices may hold on this machine (" +
+                               format_bytes(double(limit)) +
+                               (spec.memory_backing_limit ? std::string(", the machine's memory-backing limit")
+                                                          : ", three quarters of its physical memory " +
+                                                                format_bytes(double(physical_memory_bytes()))) +
+                               "), and " +
+                               (room.on_files == 0 ? "every device of machine '" + spec.name + "' it may use (" +
+                                                         room.devices + ") is memory-backed"
+                                                   : "the file-backed devices of machine '" + spec.name +
+                                                         "' it may use hold " + format_bytes(double(room.on_files))) +
+                               ": use --backing-dir or a config with file devices, or fewer items");
+    }
 }
 
 //! The value of --memory (the budget M); config_error naming the option when it is not a size,

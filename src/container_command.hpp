@@ -181,7 +181,8 @@ void run_container_benchmark(const container_options& o, role data_role) {
                 }
         }
         if (pairs.empty()) throw config_error("no block-size pair of the sweep can run: " + skipped.front().reason);
-        require_room_for_input(spec, n, sizeof(T));
+        require_room_for_input(spec, n, sizeof(T),
+                               Benchmark::roles_holding_input(o, saturating_mul(n, sizeof(T)), memory));
         std::vector<container_run> runs;
         for (std::size_t i = 0; i < pairs.size(); ++i) {
             if (sweep && !o.no_progress && !o.json)

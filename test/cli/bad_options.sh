@@ -63,7 +63,7 @@ check "sort --memory beyond physical memory" 2 "--memory 1000TiB is more than th
     "$bin" sort --config tiny.cfg --no-progress --memory 1000TiB --items 10
 check "bfs --memory beyond physical memory" 2 "--memory 1000TiB is more than this machine's physical memory" \
     "$bin" bfs grid:side=10 --memory 1000TiB --no-progress
-check "sort input beyond the devices' capacity" 2 "the input of 100000000 items \(762.94 MiB\) exceeds the capacity of machine 'tiny' \(256 MiB" \
+check "sort input beyond the devices' capacity" 2 "the input of 100000000 items \(762.94 MiB\) needs 762.94 MiB \(stream 762.94 MiB\): more than the capacity of machine 'tiny' \(256 MiB" \
     "$bin" sort "${small[@]}" --items 100000000
 check "sort input volume beyond 64 bits" 2 "--items 999999999999999999 of 40 bytes overflow 64 bits" \
     "$bin" sort "${small[@]}" --items 999999999999999999 --element-size 40

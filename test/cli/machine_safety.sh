@@ -41,10 +41,25 @@ absent "the other device's file is gone" bd/hybrid-2009-hdd.img
 
 # The input must fit on the devices its role is placed on, not on all devices together.
 printf 'flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\ndisk=memory,1GiB,memory name=hdd model=barracuda-7200.11\n' > two.cfg
-check "sort input beyond the one device --device names" 2 "exceeds the capacity of machine .*64 MiB" \
+check "sort input beyond the one device --device names" 2 "more than the capacity of machine .*64 MiB on ssd" \
     "$bin" sort --config two.cfg --device ssd --bytes 128MiB --memory 128MiB --no-progress
 check "sort input that fits the device of its role" 0 "sort" \
     "$bin" sort --config two.cfg --device hdd --bytes 128MiB --memory 128MiB --no-progress
+# Each role's data must fit its own devices: under flash_aware, sort's input (stream), its runs
+# (scratch) and pq's arrays (hot) go to the small HDD, however large the SSD is.
+printf 'flash=memory,1GiB,memory name=ssd model=hama-ssd-2009\ndisk=memory,64MiB,memory name=hdd model=barracuda-7200.11\n' > roles.cfg
+check "sort's input vector beyond the devices of stream" 2 "needs 100 MiB \(stream 100 MiB\): more than the capacity of machine .*64 MiB on hdd" \
+    "$bin" sort --config roles.cfg --bytes 100MiB --memory 128MiB --no-progress
+check "sorter mode's runs beyond the devices of scratch" 2 "needs 160 MiB \(scratch 160 MiB\): more than .*64 MiB on hdd" \
+    "$bin" sort --config roles.cfg --mode sorter --bytes 200MiB --memory 40MiB --no-progress
+check "input and runs together beyond the device both roles share" 2 "needs 70 MiB \(stream 40 MiB, scratch 30 MiB\)" \
+    "$bin" sort --config roles.cfg --bytes 40MiB --memory 10MiB --br 64KiB --bw 1MiB --no-progress
+check "pq's arrays beyond the devices of hot" 2 "needs 160 MiB \(hot 160 MiB\): more than .*64 MiB on hdd" \
+    "$bin" pq --config roles.cfg --bytes 200MiB --memory 40MiB --no-progress
+check "pq interleaved holds at least half" 2 "needs 70 MiB \(hot 70 MiB\): more than .*64 MiB on hdd" \
+    "$bin" pq --config roles.cfg --bytes 220MiB --memory 40MiB --mode interleaved --no-progress
+check "an input that stays in memory needs no device room" 0 "output verified" \
+    "$bin" pq --config roles.cfg --bytes 60MiB --memory 128MiB --no-progress
 printf 'flash=memory,8388608TiB,memory name=a\ndisk=memory,8388608TiB,memory name=b\nplacement=per_role scratch=a,b\n' > huge.cfg
 check "device sizes whose sum wraps 64 bits (it was 0 B)" 0 "sort" \
     "$bin" sort --config huge.cfg --items 100000 --memory 128MiB --no-progress
