@@ -69,6 +69,17 @@ assert dev[1][1] == 'ssd' and dev[2][1] == 'hdd0', dev
 " && png_ok p5/table41-devices && png_ok p5/table41-ratios && echo "ok   placement: ratio and per-device tables, both charts" ||
     { echo "FAIL placement charts"; ls p5; fail=1; }
 
+# A graph that needs no I/O in the BFS phase: no ratio to a zero base (it printed 0.00 and a
+# "largest difference" of 1.00); text n/a, JSON null, the chart still drawn from the paper's bars.
+check "placement with no I/O: ratios n/a, no largest difference" 0 "no ratios of ours: random striping's BFS phase took no modelled time" \
+    "$bin" placement grid:side=1 --no-progress --plot p7
+"$bin" placement grid:side=1 --no-progress --json > p7.json && python3 -c "
+import json; d = json.load(open('p7.json'))
+assert d['largest_ratio_difference'] is None and d['paper_order'] is False, d['largest_ratio_difference']
+assert all(c['ratio'] is None and c['io_wait_ratio'] is None and c['paper_ratio'] > 0 for c in d['configurations'])
+" && grep -q '^"random striping.*",1.000000,NaN,1.000000,NaN$' p7/table41-ratios.csv && png_ok p7/table41-ratios \
+    && echo "ok   placement with no I/O: null ratios in JSON, NaN in the CSV, chart drawn" || { echo "FAIL placement no-I/O"; cat p7/table41-ratios.csv; fail=1; }
+
 # Output safety: a file flashxxl did not write is refused before the run, a file is not a directory.
 mkdir p6 && echo precious > p6/sort-devices.csv
 check "a foreign file in --plot DIR is refused before the run" 2 "--plot 'p6/sort-devices.csv' exists and was not written by flashxxl" \

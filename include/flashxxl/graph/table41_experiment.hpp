@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -137,26 +138,35 @@ std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edg
     return rows;
 }
 
-//! Ours beside the paper's: every column as a ratio to random striping (column 0).
+//! Ours beside the paper's: every column as a ratio to random striping (column 0). A ratio
+//! to a base of zero (a graph whose BFS phase needs no I/O) is undefined: NaN, null in JSON,
+//! and then there is no largest difference (NaN) and no order to compare (same_order false).
 struct table41_comparison {
     std::vector<double> paper_total, paper_io_wait;  //!< the paper's ratios
     std::vector<double> total, io_wait;              //!< ours: modelled elapsed time and I/O wait
-    double largest_difference = 0;                   //!< max |ours - paper| over both rows
+    double largest_difference = std::numeric_limits<double>::quiet_NaN();  //!< max |ours - paper| over both rows
     //! True when our columns sort in the paper's order in both rows.
     bool same_order = false;
+
+    //! True when our ratios are defined (random striping's BFS phase took modelled time).
+    bool defined() const { return !total.empty() && !std::isnan(largest_difference); }
 
     explicit table41_comparison(const std::vector<table41_row>& rows) {
         if (rows.empty()) return;
         const phase_stats& base = rows[0].bfs_phase();
+        const double undefined = std::numeric_limits<double>::quiet_NaN();
         for (const table41_row& r : rows) {
             const phase_stats& p = r.bfs_phase();
             paper_total.push_back(r.conf.paper_total_h / rows[0].conf.paper_total_h);
             paper_io_wait.push_back(r.conf.paper_io_wait_h / rows[0].conf.paper_io_wait_h);
-            total.push_back(base.modelled.elapsed_s > 0 ? p.modelled.elapsed_s / base.modelled.elapsed_s : 0.0);
-            io_wait.push_back(base.modelled.io_wait_s > 0 ? p.modelled.io_wait_s / base.modelled.io_wait_s : 0.0);
-            largest_difference = std::max({largest_difference, std::abs(total.back() - paper_total.back()),
-                                           std::abs(io_wait.back() - paper_io_wait.back())});
+            total.push_back(base.modelled.elapsed_s > 0 ? p.modelled.elapsed_s / base.modelled.elapsed_s : undefined);
+            io_wait.push_back(base.modelled.io_wait_s > 0 ? p.modelled.io_wait_s / base.modelled.io_wait_s : undefined);
         }
+        if (base.modelled.elapsed_s <= 0 || base.modelled.io_wait_s <= 0) return;
+        largest_difference = 0;
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            largest_difference = std::max({largest_difference, std::abs(total[i] - paper_total[i]),
+                                           std::abs(io_wait[i] - paper_io_wait[i])});
         same_order = order_of(total) == order_of(paper_total) && order_of(io_wait) == order_of(paper_io_wait);
     }
 
