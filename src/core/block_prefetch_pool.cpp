@@ -61,8 +61,15 @@ void block_prefetch_pool::start() {
     });
 }
 
+void block_prefetch_pool::check_run(std::size_t i, const char* op) const {
+    if (i >= runs_.size())
+        throw invalid_request(std::string("flashxxl::forecast_prefetcher::") + op + ": run " + std::to_string(i) +
+                              " does not exist (" + std::to_string(runs_.size()) + " runs added)");
+}
+
 std::size_t block_prefetch_pool::next_block(std::size_t i, bool consumed) {
     failed_.check("flashxxl::forecast_prefetcher::next_range");
+    check_run(i, "next_range");
     return failed_.run([&] { return next_block_unchecked(i, consumed); });
 }
 

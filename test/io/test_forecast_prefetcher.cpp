@@ -196,6 +196,12 @@ TEST(forecast_prefetcher, bad_runs_are_rejected_and_released) {
         for (bool consumed = false; pool.next_range(0, cur, end, consumed); consumed = true)
             for (; cur != end; ++cur, ++next) ASSERT_EQ(*cur, next);
         EXPECT_EQ(next, 3000u);
+        // A run that was never added is refused (it indexed past the run table), and the
+        // refusal loses nothing: the prefetcher is still usable.
+        EXPECT_THROW(pool.next_range(1, cur, end, true), invalid_request);
+        EXPECT_THROW(pool.for_each_ready(7, [](const std::uint64_t*, const std::uint64_t*) { return true; }),
+                     invalid_request);
+        EXPECT_FALSE(pool.next_range(0, cur, end, true));
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     {

@@ -57,8 +57,10 @@ public:
     //! Issues the first block of every run, then fills the pool by forecast. Needs runs() <= buffers.
     void start();
     //! The next block of run i after its current one was used up (`consumed`): its slot, with
-    //! the read completed, or none when the run is done.
+    //! the read completed, or none when the run is done. invalid_request when there is no run i.
     std::size_t next_block(std::size_t i, bool consumed);
+    //! invalid_request naming `op` when there is no run i (i >= runs()).
+    void check_run(std::size_t i, const char* op) const;
 
     //! Read-ahead blocks of run i beyond the one next_block handed out last, in run order:
     //! first_ahead(i), then next_ahead(slot) until none.

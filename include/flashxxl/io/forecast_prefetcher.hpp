@@ -84,6 +84,7 @@ public:
 
     //! range_merger's source protocol for run i: after its range was used up (`consumed`),
     //! gives the buffer back and hands out the next block's items; false when the run is done.
+    //! invalid_request when there is no run i.
     bool next_range(std::size_t i, const T*& cur, const T*& end, bool consumed) {
         std::size_t b = pool_.next_block(i, consumed);
         if (b == block_prefetch_pool::none) return false;
@@ -100,6 +101,7 @@ public:
     //! parallel merge step (parallel_run_merger).
     template <class F>
     bool for_each_ready(std::size_t i, F&& f) {
+        pool_.check_run(i, "for_each_ready");
         for (std::size_t b = pool_.first_ahead(i); b != block_prefetch_pool::none; b = pool_.next_ahead(b)) {
             if (!pool_.ready(b)) return true;
             const T* cur = layout_.slot(pool_.buffer(b), 0);
