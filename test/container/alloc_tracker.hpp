@@ -6,6 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <execinfo.h>
 #include <new>
 
 namespace flashxxl_test {
@@ -39,7 +42,39 @@ struct alloc_tracker {
         tracking() = true;
     }
     static void stop() { tracking() = false; }
+
+    //! Allocations this thread made since count_allocations() (with or without tracking).
+    static std::uint64_t& allocations() {
+        static thread_local std::uint64_t n = 0;
+        return n;
+    }
+    //! The allocation number this thread fails with std::bad_alloc (counted from the last
+    //! reset of allocations(); 0: none). Cleared once it has failed.
+    static std::uint64_t& fail_at() {
+        static thread_local std::uint64_t n = 0;
+        return n;
+    }
+    //! Counts this thread's allocations from zero and fails allocation number `n` (0: none).
+    static void fail_allocation(std::uint64_t n) {
+        allocations() = 0;
+        fail_at() = n;
+    }
+    //! Whether the armed failure has not fired yet (it was moved past the op's allocations).
+    static bool failure_pending() { return fail_at() != 0; }
 };
+
+//! Whether the allocation being made comes from inside libstxxl: the failure sweeps spare
+//! STXXL's own allocations (what it does on bad_alloc is its business) and fail the next one
+//! instead.
+inline bool allocating_inside_stxxl() {
+    void* frames[8];
+    const int n = backtrace(frames, 8);
+    for (int i = 0; i < n; ++i) {
+        Dl_info info;
+        if (dladdr(frames[i], &info) && info.dli_fname && std::strstr(info.dli_fname, "libstxxl")) return true;
+    }
+    return false;
+}
 
 // Header in front of every block: its size and whether it was counted (keeps 64-byte alignment
 // for plain new; aligned new puts the header just below the aligned address).
@@ -52,6 +87,14 @@ struct alloc_header {
 constexpr std::size_t header_room = 64;
 
 inline void* tracked_alloc(std::size_t n, std::size_t align) {
+    if (++alloc_tracker::allocations() == alloc_tracker::fail_at()) {
+        if (allocating_inside_stxxl()) {
+            ++alloc_tracker::fail_at();  // spared: the next allocation fails instead
+        } else {
+            alloc_tracker::fail_at() = 0;
+            throw std::bad_alloc();
+        }
+    }
     if (align < header_room) align = header_room;
     std::size_t room = align >= header_room ? align : header_room;
     void* base = std::malloc(n + room + align);

@@ -1,4 +1,4 @@
-// Tests of the per-device extent allocator: hard capacity, reuse, coalescing, no overlap.
+// Tests of the per-device extent allocator: hard capacity, reuse, coalescing, no overlap, failed allocations.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "container/alloc_tracker.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/extent_allocator.hpp"
 #include "flashxxl/units.hpp"
@@ -145,5 +146,52 @@ TEST(ExtentAllocator, ZeroAlignmentIsRefused) {
         ADD_FAILURE() << "accepted";
     } catch (const config_error& e) {
         EXPECT_NE(std::string(e.what()).find("'ssd'"), std::string::npos) << e.what();
+    }
+}
+
+// A failed allocation of memory (std::bad_alloc) inside allocate() changes nothing, and
+// release() allocates nothing: it cannot fail and lose a range. Each allocation the calls make
+// is made to fail once, in both orders; afterwards every range is released and the device is
+// one free range again (before, a failure between taking a free range and entering what was
+// left of it lost that space for good).
+TEST(ExtentAllocator, FailedMemoryAllocationsLoseNothing) {
+    using tracker = flashxxl_test::alloc_tracker;
+    for (allocation_order order : {allocation_order::best_fit, allocation_order::write_frontier}) {
+        for (std::uint64_t k = 1;; ++k) {
+            extent_allocator a("ssd0", 4 * MiB, 4096, order);
+            std::vector<std::pair<std::uint64_t, std::uint64_t>> held;
+            held.reserve(200);  // the test's own bookkeeping allocates nothing while armed
+            std::mt19937_64 rng(k);
+            bool failed = false;
+            tracker::fail_allocation(k);
+            for (int step = 0; step < 200; ++step) {
+                const bool release = !held.empty() && (rng() % 3 == 0);
+                if (release) {
+                    const std::size_t i = rng() % held.size();
+                    a.release(held[i].first, held[i].second);  // must not throw
+                    held.erase(held.begin() + std::ptrdiff_t(i));
+                    continue;
+                }
+                const std::uint64_t bytes = 4096 * (1 + rng() % 8);
+                const std::uint64_t free_before = a.free_bytes();
+                const std::size_t count_before = a.allocated_count();
+                try {
+                    held.emplace_back(a.allocate(bytes), bytes);
+                } catch (const std::bad_alloc&) {
+                    failed = true;
+                    EXPECT_EQ(a.free_bytes(), free_before) << "allocation " << k;
+                    EXPECT_EQ(a.allocated_count(), count_before) << "allocation " << k;
+                } catch (const out_of_space&) {
+                }
+            }
+            const bool armed_left = tracker::failure_pending();
+            tracker::fail_allocation(0);
+            for (auto& [offset, bytes] : held) a.release(offset, bytes);
+            EXPECT_EQ(a.free_bytes(), 4 * MiB) << "allocation " << k;
+            EXPECT_EQ(a.largest_free(), 4 * MiB) << "allocation " << k << ": the free ranges did not merge back";
+            EXPECT_EQ(a.allocated_count(), 0u);
+            if (::testing::Test::HasFailure() || armed_left) break;  // past the last allocation
+            EXPECT_TRUE(failed) << "allocation " << k << " did not fail";
+        }
     }
 }

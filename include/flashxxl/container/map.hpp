@@ -597,20 +597,23 @@ private:
             if (nb) read_blocks(id, h.first_block[0], nb, s + h.first_block[0] * blocks_.br);
             inner_layout_.decode(s, inners(f));
         }
+        frame_of_[id] = index_of(f);  // bad_alloc: the frame stays free
         f.id = id;
         f.leaf = h.leaf != 0;
         f.count = h.count;
         f.next = h.next;
         f.dirty = false;
         f.tick = ++tick_;
-        frame_of_[id] = index_of(f);
         cache_.erase_node(id, leaf_layout_.sub_blocks());  // the frame is the copy to use now
         ++node_loads_;
         return f;
     }
 
-    //! Allocates a node's extent (out_of_space before anything changes) and registers it.
+    //! Allocates a node's extent (out_of_space, bad_alloc: before anything changes) and
+    //! registers it. free_ids_ keeps room for every node, so free_node never allocates.
     std::uint64_t allocate_node() {
+        if (free_ids_.empty() && free_ids_.capacity() < nodes_.size() + 1)
+            free_ids_.reserve(std::max<std::size_t>(2 * free_ids_.capacity(), nodes_.size() + 1));
         owned_extent e = machine_->allocate(role_, blocks_.bw, allocations_++);
         if (!free_ids_.empty()) {
             std::uint64_t id = free_ids_.back();
@@ -625,17 +628,24 @@ private:
     frame& new_node(bool leaf) {
         frame& f = victim();
         std::uint64_t id = allocate_node();
+        try {
+            frame_of_[id] = index_of(f);
+        } catch (...) {  // bad_alloc: the node goes back, the frame stays free
+            nodes_[id].reset();
+            free_ids_.push_back(id);
+            throw;
+        }
         f.id = id;
         f.leaf = leaf;
         f.count = 0;
         f.next = no_node;
         f.dirty = true;
         f.tick = ++tick_;
-        frame_of_[id] = index_of(f);
         cache_.erase_node(id, leaf_layout_.sub_blocks());
         return f;
     }
-    void free_node(std::uint64_t id) {
+    //! Gives node `id` back; allocates nothing, so it cannot fail.
+    void free_node(std::uint64_t id) noexcept {
         auto it = frame_of_.find(id);
         if (it != frame_of_.end()) {
             frames_[it->second].id = no_node;

@@ -66,7 +66,16 @@ public:
                                                                      : stxxl::request::WRITE,
                                                    c.charge, c.completion_s, r));
         outstanding_.fetch_add(1);
-        enqueue(req);
+        try {
+            enqueue(req);
+        } catch (...) {
+            // Never queued (STXXL's queue could not grow: bad_alloc). A request still in its
+            // operating state aborts the process when destroyed (STXXL asserts it is done),
+            // so it is marked as one that may die; the model keeps the charge.
+            static_cast<charged_request*>(req.get())->abandon();
+            finish_one();
+            throw;
+        }
         return req;
     }
 
@@ -228,6 +237,8 @@ private:
               completion_s_(completion_s), role_(r) {}
         double completion_s() const override { return completion_s_; }
         std::optional<double> known_completion_s() const override { return completion_s_; }
+        //! Marks a request that was never queued as one that may be destroyed unserved.
+        void abandon() { m_state.set_to(READY2DIE); }
         bool on_model() const override { return owner_->model_ != nullptr; }
 
     protected:

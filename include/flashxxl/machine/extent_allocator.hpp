@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "flashxxl/error.hpp"
 
@@ -32,7 +33,9 @@ enum class allocation_order {
 //! out_of_space naming the device; it never grows the device (STXXL's allocator does, even
 //! with autogrow off). Freed ranges are merged with free neighbours and reused, in the
 //! allocation_order given. Releasing a range that is not exactly an allocated one throws
-//! invalid_request. Thread-safe.
+//! invalid_request. Thread-safe. allocate gives the strong guarantee (when it throws,
+//! out_of_space or bad_alloc, nothing has changed), and release never allocates: it fails only
+//! on a range that is not an allocated one, changing nothing.
 class extent_allocator {
 public:
     extent_allocator(std::string device_name, std::uint64_t capacity, std::uint64_t alignment = 4096,
@@ -59,8 +62,13 @@ private:
     //! The first free range, in address order, with at least `length` bytes at or after `from`
     //! (a range containing `from` counts with its part beyond `from`); end() if none.
     std::map<std::uint64_t, std::uint64_t>::iterator first_fit_from(std::uint64_t from, std::uint64_t length);
+    //! Adds a free range to both lists (bad_alloc leaves both as they were).
     void insert_free(std::uint64_t offset, std::uint64_t length);
     void erase_free(std::uint64_t offset, std::uint64_t length);
+    //! Turns the free range (old_offset, old_length) into (offset, length) by moving its
+    //! nodes: no allocation, so nothing can fail half-way.
+    void move_free(std::uint64_t old_offset, std::uint64_t old_length, std::uint64_t offset,
+                   std::uint64_t length) noexcept;
 
     std::string device_;
     std::uint64_t capacity_;
@@ -68,9 +76,14 @@ private:
     allocation_order order_;
     std::uint64_t frontier_ = 0;  // write_frontier: where the next search starts
     std::uint64_t free_bytes_ = 0;
-    std::map<std::uint64_t, std::uint64_t> by_offset_;              // free: offset -> length
-    std::set<std::pair<std::uint64_t, std::uint64_t>> by_size_;    // free: (length, offset)
-    std::map<std::uint64_t, std::uint64_t> allocated_;              // offset -> length
+    using offset_map = std::map<std::uint64_t, std::uint64_t>;
+    using size_set = std::set<std::pair<std::uint64_t, std::uint64_t>>;
+    offset_map by_offset_;  // free: offset -> length
+    size_set by_size_;      // free: (length, offset)
+    offset_map allocated_;  // offset -> length
+    //! One by_size_ node per allocated extent, made by allocate(): release() needs it when the
+    //! range has no free neighbour, and must not allocate.
+    std::vector<size_set::node_type> spare_sizes_;
     mutable std::mutex mutex_;
 };
 
