@@ -15,6 +15,7 @@
 #include "bench_items.hpp"
 #include "flashxxl/container/map.hpp"
 #include "flashxxl/device/device_stats.hpp"
+#include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
@@ -40,12 +41,14 @@ struct btree_workload {
 };
 
 //! One measured phase: device counters summed over the machine, the busiest device's modelled
-//! time, wall time.
+//! busy time, the phase on the machine's virtual clock (elapsed and I/O wait, as every command
+//! reports them), wall time.
 struct btree_phase {
     std::string name;
     std::uint64_t ops = 0;
     io_counters io;
-    double modelled_s = 0;
+    double modelled_s = 0;    //!< the busiest device's busy time (sum of its service times)
+    modelled_time modelled;   //!< the clock's advance over the phase
     double wall_s = 0;
 };
 
@@ -127,6 +130,7 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
     map_t t(m, memory, b);
     auto measure = [&](const std::string& name, std::uint64_t ops, auto&& body) {
         std::vector<device_stats> before = m.stats();
+        const modelled_time clock_before = m.modelled();
         auto t0 = std::chrono::steady_clock::now();
         body();
         btree_phase p;
@@ -134,6 +138,7 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
         p.ops = ops;
         p.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::vector<device_stats> after = m.stats();
+        p.modelled = m.modelled() - clock_before;
         for (std::size_t i = 0; i < after.size(); ++i) {
             io_counters d = after[i].total - before[i].total;
             p.io += d;
@@ -228,6 +233,8 @@ inline nlohmann::json btree_run_json(const btree_run& r) {
         q["name"] = p.name;
         q["ops"] = p.ops;
         q["modelled_s"] = p.modelled_s;
+        q["modelled_elapsed_s"] = p.modelled.elapsed_s;
+        q["modelled_io_wait_s"] = p.modelled.io_wait_s;
         q["wall_s"] = p.wall_s;
         q["read_ops"] = p.io.read_ops;
         q["read_bytes"] = p.io.read_bytes;

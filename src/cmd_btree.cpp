@@ -16,6 +16,7 @@
 #include "flashxxl/saturating.hpp"
 #include "invocation.hpp"
 #include "machine_options.hpp"
+#include "option_checks.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -130,7 +131,9 @@ void register_btree_command(CLI::App& app) {
         cmd, o->br, o->bw, o->memory,
         "memory budget M of the map (IEC units): at least map::min_memory, about 4 Bw + 4 Br + "
         "64 KiB, for every layout run (8 Bw for bw and all)");
-    cmd->add_option("--items", o->work.items, "items bulk loaded (16 B each)")->capture_default_str();
+    cmd->add_option("--items", o->work.items, "items bulk loaded (16 B each)")
+        ->capture_default_str()
+        ->check(whole_number(1));
     cmd->add_option("--finds", o->work.finds, "random finds")->capture_default_str();
     cmd->add_option(
            "--inserts", o->work.inserts,

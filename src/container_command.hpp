@@ -224,7 +224,7 @@ void add_container_command(CLI::App& app, const std::string& name, container_com
                     "write a CSV table and a gnuplot chart here (one run: volume per device; a sweep: modelled time "
                     "per Br and Bw)");
     cmd->add_flag("--force", o->force, "with --plot: replace files flashxxl did not write");
-    CLI::Option* items = cmd->add_option("--items", o->items, text.items_help);
+    CLI::Option* items = cmd->add_option("--items", o->items, text.items_help)->check(whole_number(1));
     cmd->add_option("--bytes", o->bytes, text.bytes_help + " (default " + default_input + " when neither is given)");
     cmd->add_option("--element-size", o->element_size, "item size in bytes: 8, 16 or 40")->capture_default_str();
     cmd->add_option("--seed", o->seed, "seed of the random keys")->capture_default_str();

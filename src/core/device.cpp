@@ -162,8 +162,9 @@ void device::build() {
     std::optional<tl_config> tl_cfg;
     if (spec_.tl) tl_cfg = parse_tl_options(spec_);
     // Unstated sizes: Br the default (at least a TL page), or, when only bw= is stated, the
-    // largest divisor of it up to the default made of whole units (4 KiB, or the TL's page),
-    // so a stated Bw is never grown; Bw the default (the TL segment), fitted to whole reads.
+    // largest divisor of Bw that is a multiple of the unit (4 KiB, or the TL's page) and at most
+    // the default (at most one unit when the unit is larger), so a stated Bw is never grown:
+    // bw=192KiB gives 96 KiB, bw=36KiB 36 KiB; Bw the default (the TL segment), fitted to whole reads.
     // Under a translation layer every request is whole pages, so Br (and with it Bw) must be
     // a multiple of the page.
     const std::uint64_t unit = tl_cfg ? tl_cfg->page_bytes : 4096;
@@ -173,7 +174,12 @@ void device::build() {
                            "; expected Bw in whole translation-layer pages");
     if (br == 0) {
         br = std::max<std::uint64_t>(block_sizes().br, unit);
-        if (bw != 0) br = unit * std::gcd(std::max<std::uint64_t>(1, block_sizes().br / unit), bw / unit);
+        if (bw != 0) {
+            const std::uint64_t units = bw / unit, most = std::max<std::uint64_t>(1, block_sizes().br / unit);
+            std::uint64_t k = std::max<std::uint64_t>(1, std::min(most, units));
+            while (k > 1 && units % k != 0) --k;  // at most 32 steps: 128 KiB / 4 KiB
+            br = unit * k;
+        }
     }
     if (tl_cfg && br % unit != 0)
         throw config_error(where + "br=" + format_size(br) + " is not a multiple of tl_page=" + format_size(unit) +

@@ -43,7 +43,8 @@ bool detail::apply_stxxl_option(device_spec& d, const std::string& key, const st
         return true;
     }
     if (key == "raw_device")
-        throw config_error("raw devices are not machine devices (use `flashxxl characterize --device` to measure one)");
+        throw config_error("raw devices are not machine devices (measure one with `flashxxl characterize "
+                           "--block-device PATH --allow-write=PATH`)");
     return false;
 }
 

@@ -11,7 +11,7 @@ small=(--config tiny.cfg --no-progress --br 4KiB --bw 512KiB --memory 4MiB)
 model=(characterize --model hama-ssd-2009 --dry-run)
 
 # Negative and overflowing integers: CLI11 alone wraps -5 to 2^64 - 5.
-check "sort --items -5" 2 "--items: '-5' is not accepted; expected a whole number from 0 to 2\^64 - 1" \
+check "sort --items -5" 2 "--items: '-5' is not accepted; expected a whole number from 1 to 2\^64 - 1" \
     "$bin" sort "${small[@]}" --items -5
 check "sort --items beyond 64 bits" 2 "--items: '99999999999999999999' overflows 64 bits" \
     "$bin" sort "${small[@]}" --items 99999999999999999999
@@ -94,8 +94,10 @@ assert isinstance(d['command_line'], list) and d['command_line'][1:2] == [sys.ar
 assert d['timestamp'].endswith('Z'), d['timestamp']
 if sys.argv[1] == 'placement':
     assert all(c['machine_spec']['devices'] for c in d['configurations']), d['configurations']
-elif sys.argv[1] not in ('gen', 'characterize'):
+elif sys.argv[1] not in ('gen', 'characterize', 'reproduce'):
     assert d['machine_spec']['devices'], d['machine_spec']
+else:  # docs/json.md: these use no machine of the options (reproduce builds the papers' own)
+    assert 'machine_spec' not in d, sys.argv[1]
 # Units in names: a quantity never hides its unit, and numbers are numbers.
 unitless = {'br', 'bw', 'memory', 'size', 'capacity', 'rdv', 'wrv', 'cluster_br', 'cluster_bw', 'element_size', 'block', 'page',
             'pacing', 'id_width', 'segment', 'time', 'elapsed', 'translation_layer_memory',
@@ -106,6 +108,7 @@ def walk(x, path):
         for k, v in x.items():
             assert k not in unitless, path + '.' + k + ': a quantity without its unit in the key'
             assert not k.endswith('mibps'), path + '.' + k + ': write _mib_s'
+            assert k not in ('bytes', 'seconds') and not k.startswith('bytes_') and not k.endswith('_seconds'), path + '.' + k + ': sizes end in _bytes, times in _s'
             if k not in ('command_line', 'version'):
                 walk(v, path + '.' + k)
     elif isinstance(x, list):
@@ -125,4 +128,5 @@ json_ok "placement --json (a machine spec per configuration)" "$bin" placement g
 json_ok "characterize --json prints the report on stdout" "$bin" characterize --model hama-ssd-2009 --plan quick --json
 json_ok "btree --json" "$bin" btree --config tiny.cfg --br 4KiB --bw 64KiB --items 20000 --finds 100 --inserts 100 --batch 1000 --scans 2 --scan-length 500 --memory 1MiB --json
 json_ok "machine --json with a model's parameters" "$bin" machine --json --no-probe
+json_ok "reproduce --json (no machine spec)" "$bin" reproduce --tiny --out "$work/rep" --no-plots --json --quiet
 exit $fail

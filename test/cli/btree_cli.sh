@@ -21,8 +21,17 @@ assert ph(two, 'random finds')['read_bytes'] * 4 < ph(big, 'random finds')['read
 # The bulk load writes in Bw blocks only, each item about once.
 bl = ph(two, 'bulk load')
 assert bl['write_bytes'] == bl['write_ops'] * 65536 and bl['write_bytes'] < 1.2 * 16 * d['items'], bl
-assert ph(two, 'random finds')['modelled_s'] > 0, two" \
-    && echo "ok   btree json: layouts, Br reads for finds, Bw writes for the bulk load" || { echo "FAIL btree json"; fail=1; }
+assert ph(two, 'random finds')['modelled_s'] > 0, two
+# Every phase on the virtual clock, as in every command (docs/machine-config.md): one device, so
+# elapsed = I/O wait = at least the device's busy time (no CPU time is charged).
+for r in d['runs']:
+    for p in r['phases']:
+        assert p['modelled_elapsed_s'] >= p['modelled_s'] - 1e-9 and p['modelled_io_wait_s'] <= p['modelled_elapsed_s'] + 1e-9, p
+        assert p['modelled_io_wait_s'] > 0 or p['modelled_s'] == 0, p
+assert ph(two, 'random finds')['modelled_elapsed_s'] > 0, two" \
+    && echo "ok   btree json: layouts, Br reads for finds, Bw writes for the bulk load, modelled elapsed and I/O wait per phase" || { echo "FAIL btree json"; fail=1; }
+check "btree --items 0 states the range it accepts" 2 "--items: '0' is out of range; expected a whole number from 1 to 2\^64 - 1" "$bin" btree --config "$work/tiny.cfg" --no-progress --items 0
+check "btree --items -5 states the range from 1" 2 "--items: '-5' is not accepted; expected a whole number from 1 to 2\^64 - 1" "$bin" btree --config "$work/tiny.cfg" --no-progress --items -5
 check "bad layout is named" 2 "--layout 'b-tree' \(expected two-level, br, bw or all\)" "$bin" btree $small --layout b-tree
 check "memory too small names the minimum" 2 "--memory 128KiB is below the minimum 341\.78 KiB of the map with --layout two-level, Br = 4KiB, Bw = 64KiB" \
     "$bin" btree $base --memory 128KiB

@@ -72,7 +72,7 @@ rc=$?
 if [ $rc -ne 0 ]; then
     if grep -q "O_DIRECT\|tmpfs" <<<"$out"; then echo "skip real run: $out"; else echo "FAIL real run: $out"; fail=1; fi
 else
-    written=$(sed -n 's/.*"bytes_written": \([0-9]*\).*/\1/p' small.json | head -1)
+    written=$(sed -n 's/.*"written_bytes": \([0-9]*\).*/\1/p' small.json | head -1)
     if [ -n "$bound" ] && [ -n "$written" ] && [ "$written" -le "$bound" ]; then echo "ok   written $written <= bound $bound"
     else echo "FAIL written '$written' vs bound '$bound'"; fail=1; fi
     # Reads at three queue depths, the io_threads chosen from them, stated in the device line.

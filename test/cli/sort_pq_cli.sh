@@ -35,9 +35,11 @@ check "pq interleaved, 16 B" 0 "output verified: sorted" "$bin" pq $small --item
 check "pq interleaved, 1 item" 0 "output verified: sorted" "$bin" pq $small --items 1 --mode interleaved
 check "pq bad mode" 2 "push-pop or interleaved" "$bin" pq $small --items 10 --mode lifo
 # --items 0 is an error, not the default 1 GiB; a thread count is capped before any thread starts.
-check "sort --items 0 is refused (not the default input)" 2 "--items must be at least 1" "$bin" sort $small --items 0
-check "pq --items 0 is refused" 2 "--items must be at least 1" "$bin" pq $small --items 0
-check "--items 0 with --bytes: one of them" 2 "one of --items N and --bytes SIZE, not both" "$bin" sort $small --items 0 --bytes 1MiB
+# The range --items states is the one it accepts (README): 1 to 2^64 - 1.
+check "sort --items 0 is refused (not the default input)" 2 "--items: '0' is out of range; expected a whole number from 1 to 2\^64 - 1" "$bin" sort $small --items 0
+check "pq --items 0 is refused" 2 "--items: '0' is out of range; expected a whole number from 1 to 2\^64 - 1" "$bin" pq $small --items 0
+check "sort --items -5 states the range from 1" 2 "--items: '-5' is not accepted; expected a whole number from 1 to 2\^64 - 1" "$bin" sort $small --items -5
+check "--items with --bytes: one of them" 2 "one of --items N and --bytes SIZE, not both" "$bin" sort $small --items 5 --bytes 1MiB
 check "--threads above 1024 names the option and the range" 2 "--threads: '100000' is out of range; expected a whole number from 0 to 1024" \
     "$bin" sort $small --items 10 --threads 100000
 check "--threads 5 on any machine" 0 "output verified: sorted" "$bin" sort $small --items 100000 --threads 5 --mode sorter

@@ -95,11 +95,19 @@ TEST(device_blocks, unstated_sizes_default_to_seeds001_or_the_translation_layer)
     // Only br= given: Bw defaults to the library's 16 MiB.
     machine half = machine::from_config_text("flash=memory,64MiB,memory name=ssd br=64KiB\n");
     EXPECT_EQ(half.dev("ssd").blocks(), block_sizes(64 * KiB, 16 * MiB));
-    // Only bw= given: the stated Bw is kept, Br divides it (never above the default).
+    // Only bw= given: the stated Bw is kept, Br is its largest divisor in whole 4 KiB units up
+    // to the default 128 KiB (docs/machine-config.md), not only a power-of-two one (it was
+    // 64 KiB for 192 KiB, 4 KiB for 36 KiB, 64 KiB for 960 KiB).
     machine only_bw = machine::from_config_text("flash=memory,64MiB,memory name=ssd bw=192KiB\n"
-                                                "disk=memory,64MiB,memory name=hdd bw=8MiB\n");
-    EXPECT_EQ(only_bw.dev("ssd").blocks(), block_sizes(64 * KiB, 192 * KiB));
+                                                "disk=memory,64MiB,memory name=hdd bw=8MiB\n"
+                                                "flash=memory,64MiB,memory name=odd bw=36KiB\n"
+                                                "flash=memory,64MiB,memory name=big bw=960KiB\n"
+                                                "flash=memory,64MiB,memory name=prime bw=524KiB\n");
+    EXPECT_EQ(only_bw.dev("ssd").blocks(), block_sizes(96 * KiB, 192 * KiB));
     EXPECT_EQ(only_bw.dev("hdd").blocks(), block_sizes(128 * KiB, 8 * MiB));
+    EXPECT_EQ(only_bw.dev("odd").blocks(), block_sizes(36 * KiB, 36 * KiB));
+    EXPECT_EQ(only_bw.dev("big").blocks(), block_sizes(120 * KiB, 960 * KiB));
+    EXPECT_EQ(only_bw.dev("prime").blocks(), block_sizes(4 * KiB, 524 * KiB));  // 131 units: a prime
 }
 
 TEST(block_sizes, whole_reads_bw_raises_bw_to_a_multiple_of_br) {

@@ -113,8 +113,16 @@ TEST(MachineTranslationLayer, DerivedBrIsWholePages) {
     machine p = machine::from_config_text("flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on "
                                           "tl_page=4KiB tl_segment=1MiB bw=192KiB\n",
                                           "tl.cfg");
-    EXPECT_EQ(p.dev(0).blocks().br, 64 * KiB);  // the largest power-of-two divisor up to 128 KiB, as without a layer
+    EXPECT_EQ(p.dev(0).blocks().br, 96 * KiB);  // the largest divisor in whole pages up to 128 KiB, as without a layer
     EXPECT_EQ(p.dev(0).blocks().bw, 192 * KiB);
+    machine q = machine::from_config_text("flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on "
+                                          "tl_page=12KiB tl_segment=1200KiB bw=1200KiB\n",
+                                          "tl.cfg");
+    EXPECT_EQ(q.dev(0).blocks().br, 120 * KiB);  // 10 pages: the largest divisor of 100 pages up to 128 KiB
+    machine r = machine::from_config_text("flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on "
+                                          "tl_page=256KiB tl_segment=4MiB bw=4MiB\n",
+                                          "tl.cfg");
+    EXPECT_EQ(r.dev(0).blocks().br, 256 * KiB);  // a page above 128 KiB: one page
 }
 
 // A request the layer refuses (unaligned, out of range) is not I/O: the device's per-role

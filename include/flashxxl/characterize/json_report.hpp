@@ -29,8 +29,8 @@ inline nlohmann::json to_json(const characterization& c, const recommendation& r
                    {"alignment_bytes", c.alignment},
                    {"base_offset_bytes", c.base_offset}};
     j["totals"] = {{c.modelled ? "modelled_device_s" : "measured_device_s", c.device_seconds},
-                   {"bytes_read", c.bytes_read},
-                   {"bytes_written", c.bytes_written},
+                   {"read_bytes", c.bytes_read},
+                   {"written_bytes", c.bytes_written},
                    {"requests", c.requests}};
     json rec = {{"peak_read_mib_s", r.peak_read_mib_s},
                 {"peak_seq_write_mib_s", r.peak_seq_write_mib_s},
@@ -73,8 +73,8 @@ inline nlohmann::json to_json(const characterization& c, const recommendation& r
                   {"span_bytes", x.pattern.span},
                   {"ios", x.ios},
                   {"ignored_ios", x.ignored},
-                  {"bytes", x.bytes},
-                  {"seconds", x.seconds},
+                  {"transferred_bytes", x.bytes},
+                  {"device_s", x.seconds},
                   {"throughput_mib_s", x.throughput_mib_s},
                   {"wall_s", x.wall_s},
                   {"latency", latency_json(x.latency)},
