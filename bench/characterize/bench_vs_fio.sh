@@ -24,7 +24,7 @@ TIME=${TIME:-5}
 ROUNDS=${ROUNDS:-1}
 FIO_IOMEM=${FIO_IOMEM:-auto}
 OFFSETS=${OFFSETS:-0}
-command -v fio >/dev/null || { echo "fio not installed" >&2; exit 1; }
+command -v fio >/dev/null || { echo "bench_vs_fio.sh: fio not found in PATH; expected fio installed (e.g. apt-get install fio)" >&2; exit 1; }
 mkdir -p "$DIR"
 cd "$DIR"
 FILE=$PWD/target.img
@@ -58,10 +58,14 @@ run_fio() { # pattern block fio-block tag
     --iomem="$FIO_IOMEM" "${log[@]}" --output-format=json > "fio-$1-$2-$4.json"
 }
 run_flashxxl() { # pattern block tag
-  local log=()
+  local log=() out="flashxxl-$1-$2-$3.json"
   if [ "$OFFSETS" = 1 ]; then log=(--io-log "flashxxl-$1-$2-$3.csv"); fi
-  "$FLASHXXL" characterize --file "$FILE" --experiments "exp-$1-$2.txt" --json "flashxxl-$1-$2-$3.json" \
-    "${log[@]}" --keep --quiet --no-plots
+  # --json is a flag: the report comes on stdout (and only it)
+  if ! "$FLASHXXL" characterize --file "$FILE" --experiments "exp-$1-$2.txt" --json \
+      "${log[@]}" --keep --quiet --no-plots > "$out"; then
+    echo "bench_vs_fio.sh: flashxxl characterize failed on $1 $2 (run $3); see the messages above and $DIR/$out" >&2
+    exit 1
+  fi
 }
 declare -A FIO_RW=([SR]=read [RR]=randread [SW]=write [RW]=randwrite)
 declare -A OP=([SR]=read [RR]=read [SW]=write [RW]=write)
@@ -103,7 +107,7 @@ for bs in ("4KiB", "1MiB"):
             fio_runs += fo
             ratios.append(mean(fx) / mean(fo) if mean(fo) else float("nan"))
             # the same bytes over the run's wall time, as fio counts (includes time between requests)
-            fx_wall += [f["bytes"] / 2**20 / f["wall_s"] for f in fxs if f["wall_s"] > 0]
+            fx_wall += [f["transferred_bytes"] / 2**20 / f["wall_s"] for f in fxs if f["wall_s"] > 0]
             buffers |= {f.get("io_buffer", "unknown") for f in fxs}
             fx_lat += [f["latency"]["mean_s"] for f in fxs]
             fx_p99 += [f["latency"]["p99_s"] for f in fxs]

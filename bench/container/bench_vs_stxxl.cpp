@@ -12,6 +12,9 @@
 // The benchmark bodies are templates over the item type (bench_vs_stxxl_items.hpp), one TU each.
 // A sweep over the sorter first times its final merge without the disk (merge_ceiling.hpp) and
 // prints the sorter's merge speedup beside that ceiling.
+// Exit status: 0 when every output was right, 1 when a run failed or was wrong (or the JSON
+// could not be written), 2 for bad options (a --memory below a selected benchmark's minimum,
+// an unwritable --json path: both found before any run).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -27,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_vs_stxxl_items.hpp"
+#include "json_file.hpp"
 #include "merge_ceiling.hpp"
 
 using namespace bench_vs_stxxl;
@@ -49,9 +53,44 @@ bool parse_count_list(const std::string& text, std::vector<std::size_t>& out) {
     }
     return !out.empty();
 }
+
+//! Removes the generated STXXL config file when the run ends, however it ends.
+struct remove_on_exit {
+    std::string path;
+    ~remove_on_exit() {
+        if (!path.empty()) ::unlink(path.c_str());
+    }
+};
+
+//! The selected benchmarks whose minimum M is above `memory`, one line each (empty: none).
+std::vector<std::string> memory_shortfalls(const bench_settings& st, const std::vector<std::size_t>& item_sizes) {
+    std::vector<std::string> lines;
+    for (std::size_t s : item_sizes) {
+        const std::vector<memory_need> needs =
+            s == 8 ? memory_needs_u64(st) : s == 16 ? memory_needs_pair16(st) : memory_needs_rec100(st);
+        for (const memory_need& n : needs)
+            if (st.memory < n.minimum)
+                lines.push_back(n.benchmark + ", " + std::to_string(s) + "-byte items" +
+                                (n.blocks.empty() ? "" : ", flashxxl Br/Bw " + n.blocks) + ": " + n.why + " needs " +
+                                format_bytes(double(n.minimum)));
+    }
+    return lines;
+}
+
+int run_benchmarks(int argc, char** argv);
 }  // namespace
 
 int main(int argc, char** argv) {
+    try {
+        return run_benchmarks(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "bench_container_vs_stxxl: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+namespace {
+int run_benchmarks(int argc, char** argv) {
     bench_settings st;
     st.dir = "bench-work";
     st.bytes = 512 * MiB;
@@ -76,7 +115,9 @@ int main(int argc, char** argv) {
         "with merge throughput, speedup and parallel efficiency against the first count, and the I/O floor\n"
         "(bytes moved / sequential bandwidth of DIR, measured first). A sweep first times the same merge\n"
         "in memory (8-byte keys, as many runs as the sorter forms, its output stage and one consumer; no\n"
-        "disk): the speedup this machine allows the merge phase, printed beside the sorter's.\n";
+        "disk): the speedup this machine allows the merge phase, printed beside the sorter's.\n"
+        "A --memory below a selected benchmark's minimum is refused before any run (STXXL's priority queue\n"
+        "needs 40MiB: 32MiB fixed internal memory and at least 8MiB of pools), and so is an unwritable --json.\n";
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
@@ -143,11 +184,31 @@ int main(int argc, char** argv) {
         if (block_choice != "same") st.pairs.push_back(split_blocks);
         if (block_choice != "split") st.pairs.push_back(same_blocks);
     }
+    // Checked before any run, so that a long run does not end in a refusal.
+    if (const std::vector<std::string> short_of = memory_shortfalls(st, item_sizes); !short_of.empty()) {
+        std::cerr << "--memory " << format_bytes(double(st.memory))
+                  << ": below the minimum of a selected benchmark; raise --memory or leave the benchmark out (--only, "
+                     "--item, --blocks, --side):\n";
+        for (const std::string& line : short_of) std::cerr << "  " << line << "\n";
+        return 2;
+    }
+    if (!json_path.empty()) {
+        if (std::string why = bench_json::why_unwritable(json_path); !why.empty()) {
+            std::cerr << "--json " << json_path << ": cannot write there (" << why << "); expected a writable file path\n";
+            return 2;
+        }
+    }
     ::mkdir(st.dir.c_str(), 0755);
-    std::string cfg = st.dir + "/flashxxl-bench.stxxl";
+    remove_on_exit cfg_file{st.dir + "/flashxxl-bench.stxxl"};
+    const std::string& cfg = cfg_file.path;
     {
         std::ofstream out(cfg);
         out << "disk=" << st.dir << "/stxxl-bench.img," << format_size(4 * st.bytes + GiB) << ",syscall direct=try unlink\n";
+        out.close();
+        if (out.fail()) {
+            std::cerr << "--dir " << st.dir << ": cannot write STXXL's config file " << cfg << "; expected a writable directory\n";
+            return 2;
+        }
     }
     setenv("STXXLCFG", cfg.c_str(), 1);
     setenv("STXXLLOGFILE", "/dev/null", 0);
@@ -200,8 +261,9 @@ int main(int argc, char** argv) {
     auto floor_s = [&](const result& r) {
         return (bw.read > 0 ? double(r.fx_read) / bw.read : 0) + (bw.write > 0 ? double(r.fx_written) / bw.write : 0);
     };
-    std::printf("flashxxl (Br/Bw as listed, %u I/O thread(s)) vs STXXL 1.4.1 (B 2 MiB, 1 I/O thread): %s of "
-                "items, M = %s, files in %s; %zu hardware threads (OpenMP)\n",
+    std::printf("flashxxl (Br/Bw as listed, %u I/O thread(s)) vs STXXL 1.4.1 (block size in column st_B: 2 MiB, the "
+                "priority queue's as PRIORITY_QUEUE_GENERATOR picks it; 1 I/O thread): %s of items, M = %s, files in "
+                "%s; %zu hardware threads (OpenMP)\n",
                 st.fx_io_threads, format_bytes(double(st.bytes)).c_str(), format_bytes(double(st.memory)).c_str(),
                 st.dir.c_str(), machine_threads);
     std::printf("sequential bandwidth of %s through flashxxl's file: read %s/s, write %s/s (the I/O floor's divisor)\n",
@@ -234,8 +296,8 @@ int main(int argc, char** argv) {
             }
         }
     }
-    std::printf("%4s %-30s %-15s %3s %10s %10s %7s %9s %9s %7s %5s %8s %7s %12s %12s %12s %12s %4s\n", "item",
-                "benchmark", "fx Br/Bw", "thr", "flashxxl_s", "stxxl_s", "ratio", "fx_merge", "Mitems/s", "speedup",
+    std::printf("%4s %-30s %-15s %9s %3s %10s %10s %7s %9s %9s %7s %5s %8s %7s %12s %12s %12s %12s %4s\n", "item",
+                "benchmark", "fx Br/Bw", "st_B", "thr", "flashxxl_s", "stxxl_s", "ratio", "fx_merge", "Mitems/s", "speedup",
                 "eff", "floor_s", "fx/flr", "fx_RDV", "fx_WRV", "stxxl_RDV", "stxxl_WRV", "ok");
     //! The in-memory merge's speedup at `threads` with the output stage of the pair labelled
     //! `blocks` (0 when not measured).
@@ -268,9 +330,10 @@ int main(int argc, char** argv) {
             double speedup = r.fx_merge_s > 0 ? base.fx_merge_s / r.fx_merge_s : 0;
             double efficiency = speedup * double(base.threads) / double(r.threads);
             double floor = floor_s(r);
-            std::printf("%4zu %-30s %-15s %3zu %10.3f %10.3f %7.3f %9.3f %9.2f %7.2f %5.2f %8.3f %7.2f %12s %12s %12s "
-                        "%12s %4s\n",
-                        ir.item_bytes, r.name.c_str(), r.blocks.c_str(), r.threads, r.fx_s, r.st_s,
+            std::printf("%4zu %-30s %-15s %9s %3zu %10.3f %10.3f %7.3f %9.3f %9.2f %7.2f %5.2f %8.3f %7.2f %12s %12s "
+                        "%12s %12s %4s\n",
+                        ir.item_bytes, r.name.c_str(), r.blocks.c_str(), format_bytes(double(r.st_block)).c_str(),
+                        r.threads, r.fx_s, r.st_s,
                         r.st_s > 0 ? r.fx_s / r.st_s : 0.0, r.fx_merge_s, throughput / 1e6, speedup, efficiency, floor,
                         floor > 0 ? r.fx_s / floor : 0.0, format_bytes(double(r.fx_read)).c_str(),
                         format_bytes(double(r.fx_written)).c_str(), format_bytes(double(r.st_read)).c_str(),
@@ -282,7 +345,8 @@ int main(int argc, char** argv) {
                          {"parallel_efficiency", efficiency}, {"io_floor_s", floor},
                          {"flashxxl_over_floor", floor > 0 ? r.fx_s / floor : 0.0}, {"flashxxl_read_bytes", r.fx_read},
                          {"flashxxl_write_bytes", r.fx_written}, {"stxxl_read_bytes", r.st_read},
-                         {"stxxl_write_bytes", r.st_written}, {"ok", r.ok}, {"input_bytes", st.bytes},
+                         {"stxxl_write_bytes", r.st_written}, {"stxxl_block_bytes", r.st_block},
+                         {"ok", r.ok}, {"input_bytes", st.bytes},
                          {"memory_bytes", st.memory}, {"flashxxl_io_threads", st.fx_io_threads},
                          {"hardware_threads", machine_threads}, {"read_bandwidth_bytes_s", bw.read},
                          {"write_bandwidth_bytes_s", bw.write},
@@ -291,12 +355,25 @@ int main(int argc, char** argv) {
                          {"flashxxl_io_wait_s", r.fx_wait_s}, {"flashxxl_merge_io_wait_s", r.fx_merge_wait_s},
                          {"stxxl_io_wait_s", r.st_wait_s},
                          {"in_memory_merge_speedup", ir.item_bytes == 8 ? ceiling_at(r.blocks, r.threads) : 0.0}});
+            if (r.fx_readahead > 0) {
+                j.back()["flashxxl_readahead_bytes"] = r.fx_readahead;
+                j.back()["stxxl_readahead_bytes"] = r.st_readahead;
+                j.back()["scan_consumer"] = "per item (operator* and ++) on both sides";
+            }
             ok = ok && r.ok;
         }
     }
     std::printf("fx_merge: the sorter's sort() + streaming out (sort(vector): its whole run); Mitems/s = items / "
                 "fx_merge; speedup and eff(iciency) against the first thread count; floor_s = fx bytes read / read "
                 "bandwidth + written / write bandwidth.\n");
+    for (const item_results& ir : all)
+        for (const result& r : ir.rows)
+            if (r.fx_readahead > 0 && r.threads == st.thread_counts.front())
+                std::printf("vector scan, %zu-byte items, fx %s: both sides have the same bytes of reads in flight "
+                            "beyond the block being consumed (flashxxl %s in blocks of Br, STXXL %s in blocks of 2 MiB) "
+                            "and consume one item at a time (operator* and ++; STXXL's reader has no span API)\n",
+                            ir.item_bytes, r.blocks.c_str(), format_bytes(double(r.fx_readahead)).c_str(),
+                            format_bytes(double(r.st_readahead)).c_str());
     if (!ceilings.empty() && all.front().item_bytes == 8) {
         std::printf("merge speedup against the in-memory merge's with the same stage and threads (8-byte items):\n");
         for (const result& r : all.front().rows) {
@@ -331,7 +408,7 @@ int main(int argc, char** argv) {
                         format_bytes(limit).c_str(), r.fx_merge_wait_s, r.fx_merge_s,
                         100 * r.fx_merge_wait_s / r.fx_merge_s);
         }
-    if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
-    ::unlink(cfg.c_str());
+    if (!json_path.empty() && !bench_json::write("bench_container_vs_stxxl", json_path, j)) return 1;
     return ok ? 0 : 1;
 }
+}  // namespace

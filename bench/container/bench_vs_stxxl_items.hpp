@@ -5,6 +5,7 @@
 // libraries' sorters for three types at once.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -56,6 +57,12 @@ struct result {
     //! merges); sort(vector)'s whole run (formation and merges cannot be told apart there).
     double fx_merge_s = 0;
     std::uint64_t fx_read = 0, fx_written = 0, st_read = 0, st_written = 0;
+    //! STXXL's block size in this benchmark: 2 MiB (stxxl_block) for the sorter, sort and
+    //! vector, the one PRIORITY_QUEUE_GENERATOR picked for the priority queue.
+    std::uint64_t st_block = 0;
+    //! The scan's read-ahead in bytes (blocks requested ahead of the one being consumed) on
+    //! each side; 0 for the other benchmarks.
+    std::uint64_t fx_readahead = 0, st_readahead = 0;
     //! Seconds the callers blocked waiting for I/O to complete: flashxxl's over its run (the
     //! devices' wait_s), in its merge phase (fx_merge_s' part of it), and STXXL's over its run
     //! (its statistics' I/O wait time). A merge that waits for the disk shows it here.
@@ -77,10 +84,21 @@ struct bandwidth {
     }
 };
 
+//! The smallest M one selected benchmark accepts for one item size and flashxxl block pair.
+struct memory_need {
+    std::string benchmark;  // as in the table
+    std::string blocks;     // flashxxl's Br/Bw
+    std::uint64_t minimum = 0;
+    std::string why;  // whose minimum it is
+};
+
 // One function per item type (defined in its own TU).
 std::vector<result> run_u64(const bench_settings& s);
 std::vector<result> run_pair16(const bench_settings& s);
 std::vector<result> run_rec100(const bench_settings& s);
+std::vector<memory_need> memory_needs_u64(const bench_settings& s);
+std::vector<memory_need> memory_needs_pair16(const bench_settings& s);
+std::vector<memory_need> memory_needs_rec100(const bench_settings& s);
 bandwidth measure_bandwidth(const bench_settings& s);
 
 inline std::uint64_t mix64(std::uint64_t x) {
@@ -257,6 +275,7 @@ bool is_sorted_stream(Stream&& in) {
 template <class T>
 result bench_sorter(const bench_settings& st, std::uint64_t n, std::size_t threads, const block_sizes& fx_blocks) {
     result r{"sorter push/sort/pop", blocks_label(fx_blocks)};
+    r.st_block = stxxl_block;
     if (st.run_flashxxl) {
         machine m = fx_machine(st, 4 * n * sizeof(T) + GiB);
         auto t0 = std::chrono::steady_clock::now();
@@ -292,6 +311,7 @@ result bench_sorter(const bench_settings& st, std::uint64_t n, std::size_t threa
 template <class T>
 result bench_sort(const bench_settings& st, std::uint64_t n, std::size_t threads, const block_sizes& fx_blocks) {
     result r{"sort(vector)", blocks_label(fx_blocks)};
+    r.st_block = stxxl_block;
     if (st.run_flashxxl) {
         machine m = fx_machine(st, 4 * n * sizeof(T) + GiB);
         using V = vector<T>;
@@ -322,9 +342,37 @@ result bench_sort(const bench_settings& st, std::uint64_t n, std::size_t threads
     return r;
 }
 
+//! The vector scan's read-ahead: both sides have the same bytes of reads in flight beyond the
+//! block being consumed. flashxxl's choice is 16 Br; STXXL's reader has at least one of its
+//! 2 MiB blocks ahead (its default), so the bytes are max(16 Br, 2 MiB) rounded up to whole
+//! STXXL blocks, and flashxxl reads ceil(that / Br) blocks ahead (equal bytes whenever Br
+//! divides 2 MiB, as 256 KiB and 2 MiB do: 4 MiB and 32 MiB ahead).
+struct scan_readahead {
+    std::size_t fx_blocks = 0, st_blocks = 0;  // blocks ahead of the current one
+    std::uint64_t fx_bytes = 0, st_bytes = 0;
+    //! bufreader_type's nbuffers for st_blocks ahead: its buf_istream gives its prefetcher
+    //! max(2, nbuffers - 1) buffers, one of which holds the block being consumed.
+    std::size_t stxxl_nbuffers() const { return st_blocks + 2; }
+};
+inline scan_readahead scan_readahead_for(const block_sizes& fx_blocks) {
+    const std::uint64_t wanted = std::max<std::uint64_t>(16 * fx_blocks.br, stxxl_block);
+    scan_readahead a;
+    a.st_blocks = std::size_t((wanted + stxxl_block - 1) / stxxl_block);
+    a.st_bytes = a.st_blocks * stxxl_block;
+    a.fx_blocks = std::size_t((a.st_bytes + fx_blocks.br - 1) / fx_blocks.br);
+    a.fx_bytes = a.fx_blocks * fx_blocks.br;
+    return a;
+}
+
+//! Sums the keys of a whole vector, one item at a time (operator* and ++) on both sides: STXXL's
+//! reader has no span API, so both consumers have the same per-item loop.
 template <class T>
 result bench_vector_scan(const bench_settings& st, std::uint64_t n, const block_sizes& fx_blocks) {
     result r{"vector scan", blocks_label(fx_blocks)};
+    r.st_block = stxxl_block;
+    const scan_readahead ahead = scan_readahead_for(fx_blocks);
+    r.fx_readahead = ahead.fx_bytes;
+    r.st_readahead = ahead.st_bytes;
     std::uint64_t fx_sum = 0, st_sum = 0;
     if (st.run_flashxxl) {
         machine m = fx_machine(st, 2 * n * sizeof(T) + GiB);
@@ -333,12 +381,8 @@ result bench_vector_scan(const bench_settings& st, std::uint64_t n, const block_
         fill_with_items<T>(v, n);
         volumes v0 = fx_volume(m);
         auto t0 = std::chrono::steady_clock::now();
-        for (typename V::stream_reader in(v, 0, n, 16); !in.empty();) {  // 16 blocks of prefetch
-            std::uint64_t k = in.run();
-            const T* p = &*in;
-            for (std::uint64_t i = 0; i < k; ++i) fx_sum += item_kind<T>::key(p[i]);
-            in.skip(k);
-        }
+        for (typename V::stream_reader in(v, 0, n, ahead.fx_blocks); !in.empty(); ++in)
+            fx_sum += item_kind<T>::key(*in);
         r.fx_s = seconds_since(t0);
         volumes v1 = fx_volume(m);
         r.fx_read = v1.read - v0.read;
@@ -350,7 +394,8 @@ result bench_vector_scan(const bench_settings& st, std::uint64_t n, const block_
         fill_with_items<T>(v, n);
         stxxl::stats_data before(*stxxl::stats::get_instance());
         auto t0 = std::chrono::steady_clock::now();
-        for (typename SV::bufreader_type in(v); !in.empty(); ++in) st_sum += item_kind<T>::key(*in);
+        for (typename SV::bufreader_type in(v, ahead.stxxl_nbuffers()); !in.empty(); ++in)
+            st_sum += item_kind<T>::key(*in);
         r.st_s = seconds_since(t0);
         record_stxxl_volumes(r, before);
     }
@@ -386,13 +431,25 @@ void pq_workload(PushPop& q, std::uint64_t n, bool interleaved, bool& ok) {
 }
 
 // STXXL fixes the PQ's internal memory at compile time: half of the default M (64 MiB); the
-// prefetch and write pools get the other half, so both queues hold M in total.
+// prefetch and write pools get the rest of M, at least 8 MiB, so both queues hold M in total
+// and M below stxxl_pq_min_memory is refused (main checks it before any run).
 constexpr std::uint64_t stxxl_pq_internal = 32 * 1024 * 1024;
+constexpr std::uint64_t stxxl_pq_min_pools = 8 * 1024 * 1024;
+constexpr std::uint64_t stxxl_pq_min_memory = stxxl_pq_internal + stxxl_pq_min_pools;
+
+//! STXXL's priority queue for items T: PRIORITY_QUEUE_GENERATOR picks the block size itself
+//! (from the item size, the internal memory and the capacity), not stxxl_block.
+template <class T>
+using stxxl_pq_type =
+    typename stxxl::PRIORITY_QUEUE_GENERATOR<T, stxxl_greater<T>, stxxl_pq_internal, (1ull << 28) / 1024>::result;
+template <class T>
+constexpr std::uint64_t stxxl_pq_block_bytes = stxxl_pq_type<T>::block_type::raw_size;
 
 template <class T>
 result bench_pq(const bench_settings& st, std::uint64_t n, std::size_t threads, bool interleaved,
                 const block_sizes& fx_blocks) {
     result r{interleaved ? "priority_queue interleaved" : "priority_queue n push, n pop", blocks_label(fx_blocks)};
+    r.st_block = stxxl_pq_block_bytes<T>;
     if (st.run_flashxxl) {
         machine m = fx_machine(st, 4 * n * sizeof(T) + GiB);
         auto t0 = std::chrono::steady_clock::now();
@@ -408,14 +465,15 @@ result bench_pq(const bench_settings& st, std::uint64_t n, std::size_t threads, 
         r.fx_wait_s = v.wait_s;
     }
     if (st.run_stxxl) {
-        using stxxl_pq = typename stxxl::PRIORITY_QUEUE_GENERATOR<T, stxxl_greater<T>, stxxl_pq_internal,
-                                                                  (1ull << 28) / 1024>::result;
+        if (st.memory < stxxl_pq_min_memory)  // main refuses such an M before any run
+            throw config_error("--memory " + format_bytes(double(st.memory)) + ": STXXL's priority queue needs at least " +
+                               format_bytes(double(stxxl_pq_min_memory)));
         stxxl::stats_data before(*stxxl::stats::get_instance());
         auto t0 = std::chrono::steady_clock::now();
         {
             // The internal part is fixed at compile time; the pools get the rest of M.
-            std::uint64_t pools = st.memory > stxxl_pq_internal + 8 * MiB ? st.memory - stxxl_pq_internal : 8 * MiB;
-            stxxl_pq q(pools / 2, pools / 2);
+            const std::uint64_t pools = st.memory - stxxl_pq_internal;
+            stxxl_pq_type<T> q(pools / 2, pools / 2);
             pq_workload<T>(q, n, interleaved, r.ok);
         }
         r.st_s = seconds_since(t0);
@@ -424,13 +482,48 @@ result bench_pq(const bench_settings& st, std::uint64_t n, std::size_t threads, 
     return r;
 }
 
+//! True when --only selects benchmark `key` (sorter, sort, pq, pq-interleaved, scan).
+inline bool is_selected(const bench_settings& st, const std::string& key) { return st.only.empty() || st.only == key; }
+
+//! The smallest M of each benchmark run_item_benchmarks<T>(st) will run, per block pair and
+//! side, so that main can refuse a too small --memory before any run.
+template <class T>
+std::vector<memory_need> memory_needs(const bench_settings& st) {
+    std::vector<memory_need> needs;
+    const bool pq = sizeof(T) <= 16 && (is_selected(st, "pq") || is_selected(st, "pq-interleaved"));
+    if (st.run_flashxxl) {
+        for (const block_sizes& b : st.pairs) {
+            const std::string label = blocks_label(b);
+            const std::uint64_t sorter_min = sorter<T, fx_less<T>>::min_memory(b);
+            if (is_selected(st, "sorter")) needs.push_back({"sorter push/sort/pop", label, sorter_min, "flashxxl::sorter"});
+            if (is_selected(st, "sort"))
+                needs.push_back({"sort(vector)", label, sort_stream_memory<T>(b) + sorter_min, "flashxxl::sort"});
+            if constexpr (sizeof(T) <= 16) {
+                if (pq)
+                    needs.push_back({"priority_queue", label, flashxxl::priority_queue<T, fx_greater<T>>::min_memory(b),
+                                     "flashxxl::priority_queue"});
+            }
+        }
+    }
+    if (st.run_stxxl) {
+        // stxxl::sort wants 2 blocks per merge buffer, twice that in its parallel mode.
+        if (is_selected(st, "sort")) needs.push_back({"sort(vector)", "", 2 * 2 * stxxl_block, "stxxl::sort"});
+        if (pq)
+            needs.push_back({"priority_queue", "", stxxl_pq_min_memory,
+                             "STXXL's priority queue (" + format_bytes(double(stxxl_pq_internal)) +
+                                 " of internal memory fixed at compile time + at least " +
+                                 format_bytes(double(stxxl_pq_min_pools)) + " of prefetch and write pools)"});
+    }
+    return needs;
+}
+
 //! Every selected benchmark for item type T, at every block pair and thread count of `st`.
 //! The priority queue runs for items of at most 16 bytes (the table has no 100-byte PQ).
 template <class T>
 std::vector<result> run_item_benchmarks(const bench_settings& st) {
     const std::uint64_t n = st.bytes / sizeof(T);
     std::vector<result> results;
-    auto want = [&](const std::string& k) { return st.only.empty() || st.only == k; };
+    auto want = [&](const std::string& k) { return is_selected(st, k); };
     for (const block_sizes& b : st.pairs) {
         for (std::size_t t : st.thread_counts) {
             omp_set_num_threads(int(t));  // STXXL's parallel mode

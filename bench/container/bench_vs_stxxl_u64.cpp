@@ -4,6 +4,7 @@
 namespace bench_vs_stxxl {
 
 std::vector<result> run_u64(const bench_settings& s) { return run_item_benchmarks<std::uint64_t>(s); }
+std::vector<memory_need> memory_needs_u64(const bench_settings& s) { return memory_needs<std::uint64_t>(s); }
 
 namespace {
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smoke test of bench_container_vs_stxxl: a tiny sorter sweep on both libraries, its in-memory merge rows, Br read rates and JSON.
+# Smoke test of bench_container_vs_stxxl: a tiny sorter sweep on both libraries (in-memory merge rows, Br read rates, JSON), the scan's and PQ's like-for-like settings, and the refusals before any run.
 # Usage: smoke_vs_stxxl.sh BENCH_BINARY
 set -euo pipefail
 bench=$1
@@ -32,4 +32,38 @@ awk '/"benchmark": "sorter/ { sorter = 1 }
 # Bad input names the option and what was expected.
 if "$bench" --dir "$dir/work" --sweep 1,x >"$dir/bad.txt" 2>&1; then fail "--sweep 1,x was accepted"; fi
 grep -q -- '--sweep 1,x: expected thread counts' "$dir/bad.txt" || fail "--sweep 1,x: unclear error"
+
+# The vector scan: the same read-ahead bytes on both sides (4 MiB at Br 256 KiB, 32 MiB at 2 MiB), said in table and JSON.
+"$bench" --dir "$dir/work" --bytes 8MiB --memory 16MiB --only scan --json "$dir/scan.json" >"$dir/scan.txt" 2>&1 ||
+    { cat "$dir/scan.txt"; fail "the scan failed"; }
+grep -q '^vector scan, 8-byte items, fx 2 MiB/2 MiB: both sides have the same bytes of reads in flight .*(flashxxl 32 MiB in blocks of Br, STXXL 32 MiB' \
+    "$dir/scan.txt" || fail "the scan's read-ahead is not in the table's notes"
+python3 - "$dir/scan.json" <<'PY' || fail "scan rows: read-ahead or STXXL block size wrong in the JSON"
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert len(rows) == 2 and all(r["ok"] for r in rows), rows
+for r in rows:
+    assert r["flashxxl_readahead_bytes"] == r["stxxl_readahead_bytes"] == (4 << 20 if r["flashxxl_blocks"].startswith("256") else 32 << 20), r
+    assert r["stxxl_block_bytes"] == 2 << 20 and r["scan_consumer"].startswith("per item"), r
+PY
+# The priority queue: STXXL's block size is the generator's (128 KiB for these items), not 2 MiB.
+"$bench" --dir "$dir/work" --bytes 2MiB --memory 40MiB --only pq --item 8,16 --blocks split --json "$dir/pq.json" \
+    >"$dir/pq.txt" 2>&1 || { cat "$dir/pq.txt"; fail "the priority queue failed"; }
+grep -qE '^ +8 priority_queue n push, n pop +256 KiB/2 MiB +128 KiB ' "$dir/pq.txt" || fail "no st_B of 128 KiB in the PQ row"
+python3 -c 'import json, sys; rows = json.load(open(sys.argv[1])); assert len(rows) == 2 and all(r["ok"] and r["stxxl_block_bytes"] == 128 << 10 for r in rows), rows' \
+    "$dir/pq.json" || fail "PQ rows: stxxl_block_bytes is not 128 KiB"
+# Refused before any run (exit 2, nothing measured): a --memory below a selected benchmark's
+# minimum (STXXL's PQ: 40 MiB), an unwritable --json. A failed JSON write is a failed run (1).
+status=0; "$bench" --dir "$dir/work" --bytes 64MiB --memory 16MiB >"$dir/bad.txt" 2>&1 || status=$?
+[ $status -eq 2 ] || fail "--memory 16MiB with the PQ rows: exit $status, expected 2"
+grep -q -- "^--memory 16 MiB: below the minimum of a selected benchmark" "$dir/bad.txt" &&
+    grep -q "STXXL's priority queue .* needs 40 MiB" "$dir/bad.txt" && grep -q 'flashxxl::priority_queue needs' "$dir/bad.txt" &&
+    ! grep -q '^sequential bandwidth' "$dir/bad.txt" || { cat "$dir/bad.txt"; fail "--memory 16MiB: unclear refusal, or it ran first"; }
+status=0; "$bench" --dir "$dir/work" --only sorter --json "$dir/no/such/out.json" >"$dir/bad.txt" 2>&1 || status=$?
+[ $status -eq 2 ] && grep -q -- "--json $dir/no/such/out.json: cannot write there" "$dir/bad.txt" &&
+    ! grep -q '^sequential bandwidth' "$dir/bad.txt" || fail "unwritable --json: exit $status, or it ran first"
+if [ -w /dev/full ]; then
+    status=0; "$bench" --dir "$dir/work" --bytes 1MiB --only scan --side flashxxl --json /dev/full >"$dir/bad.txt" 2>&1 || status=$?
+    [ $status -eq 1 ] && grep -q -- '--json /dev/full: writing failed' "$dir/bad.txt" || fail "--json /dev/full: exit $status, expected 1"
+fi
 echo "smoke_vs_stxxl: ok"
