@@ -44,14 +44,16 @@ void run_btree(const btree_options& o) {
         throw config_error("--batch " + std::to_string(w.batch) + ": its keys are sorted in memory (" +
                            format_bytes(double(w.batch) * sizeof(std::uint64_t)) +
                            "), more than half this machine's physical memory (" + format_bytes(double(physical)) + ")");
-    const machine_spec spec = bench_machine_spec(o.choice, o.device);
+    machine_spec spec = bench_machine_spec(o.choice, o.device);
     struct variant {
         std::string name, option;
         block_sizes blocks;
     };
     std::vector<variant> variants;
     {
+        const kept_files_carry_over kept(spec);
         machine probe(spec);
+        kept.carry_over(spec);  // each layout's fresh machine reopens the keep=on files the probe made
         const block_sizes b = resolve_block_sizes(probe, role::static_data, o.br, o.bw);
         if (o.layout == "two-level" || o.layout == "all") variants.push_back({"two-level", "two-level", b});
         if (o.layout == "br" || o.layout == "all")

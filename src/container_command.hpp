@@ -152,7 +152,9 @@ void run_container_benchmark(const container_options& o, role data_role) {
         std::vector<block_sizes> pairs;
         std::vector<skipped_pair> skipped;
         {
+            const kept_files_carry_over kept(spec);
             machine probe(spec);
+            kept.carry_over(spec);  // each pair's fresh machine reopens the keep=on files the probe made
             for (const std::string& br : brs)
                 for (const std::string& bw : bws) {
                     std::string why;

@@ -29,6 +29,31 @@ struct machine_choice {
     bool scale_given = false;  // --scale was on the command line (it applies only with --pace)
 };
 
+//! A command that builds several machines from one spec (a probe that resolves block sizes,
+//! then a fresh machine per run) must let the later ones reopen the keep=on files the first one
+//! created: as existing files they would be refused (not created by that machine). Made before
+//! the first build, it remembers which keep=on files did not exist yet; carry_over(spec) after
+//! that build marks those devices reuse=on, so later builds reopen them (and still never remove
+//! them). Files that existed before are left to the config's own reuse=.
+class kept_files_carry_over {
+public:
+    explicit kept_files_carry_over(const machine_spec& spec) {
+        for (std::size_t i = 0; i < spec.devices.size(); ++i) {
+            const device_spec& d = spec.devices[i];
+            std::error_code ec;
+            if (d.keep && !d.reuse && d.io_impl != "memory" && !std::filesystem::exists(d.path, ec))
+                created_.push_back(i);
+        }
+    }
+    //! Call once a machine built from `spec` exists (it made the files).
+    void carry_over(machine_spec& spec) const {
+        for (std::size_t i : created_) spec.devices.at(i).reuse = true;
+    }
+
+private:
+    std::vector<std::size_t> created_;
+};
+
 //! Adds --machine, --config, --backing-dir, --placement, --pace, --scale to a subcommand. `choice`
 //! must outlive the parse (--scale records in it that it was given).
 inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {

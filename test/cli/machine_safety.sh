@@ -71,6 +71,19 @@ check "--scale with --pace" 0 "ssd" "$bin" machine --no-probe --pace --scale 0.5
 printf 'flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 pace=on scale=1e300\n' > s.cfg
 check "scale= beyond the range of --scale" 2 "s.cfg:1: field 'scale'" "$bin" machine --config s.cfg --no-probe
 
+# sort, pq and btree build a probe machine, then a fresh one per run: the keep=on file the probe
+# made is reopened by the runs (it was refused as "not created by this machine"), and kept.
+printf 'flash=%s/kept.img,64MiB,syscall name=ssd model=hama-ssd-2009 keep=on\nplacement=single device=ssd\n' "$work" > kept.cfg
+check "sort on a new keep=on file (a sweep: three machines)" 0 "every output verified" \
+    "$bin" sort --config kept.cfg --items 1000 --br 4KiB,8KiB --bw 64KiB --memory 8MiB --no-progress
+rm -f "$work/kept.img"
+check "btree on a new keep=on file, every layout" 0 "results verified" \
+    "$bin" btree --config kept.cfg --items 1000 --finds 10 --inserts 10 --scans 1 --layout all --br 4KiB --bw 64KiB --memory 8MiB --no-progress
+[ -s "$work/kept.img" ] && echo "ok   the keep=on file is kept" || { echo "FAIL the keep=on file is gone"; fail=1; }
+check "a keep=on file from an earlier run still needs reuse=on" 2 "kept.img' already exists .* pass reuse=on" \
+    "$bin" sort --config kept.cfg --items 1000 --br 4KiB --bw 64KiB --memory 8MiB --no-progress
+rm -f "$work/kept.img"
+
 # A --backing-dir no file can be made in is an option error, not a config line's.
 check "--backing-dir /proc" 2 "--backing-dir.*/proc" "$bin" machine --backing-dir /proc --no-probe
 exit $fail
