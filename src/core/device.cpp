@@ -274,8 +274,13 @@ std::unique_ptr<stxxl::file> device::open_backing_file() {
         throw config_error(where + " was replaced while the machine was being built; expected the regular "
                            "file checked a moment before");
     try {
-        // Sparse: the file system allocates only what is written.
-        if (f->size() < spec_.size) f->set_size(spec_.size);
+        // Sparse: the file system allocates only what is written. A reused file shorter than
+        // the device is grown, and given back its length if the machine's build fails.
+        const std::uint64_t length = std::uint64_t(f->size());
+        if (length < spec_.size) {
+            if (!created_) grown_from_ = length;
+            f->set_size(spec_.size);
+        }
     } catch (const std::exception& e) {
         throw io_failure(where + ": cannot size it: " + e.what());
     }
@@ -305,6 +310,10 @@ void device::release_queues() {
 void device::remove_backing_file() {
     if (created_ && (!spec_.keep || build_failed_) && is_backing_file()) ::unlink(spec_.path.c_str());
     created_ = false;
+    // A reused file this failed build grew gets its length back (what it held is untouched:
+    // nothing was written before the build failed).
+    if (grown_from_ && build_failed_ && is_backing_file()) (void)::truncate(spec_.path.c_str(), off_t(*grown_from_));
+    grown_from_.reset();
 }
 
 void device::machine_build_failed() noexcept { build_failed_ = true; }

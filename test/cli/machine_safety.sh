@@ -84,6 +84,12 @@ check "a keep=on file from an earlier run still needs reuse=on" 2 "kept.img' alr
     "$bin" sort --config kept.cfg --items 1000 --br 4KiB --bw 64KiB --memory 8MiB --no-progress
 rm -f "$work/kept.img"
 
+# reuse=on grows a shorter file to the device's size; a build that fails gives it its length back.
+head -c 1048576 /dev/urandom > short.img && cp short.img short.orig
+printf 'flash=%s/short.img,64MiB,syscall name=ssd model=hama-ssd-2009 reuse=on\ndisk=memory,64MiB,memory name=hdd model=nosuch\n' "$work" > grow.cfg
+check "a failed build after a reused file was grown" 2 "grow.cfg:2" "$bin" machine --config grow.cfg --no-probe
+cmp -s short.img short.orig && echo "ok   the reused file has its length and bytes back" || { echo "FAIL the reused file was left changed: $(stat -c %s short.img) bytes"; fail=1; }
+
 # A --backing-dir no file can be made in is an option error, not a config line's.
 check "--backing-dir /proc" 2 "--backing-dir.*/proc" "$bin" machine --backing-dir /proc --no-probe
 exit $fail

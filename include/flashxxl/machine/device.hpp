@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 #include <sys/types.h>
@@ -154,6 +155,7 @@ private:
     int queue_id_ = -1;
     std::vector<int> extra_queue_ids_;  // io_threads - 1 more queues of a real device
     bool created_ = false;
+    std::optional<std::uint64_t> grown_from_;  // a reused file's length before this device grew it
     bool build_failed_ = false;  // this device's build or its machine's failed: created_ goes, kept or not
     dev_t backing_dev_ = 0;  // identity of the backing file (file devices)
     ino_t backing_ino_ = 0;
