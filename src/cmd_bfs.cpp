@@ -77,7 +77,9 @@ void run(const bfs_options& o) {
     const std::uint64_t tl_memory = bfs_experiment_tl_memory(m, eo);
     require_memory("bfs", memory, bfs_experiment_min_memory(blocks) + tl_memory, o.memory, blocks, tl_memory);
     bar.update(0, "building CSR, preprocessing");
-    vis.nodes = 1;
+    // The bar's share is the nodes reached of |V|, known once the CSR graph is built (a graph
+    // file tells its node count only once it has been read).
+    eo.on_graph = [&vis](const csr_graph& g) { vis.nodes = std::max<std::uint64_t>(g.node_count(), 1); };
     r = run_bfs_experiment(m, *source, blocks, eo, static_cast<cli_bfs_visitor&>(vis));
     bar.finish();
     out.close();

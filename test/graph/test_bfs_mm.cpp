@@ -173,6 +173,82 @@ TEST(mm_bfs, both_phases_allocate_at_most_m) {
     }
 }
 
+//! A level that requests nearly every cluster stays within M: on a star with mu = 1 level 1
+//! requests all 2^16 + 1 leaves' clusters. The split counts 4 bytes per cluster for the request
+//! list; a list grown by doubling held 2^17 entries (8 bytes per cluster), old and new arrays
+//! side by side while it moved, and passed M (714 906 bytes against 600 000).
+TEST(mm_bfs, a_level_requesting_nearly_every_cluster_stays_within_m) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg;
+    tg.name = "star";
+    tg.n = (1u << 16) + 2;
+    for (std::uint64_t v = 1; v < tg.n; ++v) tg.edges.push_back({0, v});
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    const block_sizes b(4096, 16384);
+    auto g = build_csr(m, 4 * 1024 * 1024, b, src);
+    const std::uint64_t memory = 600000;
+    memory_account acc;
+    mm_bfs_options o;
+    o.mu = 1;
+    o.account = &acc;
+    bfs_level_recorder rec(tg.n);
+    bfs_result r = mm_bfs(m, *g, memory, b, 0, rec, o);
+    flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
+    ASSERT_EQ(r.clusters, tg.n) << "mu = 1: every node a cluster";
+    ASSERT_EQ(r.level_details.size(), 2u);
+    EXPECT_EQ(r.level_details[1].clusters_loaded, tg.n - 1) << "level 1 requests every leaf's cluster";
+    EXPECT_LE(acc.peak(), memory);
+    EXPECT_EQ(acc.current(), 0u);
+}
+
+//! The cluster file's own block sizes count against M: with a cluster Bw of 1 MiB over streams
+//! of 4 KiB the minimum holds its 1 MiB read buffer (BFS phase) and its 2 x 1 MiB write buffers
+//! (preprocessing), both phases stay within M at that minimum and above (the file's buffers
+//! charged to the account), and a budget below it is a config_error naming both pairs of sizes.
+TEST(mm_bfs, the_cluster_files_own_write_block_counts_against_m) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(100));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    const block_sizes b(4096, 4096), fb(4096, 1024 * 1024);
+    auto g = build_csr(m, 512 * 1024, b, src);
+    EXPECT_EQ(mm_bfs_phase_min_memory(b, fb), mm_bfs_phase_min_memory(b) - b.bw + fb.bw);
+    EXPECT_EQ(mm_bfs_phase_min_memory(b, b), mm_bfs_phase_min_memory(b));
+    EXPECT_EQ(clustering_min_memory(b, b), clustering_min_memory(b));
+    EXPECT_GE(clustering_min_memory(b, fb), 2 * fb.bw);
+    const std::uint64_t least = mm_bfs_min_memory(b, fb);
+    for (std::uint64_t memory : {least, least + 256 * 1024}) {
+        SCOPED_TRACE("memory " + std::to_string(memory));
+        memory_account acc;
+        mm_bfs_options o;
+        o.mu = 16;
+        o.cluster_blocks = fb;
+        o.account = &acc;
+        bfs_level_recorder rec(tg.n);
+        bfs_result r = mm_bfs(m, *g, memory, b, 0, rec, o);
+        flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
+        EXPECT_GE(acc.peak(), 2 * fb.bw) << "the write buffers are charged";
+        EXPECT_LE(acc.peak(), memory);
+        EXPECT_EQ(acc.current(), 0u);
+    }
+    mm_bfs_options o;
+    o.mu = 16;
+    o.cluster_blocks = fb;
+    bfs_level_recorder rec(tg.n);
+    try {
+        mm_bfs(m, *g, least - 1, b, 0, rec, o);
+        ADD_FAILURE() << "a budget below the minimum was accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("cluster file: Br = 4KiB, Bw = 1MiB"), std::string::npos) << e.what();
+    }
+    // Each phase on its own: preprocessing below its minimum, the BFS phase below its.
+    clustering_stats st;
+    EXPECT_THROW(build_clusters(m, *g, clustering_min_memory(b, fb) - 1, b, 0, 16, 1, st, fb), config_error);
+    auto file = build_clusters(m, *g, clustering_min_memory(b, fb), b, 0, 16, 1, st, fb);
+    ASSERT_EQ(file->blocks(), fb);
+    bfs_result r;
+    EXPECT_THROW(mm_bfs_phase(m, *file, mm_bfs_phase_min_memory(b, fb) - 1, b, 0, rec, r, o), config_error);
+}
+
 //! Preprocessing keeps R (the remaining arcs) and the frontier lists in memory while they fit
 //! their shares of M: with room for the arcs it writes nothing but the cluster file (no
 //! scratch I/O at all); at the minimum budget R goes to the device. Both build the same

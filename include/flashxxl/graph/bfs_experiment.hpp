@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 
 #include "flashxxl/error.hpp"
@@ -31,6 +33,9 @@ struct bfs_experiment_options {
     std::uint64_t source = 0;     //!< BFS source node
     mm_bfs_options mm;            //!< mu and seed of mm_bfs
     tl_charge charge = tl_charge::buffers_and_maps;  //!< see run_bfs_experiment
+    //! Called with the CSR graph once it is built, before the BFS (e.g. to size a progress bar
+    //! by |V|, which a graph file only tells once it has been read).
+    std::function<void(const csr_graph&)> on_graph;
 };
 
 //! What an experiment measured.
@@ -48,9 +53,11 @@ inline std::uint64_t bfs_experiment_tl_memory(const machine& m, const bfs_experi
     return o.charge == tl_charge::buffers ? translation_layer_buffer_memory(m) : translation_layer_memory(m);
 }
 
-//! Memory an experiment needs at least with block sizes `b`.
-inline std::uint64_t bfs_experiment_min_memory(const block_sizes& b) {
-    return std::max({csr_build_min_memory(b), mm_bfs_min_memory(b), mr_bfs_min_memory(b)});
+//! Memory an experiment needs at least with block sizes `b` and, for mm, a cluster file with
+//! `cluster_blocks` (mm_bfs_options::cluster_blocks; unset: `b`).
+inline std::uint64_t bfs_experiment_min_memory(const block_sizes& b,
+                                               const std::optional<block_sizes>& cluster_blocks = std::nullopt) {
+    return std::max({csr_build_min_memory(b), mm_bfs_min_memory(b, cluster_blocks), mr_bfs_min_memory(b)});
 }
 
 //! Builds the CSR graph of `source` on `m` (phase "csr": role stream, then static_data), then
@@ -76,13 +83,15 @@ bfs_experiment_result run_bfs_experiment(machine& m, any_edge_source& source, co
         throw config_error("bfs: memory budget " + format_bytes(double(o.memory)) +
                            " does not cover the translation layers' " + format_bytes(double(r.tl_memory)) +
                            " (segment buffers" + (o.charge == tl_charge::buffers ? "" : " and maps") +
-                           ", charged to M), let alone the " + format_bytes(double(bfs_experiment_min_memory(b))) +
-                           " that " + b.describe() + " need");
+                           ", charged to M), let alone the " +
+                           format_bytes(double(bfs_experiment_min_memory(b, o.mm.cluster_blocks))) + " that " +
+                           b.describe() + describe_cluster_blocks(b, o.mm.cluster_blocks) + " need");
     r.memory = o.memory - r.tl_memory;
     phase_meter meter(m, "csr");
     auto g = build_csr(m, r.memory, b, source, r.memory / 8);
     phase_stats csr_phase = meter.finish();
     r.csr = g->build_stats();
+    if (o.on_graph) o.on_graph(*g);
     if (o.algo == "mm") r.bfs = mm_bfs(m, *g, r.memory, b, o.source, vis, o.mm);
     else r.bfs = mr_bfs(m, *g, r.memory, b, o.source, vis);
     r.bfs.phases.insert(r.bfs.phases.begin(), csr_phase);

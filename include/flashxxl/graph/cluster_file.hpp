@@ -30,20 +30,27 @@ namespace flashxxl {
 //! read() fetches a whole cluster with one read request per Bw segment it touches (one request
 //! when the cluster lies within a segment, which is the common case for clusters much smaller
 //! than Bw), covering only the Br blocks that hold the cluster. Memory: the writer's 2 x Bw
-//! while building, one Bw read buffer afterwards, plus the index. The block sizes are a
-//! run-time value (blocks()); the file owns its segments, which go back to the devices with it.
-//! Not thread-safe.
+//! while building (writer_memory; charged to the account the constructor gets, else to the
+//! file's own), one Bw read buffer from the first read on (the file's own account()), plus the
+//! index. The block sizes are a run-time value (blocks()); the file owns its segments, which go
+//! back to the devices with it. Not thread-safe.
 class cluster_file {
 public:
     using layout_type = block_layout<adjacency_record>;
     using writer_type = block_writer<adjacency_record>;
 
+    //! Bytes of the write buffers while the file is built with block sizes `b`: 2 x Bw.
+    static std::uint64_t writer_memory(const block_sizes& b) { return writer_type::memory_usage(b, 2); }
+
     //! An empty file with `clusters` clusters on machine `m` with block sizes `b` (config_error
     //! for an invalid pair); append records in (c(v), v, w) order with push(), then finish().
-    cluster_file(machine& m, std::uint64_t clusters, const block_sizes& b, role r = role::static_data)
+    //! The write buffers are charged to `write_account` when given (it must outlive finish(),
+    //! or the file if finish() is not called), else to account().
+    cluster_file(machine& m, std::uint64_t clusters, const block_sizes& b, role r = role::static_data,
+                 memory_account* write_account = nullptr)
         : role_(r), blocks_((b.validate(), b)), layout_(b.br), items_per_segment_(writer_type::items_per_segment(b)),
           index_(clusters + 1, 0) {
-        writer_ = std::make_unique<writer_type>(m, r, blocks_, counter_, &account_, 2);
+        writer_ = std::make_unique<writer_type>(m, r, blocks_, counter_, write_account ? write_account : &account_, 2);
     }
     cluster_file(const cluster_file&) = delete;
     cluster_file& operator=(const cluster_file&) = delete;
@@ -64,7 +71,6 @@ public:
         segments_ = writer_->finish();
         writer_.reset();
         while (current_ + 1 < index_.size()) index_[++current_] = records_;
-        buffer_ = aligned_buffer(blocks_.bw, &account_);
     }
 
     //! K.
@@ -130,6 +136,7 @@ public:
         if (first >= last || last > clusters())
             throw invalid_request("cluster_file::read_clusters: range [" + std::to_string(first) + ", " +
                                   std::to_string(last) + ") not within " + std::to_string(clusters()) + " clusters");
+        if (buffer_.empty()) buffer_ = aligned_buffer(blocks_.bw, &account_);  // the first read
         const std::uint64_t br = blocks_.br;
         const std::uint64_t per_block = layout_.items_per_block();
         std::uint64_t a = index_[first], b = index_[last];

@@ -82,24 +82,36 @@ inline void check_frontier_ranks(const mm_bfs_options& o) {
                            " is out of range; expected 1 to 254 (prefer_frontier_clusters = false turns ranking off)");
 }
 
-//! Memory the BFS phase of mm_bfs needs at least with block sizes `b`, besides 2 bits and 5
-//! bytes per cluster (mm_bfs_split): the cluster file's Bw read buffer, the streams of a spilled level or pool (two
-//! readers and a writer at a time), the neighbour sorter's minimum and 64 KiB for the
-//! in-memory pool and levels.
-inline std::uint64_t mm_bfs_phase_min_memory(const block_sizes& b) {
-    return b.bw + 2 * bfs_level_store::cursor_memory(b) + bfs_level_store::writer_memory(b) +
-           sorter<level_record, level_by_node>::min_memory(b) + 64 * KiB;
+//! Memory the BFS phase of mm_bfs needs at least with block sizes `b` for its streams and a
+//! cluster file with block sizes `file_blocks` (unset: `b`), besides 2 bits and 5 bytes per
+//! cluster (mm_bfs_split): the cluster file's read buffer (its own Bw; counted as the larger of
+//! it and b's Bw, so that a smaller one leaves the split as it was), the streams of a spilled
+//! level or pool (two readers and a writer at a time), the neighbour sorter's minimum and
+//! 64 KiB for the in-memory pool and levels.
+inline std::uint64_t mm_bfs_phase_min_memory(const block_sizes& b,
+                                              const std::optional<block_sizes>& file_blocks = std::nullopt) {
+    return std::max(b.bw, file_blocks ? file_blocks->bw : b.bw) + 2 * bfs_level_store::cursor_memory(b) +
+           bfs_level_store::writer_memory(b) + sorter<level_record, level_by_node>::min_memory(b) + 64 * KiB;
 }
-//! Memory mm_bfs needs at least with block sizes `b` (the larger of its two phases).
-inline std::uint64_t mm_bfs_min_memory(const block_sizes& b) {
-    return std::max(mm_bfs_phase_min_memory(b), clustering_min_memory(b));
+//! Memory mm_bfs needs at least with block sizes `b` and a cluster file with `file_blocks`
+//! (unset: `b`; mm_bfs_options::cluster_blocks): the larger of its two phases.
+inline std::uint64_t mm_bfs_min_memory(const block_sizes& b,
+                                       const std::optional<block_sizes>& file_blocks = std::nullopt) {
+    return std::max(mm_bfs_phase_min_memory(b, file_blocks), clustering_min_memory(b, file_blocks));
+}
+//! " (cluster file: Br = .., Bw = ..)" when the cluster file's block sizes are not `b`, for
+//! error messages.
+inline std::string describe_cluster_blocks(const block_sizes& b, const std::optional<block_sizes>& file_blocks) {
+    return file_blocks && !(*file_blocks == b) ? " (cluster file: " + file_blocks->describe() + ")" : std::string();
 }
 
 //! How the BFS phase splits M (bytes): what the fixed part (mm_bfs_phase_min_memory less its
-//! 64 KiB, plus the cluster bitsets and request list) leaves is `free`; the neighbour sorter
-//! gets a quarter (at least its minimum), each of the three level lists a 24th, the hot pool
-//! the rest: half of it for the records kept in memory from level to level, a quarter to stage
-//! a level's loaded clusters and a quarter for the copy that merges them in.
+//! 64 KiB, with the cluster file's read buffer of `file_blocks`' Bw (unset: o.cluster_blocks',
+//! else b's), plus the cluster bitsets, ranks and request list) leaves is `free`; the
+//! neighbour sorter gets a quarter (at least its minimum), each of the three level lists a
+//! 24th, the hot pool the rest: half of it for the records kept in memory from level to
+//! level, a quarter to stage a level's loaded clusters and a quarter for the copy that merges
+//! them in.
 struct mm_bfs_split {
     std::uint64_t fixed = 0;
     std::uint64_t neighbours = 0;  //!< the neighbour sorter S_N
@@ -108,14 +120,18 @@ struct mm_bfs_split {
     std::uint64_t keep = 0;   //!< bytes of pool records kept in memory between levels
     std::uint64_t cache = 0;  //!< bytes sure to be free for the cache of unrequested neighbouring clusters (cluster_cache)
     std::uint64_t stage = 0;  //!< bytes of the staging area (and of its merge copy)
-    mm_bfs_split(std::uint64_t memory, const block_sizes& b, std::uint64_t clusters, const mm_bfs_options& o) {
+    mm_bfs_split(std::uint64_t memory, const block_sizes& b, std::uint64_t clusters, const mm_bfs_options& o,
+                 std::optional<block_sizes> file_blocks = std::nullopt) {
+        if (!file_blocks) file_blocks = o.cluster_blocks;
         const std::uint64_t sorter_min = sorter<level_record, level_by_node>::min_memory(b);
         // (at the minimum, `free` is the sorter's minimum plus 64 KiB)
-        fixed = mm_bfs_phase_min_memory(b) - 64 * KiB - sorter_min + 2 * (clusters / 8 + 8) + 5 * clusters;
+        fixed = mm_bfs_phase_min_memory(b, file_blocks) - 64 * KiB - sorter_min + 2 * (clusters / 8 + 8) +
+                5 * clusters;
         if (memory < fixed + sorter_min + 64 * KiB)
             throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the " +
                                format_bytes(double(fixed + sorter_min + 64 * KiB)) + " that " + b.describe() +
-                               " and " + std::to_string(clusters) + " clusters need");
+                               describe_cluster_blocks(b, file_blocks) + " and " + std::to_string(clusters) +
+                               " clusters need");
         const std::uint64_t free = memory - fixed;
         neighbours = std::max(sorter_min, free / 4);
         const std::uint64_t rest = free - neighbours;
@@ -168,22 +184,29 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     memory_account own_account;
     memory_account& acc = account ? *account : own_account;
     const std::uint64_t limit = acc.current() + memory;  // what the phase may hold at once
-    if (memory < mm_bfs_phase_min_memory(b))
+    const block_sizes file_blocks = file.blocks();
+    if (memory < mm_bfs_phase_min_memory(b, file_blocks))
         throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(mm_bfs_phase_min_memory(b))) + " for " + b.describe());
+                           format_bytes(double(mm_bfs_phase_min_memory(b, file_blocks))) + " for " + b.describe() +
+                           describe_cluster_blocks(b, file_blocks));
     const std::uint64_t clusters = file.clusters();
-    const mm_bfs_split split(memory, b, clusters, opts);
+    const mm_bfs_split split(memory, b, clusters, opts, file_blocks);
     res.pool_memory_bytes = split.pool;
     // The cluster file's read buffer (allocated in its own account) is part of M.
-    memory_charge file_buffer(&acc, file.blocks().bw);
+    memory_charge file_buffer(&acc, file_blocks.bw);
     memory_charge bitsets(&acc, 2 * (clusters / 8 + 8) + clusters);
     std::vector<bool> loaded(clusters, false), requested(clusters, false);
     // How soon the frontier is expected to need each cluster (cluster_cache::rank_type).
     std::vector<cluster_cache::rank_type> rank(clusters, cluster_cache::far);
     check_frontier_ranks(opts);
     const unsigned ranks = opts.prefer_frontier_clusters ? opts.frontier_ranks : 0;
+    // The request list: each cluster is requested at most once at a time (the `requested`
+    // bitset), so `clusters` entries always suffice; reserved once, as the split counts it (4
+    // bytes per cluster), it never grows (a doubling would take up to 8 bytes per cluster, the
+    // old and new arrays side by side while it moves).
     std::vector<bfs_node> requests;
-    memory_charge requests_charge(&acc, 0);
+    requests.reserve(clusters);
+    memory_charge requests_charge(&acc, requests.capacity() * sizeof(bfs_node));
 
     // The in-memory pool: hot[0, prefix) sorted by (v, w); records of visited nodes are
     // tombstoned (w = no_bfs_node) until the compaction after the scan. Loaded records are
@@ -347,7 +370,6 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                 hot.resize(kept);
                 prefix = kept;
             }
-            requests_charge.set(requests.capacity() * sizeof(bfs_node));
         }
         if (dead > 0) {  // compact the tombstones
             auto kept = std::remove_if(hot.begin(), hot.begin() + prefix,
@@ -503,7 +525,9 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
 //! random read per cluster, hot pool on role hot). Each phase's device statistics are in the
 //! result. mu defaults to default_mu(Br, |V|). `memory` bounds the buffers of each phase, which
 //! use block sizes `b` (config_error for an invalid pair; the graph's page caches keep the
-//! graph's own); the cluster index (8 bytes per cluster) is held in memory besides it.
+//! graph's own), the cluster file's write and read buffers (of opts.cluster_blocks' Bw)
+//! included: config_error below mm_bfs_min_memory(b, opts.cluster_blocks). The cluster index
+//! (8 bytes per cluster) is held in memory besides it.
 template <class Visitor,
           class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mm_bfs_options>::value>>
 bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
@@ -513,14 +537,15 @@ bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
     if (source >= g.node_count())
         throw config_error("mm_bfs: source " + std::to_string(source) + " is not a node (|V| = " +
                            std::to_string(g.node_count()) + ")");
-    if (memory < mm_bfs_min_memory(b))
+    const block_sizes file_blocks = opts.cluster_blocks ? *opts.cluster_blocks : b;
+    file_blocks.validate();
+    if (memory < mm_bfs_min_memory(b, file_blocks))
         throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(mm_bfs_min_memory(b))) + " for " + b.describe());
+                           format_bytes(double(mm_bfs_min_memory(b, file_blocks))) + " for " + b.describe() +
+                           describe_cluster_blocks(b, file_blocks));
     check_frontier_ranks(opts);
     bfs_result res;
     res.source = source;
-    const block_sizes file_blocks = opts.cluster_blocks ? *opts.cluster_blocks : b;
-    file_blocks.validate();
     res.mu = opts.mu ? opts.mu : default_mu(file_blocks.br, g.node_count());
     std::unique_ptr<cluster_file> file;
     {

@@ -67,13 +67,27 @@ struct layout_by_cluster {
 
 } // namespace detail
 
-//! Memory build_clusters needs at least with block sizes `b`.
-inline std::uint64_t clustering_min_memory(const block_sizes& b) {
-    return 2 * sorter<detail::layout_record, detail::layout_by_cluster>::min_memory(b) + 8 * b.br + 6 * b.bw;
+//! Bytes build_clusters reserves for buffers of streams with block sizes `b`: 8 Br + 6 Bw for
+//! the streams and lists that spill, and at least the cluster file's 2 x Bw write buffers (of
+//! `file_blocks`, unset: `b`), which are in use only while the file is written, when no stream
+//! or list is (the last layout sort's buffers are within its own share).
+inline std::uint64_t clustering_stream_memory(const block_sizes& b,
+                                              const std::optional<block_sizes>& file_blocks = std::nullopt) {
+    return std::max(8 * b.br + 6 * b.bw, cluster_file::writer_memory(file_blocks ? *file_blocks : b));
+}
+
+//! Memory build_clusters needs at least with block sizes `b` and a cluster file with
+//! `file_blocks` (unset: `b`).
+inline std::uint64_t clustering_min_memory(const block_sizes& b,
+                                           const std::optional<block_sizes>& file_blocks = std::nullopt) {
+    return 2 * sorter<detail::layout_record, detail::layout_by_cluster>::min_memory(b) +
+           clustering_stream_memory(b, file_blocks);
 }
 
 //! How build_clusters divides its budget M (bytes) for a graph of `nodes` nodes and `arcs` arcs:
-//! - `streams`, 8 Br + 6 Bw, for the buffers of streams and of lists that spill;
+//! - `streams`, 8 Br + 6 Bw, for the buffers of streams and of lists that spill, and later for
+//!   the cluster file's 2 x Bw write buffers (its own Bw, `file_blocks`; more when they need
+//!   more: clustering_stream_memory);
 //! - of the rest S, each of the three frontier lists gets S / 48 (less if the sorters' minimums
 //!   need it); R (the remaining arcs) gets room for all arcs if they fit in S / 4, else none;
 //!   the two sorters of the rounds (the assignment and the reached nodes) share what is left;
@@ -84,8 +98,9 @@ struct clustering_memory_split {
     std::uint64_t streams = 0;
     std::uint64_t frontier = 0, remaining = 0, round_sorter = 0;  //!< during the rounds (each)
     std::uint64_t clusters = 0, layout_sorter = 0;                 //!< during the layout (each)
-    clustering_memory_split(std::uint64_t memory, const block_sizes& b, std::uint64_t nodes, std::uint64_t arcs) {
-        streams = 8 * b.br + 6 * b.bw;
+    clustering_memory_split(std::uint64_t memory, const block_sizes& b, std::uint64_t nodes, std::uint64_t arcs,
+                            const std::optional<block_sizes>& file_blocks = std::nullopt) {
+        streams = clustering_stream_memory(b, file_blocks);
         const std::uint64_t rest = memory > streams ? memory - streams : 0;
         const std::uint64_t least = sorter<detail::layout_record, detail::layout_by_cluster>::min_memory(b);
         const std::uint64_t spare = rest > 2 * least ? rest - 2 * least : 0;  // what the sorters can give
@@ -113,9 +128,10 @@ struct clustering_memory_split {
 //! Temporaries have role scratch. R, the frontier lists and the node-to-cluster list stay in
 //! memory while they fit their shares of `memory` (clustering_memory_split; spillable_list),
 //! so for a graph whose arcs fit in a quarter of what M leaves beside the streams no temporary
-//! reaches the device unless a sorter outgrows its share. Sorters and lists charge `account`
-//! when one is given (a test compares its peak with M). All with block sizes `b` (config_error
-//! for an invalid pair), as has the cluster file unless `file_blocks` says otherwise.
+//! reaches the device unless a sorter outgrows its share. Sorters, lists and the cluster file's
+//! write buffers charge `account` when one is given (a test compares its peak with M). All with
+//! block sizes `b` (config_error for an invalid pair), as has the cluster file unless
+//! `file_blocks` says otherwise (its write buffers are then 2 x its Bw: clustering_min_memory).
 inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, std::uint64_t memory,
                                                     const block_sizes& b, std::uint64_t source, std::uint64_t mu,
                                                     std::uint64_t seed, clustering_stats& st,
@@ -125,15 +141,18 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
     using nc_list = spillable_list<node_cluster>;
     using nc_sorter = sorter<node_cluster, cluster_by_node>;
     b.validate();
-    if (memory < clustering_min_memory(b))
+    const block_sizes fb = file_blocks ? *file_blocks : b;
+    fb.validate();
+    if (memory < clustering_min_memory(b, fb))
         throw config_error("mm_bfs preprocessing: memory budget " + format_bytes(double(memory)) +
-                           " is below the minimum " + format_bytes(double(clustering_min_memory(b))) + " for " +
-                           b.describe());
+                           " is below the minimum " + format_bytes(double(clustering_min_memory(b, fb))) + " for " +
+                           b.describe() +
+                           (fb == b ? std::string() : " (cluster file: " + fb.describe() + ")"));
     if (mu == 0) throw config_error("mm_bfs: mu must be at least 1");
     memory_account own_account;
     memory_account& acc = account ? *account : own_account;
     const std::uint64_t n = g.node_count();
-    const clustering_memory_split split(memory, b, n, g.arc_count());
+    const clustering_memory_split split(memory, b, n, g.arc_count(), fb);
     st = clustering_stats{};
 
     // Masters: F_0, sorted by node. The assignment sorter A collects every F_r.
@@ -233,7 +252,8 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
     }
     by_target.clear();
     by_cluster.sort();
-    auto file = std::make_unique<cluster_file>(m, st.clusters, file_blocks ? *file_blocks : b, role::static_data);
+    // Its write buffers (2 x its Bw) take the streams' share, idle now, and are charged to `acc`.
+    auto file = std::make_unique<cluster_file>(m, st.clusters, fb, role::static_data, &acc);
     for (; !by_cluster.empty(); ++by_cluster) {
         const detail::layout_record& r = *by_cluster;
         file->push(r.cv, adjacency_record{r.v, r.w, r.cw});
