@@ -128,7 +128,11 @@ void run(const placement_options& o) {
     t.machine.scale = o.scale;
     const std::uint64_t br = t.streams.br, bw = t.streams.bw, memory = t.memory, cluster_br = t.cluster_br,
                         cluster_bw = t.cluster_write_block();
-    require_memory("placement", memory, bfs_experiment_min_memory(t.streams), o.memory, t.streams);
+    // The cluster file's Bw counts against M too (a larger one than the streams' needs more).
+    const block_sizes cluster_blocks = table41_cluster_blocks(t);
+    require_memory("placement", memory, bfs_experiment_min_memory(t.streams, cluster_blocks), o.memory, t.streams,
+                   0, " with the cluster file's Br = " + format_size(cluster_blocks.br) + ", Bw = " +
+                          format_size(cluster_blocks.bw));
     const plot_directory plots(o.plot, "--plot", o.force);
     plots.reserve("table41-devices");  // refused outputs cost no run
     plots.reserve("table41-ratios");
@@ -137,12 +141,14 @@ void run(const placement_options& o) {
     vis.bar = &bar;
     const auto& columns = table41_configurations();
     auto open_source = [&] { return open_graph_source(o.graph); };
+    // Progress over |V|, known once each column's graph is built (a graph file's node count
+    // is not known before it has been read).
+    t.on_graph = [&vis](const csr_graph& g) { vis.nodes = std::max<std::uint64_t>(g.node_count(), 1); };
     std::vector<table41_row> rows =
         run_table41<cli_bfs_visitor>(open_source, t, vis, [&](std::size_t i) {
             vis.base = double(i) / double(columns.size());
             vis.share = 1.0 / double(columns.size());
             vis.reached = 0;
-            vis.nodes = std::max<std::uint64_t>(1, open_graph_source(o.graph)->node_count());
             vis.label = columns[i].preset + " " + columns[i].policy;
             bar.update(vis.base, vis.label + ": csr, preprocessing");
         });

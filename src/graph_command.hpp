@@ -73,12 +73,13 @@ inline void write_phase_plot(const plot_directory& plots, const std::string& nam
 //! config_error when the memory budget is below what the chosen blocks need: "<command>: --memory
 //! 1MiB is below the 4.0 MiB that Br = 128KiB, Bw = 16MiB need". `tl_memory`, when not 0, is the
 //! part of `need` that the machine's translation layers take (charged to M), and the message
-//! says so.
+//! says so; `with` names what else the need counts (" with the cluster file's Br = ...").
 inline void require_memory(const std::string& command, std::uint64_t memory, std::uint64_t need,
-                           const std::string& memory_text, const block_sizes& b, std::uint64_t tl_memory = 0) {
+                           const std::string& memory_text, const block_sizes& b, std::uint64_t tl_memory = 0,
+                           const std::string& with = "") {
     if (memory < need)
         throw config_error(command + ": --memory " + memory_text + " is below the " + format_bytes(double(need)) +
-                           " that " + b.describe() + " need" +
+                           " that " + b.describe() + with + " need" +
                            (tl_memory ? " with the translation layers' buffers and maps (" +
                                             format_bytes(double(tl_memory)) + ", charged to M)"
                                       : std::string()));

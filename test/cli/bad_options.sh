@@ -68,6 +68,8 @@ check "sort input beyond the devices' capacity" 2 "the input of 100000000 items 
 check "sort input volume beyond 64 bits" 2 "--items 999999999999999999 of 40 bytes overflow 64 bits" \
     "$bin" sort "${small[@]}" --items 999999999999999999 --element-size 40
 check "--memory 0" 2 "--memory 0: expected a positive memory budget" "$bin" sort --config tiny.cfg --memory 0 --items 10
+check "placement: the cluster file's Bw counts against --memory" 2 "below the .* that Br = 768KiB, Bw = 768KiB with the cluster file's Br = 8KiB, Bw = 32MiB need" \
+    "$bin" placement grid:side=4 --cluster-bw 32MiB --memory 64MiB --no-progress
 check "placement --cluster-br 0 (divided by it)" 2 "--cluster-br 0: expected a positive block size" "$bin" placement grid:side=4 --cluster-br 0 --no-progress
 
 # Exit codes: 2 for usage errors CLI11 finds too (it used to return 100-109), documented in --help.

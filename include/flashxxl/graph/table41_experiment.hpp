@@ -74,6 +74,9 @@ struct table41_options {
     //! The same for the level lists (mm_bfs_options::level_memory); unset: the split of M.
     std::optional<std::uint64_t> level_memory;
     machine_options machine;      //!< backing, pacing (the placement is set per column)
+    //! Called in each column once its graph is built (bfs_experiment_options::on_graph), e.g.
+    //! for progress over |V|, which a graph file knows only once it has been read.
+    std::function<void(const csr_graph&)> on_graph;
     //! The cluster file's write block in effect.
     std::uint64_t cluster_write_block() const {
         return cluster_bw ? cluster_bw : block_sizes::whole_reads_bw(cluster_br, streams.bw);
@@ -88,14 +91,9 @@ struct table41_row {
     const phase_stats& bfs_phase() const { return *result.bfs.phase("bfs"); }
 };
 
-//! Runs the four columns, each on a fresh machine, and checks that they found the same levels.
-//! `open_source` opens the graph anew for each column; `before_column(i)` runs before column i
-//! (progress). Random striping gets its own random stream per machine (seed + column index):
-//! with one seed, device 1 of hybrid-2009 and of two-hdd-2009 would see the same requests.
-template <class Visitor>
-std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edge_source>()>& open_source,
-                                     const table41_options& o, Visitor& vis,
-                                     const std::function<void(std::size_t)>& before_column = {}) {
+//! The cluster file's block sizes of `o` (Br, and the write block in effect), after checking
+//! the options' sizes: config_error naming what is wrong (run_table41 checks them too).
+inline block_sizes table41_cluster_blocks(const table41_options& o) {
     o.streams.validate();
     if (o.cluster_br == 0) throw config_error("placement: the cluster file's Br is 0 (--cluster-br): expected a positive size");
     if (o.cluster_bw == 0 && o.cluster_br > o.streams.bw)
@@ -106,7 +104,18 @@ std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edg
         throw config_error("placement: the cluster file's Bw " + format_size(o.cluster_bw) +
                            " is not a multiple of its Br " + format_size(o.cluster_br) + " (--cluster-bw, --cluster-br)");
     if (o.mu == 0 || o.small_mu == 0) throw config_error("placement: cluster sizes must be at least 1");
-    const block_sizes cluster_blocks(o.cluster_br, o.cluster_write_block());
+    return block_sizes(o.cluster_br, o.cluster_write_block());
+}
+
+//! Runs the four columns, each on a fresh machine, and checks that they found the same levels.
+//! `open_source` opens the graph anew for each column; `before_column(i)` runs before column i
+//! (progress). Random striping gets its own random stream per machine (seed + column index):
+//! with one seed, device 1 of hybrid-2009 and of two-hdd-2009 would see the same requests.
+template <class Visitor>
+std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edge_source>()>& open_source,
+                                     const table41_options& o, Visitor& vis,
+                                     const std::function<void(std::size_t)>& before_column = {}) {
+    const block_sizes cluster_blocks = table41_cluster_blocks(o);
     std::vector<table41_row> rows;
     const auto& columns = table41_configurations();
     for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -126,6 +135,7 @@ std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edg
         eo.mm.pool_memory = o.pool_memory;
         eo.mm.level_memory = o.level_memory;
         eo.mm.merge_block_requests = o.merge_block_requests;
+        eo.on_graph = o.on_graph;
         table41_row r;
         r.conf = c;
         r.result = run_bfs_experiment(m, *source, o.streams, eo, vis);
