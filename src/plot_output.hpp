@@ -77,7 +77,11 @@ public:
         gp.commit();
         written.push_back(gp.path());
         if (terminal_.empty()) {
-            if (notes) *notes << "gnuplot not found: wrote " << gp.path() << " (run it with gnuplot for the chart)\n";
+            safe_output_file earlier(path(name, image_extension()), option_, force_, sig);
+            const bool stale = earlier.discard_and_remove_target();
+            if (notes)
+                *notes << "gnuplot not found: wrote " << gp.path() << " (run it with gnuplot for the chart)"
+                       << (stale ? "; the chart of an earlier run, " + earlier.path() + ", was removed" : "") << "\n";
             return written;
         }
         safe_output_file image(path(name, image_extension()), option_, force_, sig);
@@ -85,7 +89,10 @@ public:
         const gnuplot_outcome drawn =
             run_gnuplot(dir_, {"out='" + tmp.substr(tmp.find_last_of('/') + 1) + "'"}, name + ".gp");
         if (!drawn.ok) {
-            if (notes) *notes << "flashxxl: warning: no chart from " << gp.path() << ": " << drawn.why << "\n";
+            const bool stale = image.discard_and_remove_target();
+            if (notes)
+                *notes << "flashxxl: warning: no chart from " << gp.path() << ": " << drawn.why
+                       << (stale ? " (the chart of an earlier run, " + image.path() + ", was removed)" : "") << "\n";
             return written;
         }
         characterize::stamp_image(tmp, plot_signature);

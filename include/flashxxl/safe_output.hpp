@@ -192,6 +192,17 @@ public:
         committed_ = true;
     }
 
+    //! Discards the temporary file and removes the target, when it is one this output may
+    //! replace (checked again): a chart of an earlier run must not stand beside the new data
+    //! when the new chart could not be drawn. Returns whether a target was removed.
+    bool discard_and_remove_target() {
+        discard();
+        check_output_path(path_, option_, force_, signatures_);
+        struct stat st {};
+        if (::lstat(path_.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+        return ::unlink(path_.c_str()) == 0;
+    }
+
     //! Removes the temporary file; the target stays as it was.
     void discard() {
         if (out_.is_open()) out_.close();

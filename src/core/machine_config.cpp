@@ -257,11 +257,18 @@ machine_spec load_machine_config(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw config_error("machine config '" + path + "' is a directory (expected a file of disk= / flash= lines)");
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in) throw config_error("cannot open machine config '" + path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_machine_config(text.str(), path);
+    // A config is a few lines: read at most a MiB (a path like /dev/zero would otherwise be
+    // read until memory runs out), and say so beyond it.
+    constexpr std::size_t most = 1 << 20;
+    std::string text(most + 1, '\0');
+    in.read(text.data(), std::streamsize(text.size()));
+    if (in.bad()) throw config_error("cannot read machine config '" + path + "'");
+    text.resize(std::size_t(in.gcount()));
+    if (text.size() > most)
+        throw config_error("machine config '" + path + "' is longer than 1 MiB; expected a few disk= / flash= lines");
+    return parse_machine_config(text, path);
 }
 
 } // namespace flashxxl

@@ -90,6 +90,9 @@ printf 'flash=%s/short.img,64MiB,syscall name=ssd model=hama-ssd-2009 reuse=on\n
 check "a failed build after a reused file was grown" 2 "grow.cfg:2" "$bin" machine --config grow.cfg --no-probe
 cmp -s short.img short.orig && echo "ok   the reused file has its length and bytes back" || { echo "FAIL the reused file was left changed: $(stat -c %s short.img) bytes"; fail=1; }
 
+# A config that never ends is refused after a MiB (it was read until memory ran out).
+check "--config /dev/zero" 2 "machine config '/dev/zero' is longer than 1 MiB" timeout 20 "$bin" machine --config /dev/zero --no-probe
+
 # A --backing-dir no file can be made in is an option error, not a config line's.
 check "--backing-dir /proc" 2 "--backing-dir.*/proc" "$bin" machine --backing-dir /proc --no-probe
 exit $fail

@@ -80,6 +80,16 @@ assert all(c['ratio'] is None and c['io_wait_ratio'] is None and c['paper_ratio'
 " && grep -q '^"random striping.*",1.000000,NaN,1.000000,NaN$' p7/table41-ratios.csv && png_ok p7/table41-ratios \
     && echo "ok   placement with no I/O: null ratios in JSON, NaN in the CSV, chart drawn" || { echo "FAIL placement no-I/O"; cat p7/table41-ratios.csv; fail=1; }
 
+# A chart that cannot be drawn on a rerun takes the earlier run's chart with it (it stood beside
+# the new CSV, showing the old data): a gnuplot that knows its terminals but fails every script.
+check "sort --plot, first run" 0 "output verified" "$bin" sort "${small[@]}" --br 4KiB --bw 64KiB --items 1000 --plot p8
+png_ok p8/sort-devices && mkdir fake && printf '#!/bin/sh\nfor a; do case "$a" in *.gp) exit 1;; esac; done\nexit 0\n' > fake/gnuplot &&
+    chmod +x fake/gnuplot && echo "ok   a chart to go stale, and a failing gnuplot" || { echo "FAIL setting up the stale chart"; fail=1; }
+check "a rerun whose chart fails removes the earlier chart" 0 "no chart from .*sort-devices.gp.*the chart of an earlier run, p8/sort-devices.png, was removed" \
+    env PATH="$PWD/fake:$PATH" "$bin" sort "${small[@]}" --br 4KiB --bw 64KiB --items 1000 --plot p8
+[ ! -e p8/sort-devices.png ] && [ -s p8/sort-devices.csv ] && echo "ok   the stale chart is gone, the new CSV is there" ||
+    { echo "FAIL the stale chart stayed"; fail=1; }
+
 # Output safety: a file flashxxl did not write is refused before the run, a file is not a directory.
 mkdir p6 && echo precious > p6/sort-devices.csv
 check "a foreign file in --plot DIR is refused before the run" 2 "--plot 'p6/sort-devices.csv' exists and was not written by flashxxl" \

@@ -76,6 +76,7 @@ inline std::string plot_table(const std::string& dir, const report_table& t, con
     const gnuplot_outcome drawn = run_gnuplot(dir, {"out='" + png_tmp + "'"}, t.id + ".gp");
     if (!drawn.ok) {
         failure = drawn.why;
+        if (png.discard_and_remove_target()) failure += " (the chart of an earlier run was removed)";
         return "";
     }
     characterize::stamp_image(png.temp_path(), plot_signature());
