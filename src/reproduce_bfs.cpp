@@ -166,7 +166,7 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                       "clusters the frontier reaches next and loses once it does not (a request then reads a whole "
                       "Bw block). The paper's Bw lost because its hot pool outgrew M; ours stays in memory (it grows "
                       "into the cache's share first). BFS-phase Bw / Br by scale, rows 1-4 (paper 0.50 / 0.66 / "
-                      "2.01 / 2.75): scale 4 0.68 / 0.92 / 1.09 / 2.50, scale 8 0.60 / 0.86 / 0.99 / 2.21, scale 32 "
+                      "2.01 / 2.75): scale 4 0.68 / 0.92 / 1.09 / 2.37, scale 8 0.60 / 0.86 / 0.99 / 2.17, scale 32 "
                       "0.40 / 0.54 / 0.62 / 1.15. Neither Br nor Bw writes in the BFS phase.");
     t.notes.push_back("Preprocessing keeps R (the remaining arcs), the frontier lists and the node-to-cluster list "
                       "in memory while they fit their shares of M (docs/bfs.md, MM_BFS): on the first row every "
