@@ -66,8 +66,11 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
             return (at.empty() ? "build_csr" : at) + ": edge " + std::to_string(st.input_edges) + " (" +
                    std::to_string(e.u) + ", " + std::to_string(e.v) + ")";
         };
-        if (e.u >= no_bfs_node || e.v >= no_bfs_node)
-            throw input_error(this_edge() + " has an id >= 2^32 - 1 = 4294967295, which 32-bit BFS records cannot hold");
+        // 32-bit BFS records hold at most 2^32 - 2 nodes (2^32 - 1 marks "no node"): ids up to
+        // 2^32 - 3, refused at the edge that has one, not once the whole list has been read.
+        if (e.u >= no_bfs_node - 1 || e.v >= no_bfs_node - 1)
+            throw input_error(this_edge() + " has an id >= 2^32 - 2 = 4294967294; 32-bit BFS records hold at most "
+                                            "2^32 - 2 nodes (ids 0 to 4294967293)");
         if (e.max_endpoint() > max_id) {
             max_id = e.max_endpoint();
             if ((max_id + 2) * sizeof(std::uint64_t) > room)  // the offset array of nodes 0 .. max_id
