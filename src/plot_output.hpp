@@ -76,25 +76,22 @@ public:
                     << script;
         gp.commit();
         written.push_back(gp.path());
-        if (terminal_.empty()) {
-            safe_output_file earlier(path(name, image_extension()), option_, force_, sig);
-            const bool stale = earlier.discard_and_remove_target();
-            if (notes)
-                *notes << "gnuplot not found: wrote " << gp.path() << " (run it with gnuplot for the chart)"
-                       << (stale ? "; the chart of an earlier run, " + earlier.path() + ", was removed" : "") << "\n";
-            return written;
-        }
         safe_output_file image(path(name, image_extension()), option_, force_, sig);
+        // No chart this time: the earlier run's chart goes too, so that it cannot stand beside
+        // the new data.
+        auto no_chart = [&](const std::string& note) {
+            const bool stale = image.discard_and_remove_target();
+            if (notes)
+                *notes << note << (stale ? " (the chart of an earlier run, " + image.path() + ", was removed)" : "")
+                       << "\n";
+            return written;
+        };
+        if (terminal_.empty())
+            return no_chart("gnuplot not found: wrote " + gp.path() + " (run it with gnuplot for the chart)");
         const std::string& tmp = image.temp_path();
         const gnuplot_outcome drawn =
             run_gnuplot(dir_, {"out='" + tmp.substr(tmp.find_last_of('/') + 1) + "'"}, name + ".gp");
-        if (!drawn.ok) {
-            const bool stale = image.discard_and_remove_target();
-            if (notes)
-                *notes << "flashxxl: warning: no chart from " << gp.path() << ": " << drawn.why
-                       << (stale ? " (the chart of an earlier run, " + image.path() + ", was removed)" : "") << "\n";
-            return written;
-        }
+        if (!drawn.ok) return no_chart("flashxxl: warning: no chart from " + gp.path() + ": " + drawn.why);
         characterize::stamp_image(tmp, plot_signature);
         image.commit();
         written.push_back(image.path());
