@@ -126,6 +126,7 @@ void run(const dfs_cli_options& o) {
                             {"cache_share", o.cache_share},
                             {"marks_cache_bytes", r.dfs.marks_cache},
                             {"translation_layer_memory_bytes", r.dfs.tl_memory},
+                            {"peak_memory_bytes", r.dfs.peak_memory},
                             {"phases", r.phases}};
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;

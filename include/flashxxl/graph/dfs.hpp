@@ -18,6 +18,7 @@
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/graph/edge.hpp"
 #include "flashxxl/io/blocks.hpp"
+#include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/tl/translation_layer_memory.hpp"
 #include "flashxxl/units.hpp"
@@ -75,6 +76,13 @@ struct dfs_result {
     std::uint64_t max_stack = 0;
     std::uint64_t marks_cache = 0;  //!< bytes of M the marks' page cache got
     std::uint64_t tl_memory = 0;    //!< bytes of M the machine's translation layers hold
+    //! The most bytes dfs held at once within M, as its buffers' memory_accounts measured them,
+    //! plus tl_memory: the marks' vector's peak plus the larger of the stack's peak and the
+    //! peak of the stream writer that fills the marks' structure before the stack exists (the
+    //! two never coexist). A sum of peaks, so it bounds the peak of the sum; at most M
+    //! (test_dfs_memory checks it, and the heap dfs allocates). The graph's caches are not in
+    //! it (they come on top of M), nor is bookkeeping of O(1) plus O(1) per extent held.
+    std::uint64_t peak_memory = 0;
     std::vector<phase_stats> phases;  //!< "dfs"
 };
 
@@ -135,6 +143,12 @@ inline std::uint64_t dfs_marks_cache(std::uint64_t memory, const block_sizes& b,
 //! (translation_layer_memory(m): their segment buffers and maps); the graph's caches come on
 //! top, with the graph's own sizes. options.cache_share caps the marks' cache. Starts at
 //! `source`; with options.whole_graph it then covers every other component.
+//!
+//! Before the stack exists, a stream writer (2 Bw) fills the marks' structure (zeros, or the
+//! with_nodes records, whose list ranges come through the graph's offsets page cache), while
+//! the marks' cache holds nothing yet; M >= dfs_min_memory covers either phase. The stack and
+//! the vector own their memory_accounts, so the result reports what they held
+//! (dfs_result::peak_memory) rather than charging a caller's account as mm_bfs does.
 template <class Visitor, class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, dfs_options>::value>>
 dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
                Visitor& vis, const dfs_options& opts = {}) {
@@ -157,22 +171,31 @@ dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes
     res.tl_memory = tl_memory;
     std::unique_ptr<mark_vector> marks;
     std::unique_ptr<node_vector> nodes;
+    // The stream writer that fills the marks' structure (gone before the stack comes).
+    memory_account filler;
     if (opts.marks == dfs_marks::separate) {
         marks = std::make_unique<mark_vector>(m, marks_memory, b, role::hot);
-        marks->resize(n, 0);
+        mark_vector::stream_writer w(*marks, &filler);  // resize(n, 0)'s fast path, counted
+        for (std::uint64_t v = 0; v < n; ++v) w.push(0);
+        w.finish();
     } else {
         nodes = std::make_unique<node_vector>(m, marks_memory, b, role::hot);
-        node_vector::stream_writer w(*nodes);
-        csr_graph::offset_vector::stream_reader off(g.offsets());
-        std::uint64_t prev = 0;
-        bool first = true;
-        for (; !off.empty(); ++off) {
-            if (!first) w.push(detail::dfs_node_record{prev, *off, 0});
-            first = false;
-            prev = *off;
+        node_vector::stream_writer w(*nodes, &filler);
+        // The offsets come in order through the graph's page cache (each Br page read once),
+        // which is on top of M: a stream_reader of them would hold 2 Br of the graph's sizes
+        // beside the writer's 2 Bw, past M when the graph's Br is larger than b's.
+        csr_graph::offset_vector& offsets = g.offsets();
+        std::uint64_t prev = offsets.get(0);
+        for (std::uint64_t v = 0; v < n; ++v) {
+            const std::uint64_t next = offsets.get(v + 1);
+            w.push(detail::dfs_node_record{prev, next, 0});
+            prev = next;
         }
         w.finish();
     }
+    // What the writer and the marks' structure held while it was filled.
+    const auto marks_peak = [&] { return marks ? marks->account().peak() : nodes->account().peak(); };
+    const std::uint64_t fill_peak = filler.peak() + marks_peak();
     phase_meter meter(m, "dfs");
     frame_stack st(m, frame_stack::memory_usage(b), b, role::hot);
     std::uint64_t time = 0;
@@ -227,6 +250,7 @@ dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes
             if (!visited(v)) run_tree(v);
     if (marks) marks->flush();
     if (nodes) nodes->flush();
+    res.peak_memory = tl_memory + std::max(fill_peak, st.account().peak() + marks_peak());
     res.phases.push_back(meter.finish());
     return res;
 }
