@@ -28,7 +28,9 @@
 #include "flashxxl/characterize/experiment_file.hpp"
 #include "flashxxl/characterize/file_target.hpp"
 #include "flashxxl/characterize/gnuplot_report.hpp"
+#include "flashxxl/characterize/io_log.hpp"
 #include "flashxxl/characterize/json_report.hpp"
+#include "flashxxl/characterize/memory_estimate.hpp"
 #include "flashxxl/characterize/misalignment.hpp"
 #include "flashxxl/characterize/model_target.hpp"
 #include "flashxxl/characterize/plan_estimate.hpp"
@@ -63,6 +65,7 @@ struct characterize_args {
     bool random_state = false, no_bursts = false, no_misaligned = false;
     double read_share = 0.95, write_share = 0.90;
     std::string block_device, out_dir, csv_path, io_log_path, config_path, config_name, max_write_text;
+    std::string memory_text;         // --memory: empty = ch::default_memory_budget
     bool json = false, dry_run = false, no_progress = false, quiet = false, keep = false, no_plots = false, force = false;
     std::uint64_t seed = 1;
     std::string queue_depths;        // --queue-depths: empty = default (real targets only), "none" = skip
@@ -506,6 +509,11 @@ void draw_charts(const characterize_args& a, const ch::gnuplot_files& g) {
 int run_characterize(const characterize_args& a) {
     std::optional<std::uint64_t> max_write;
     if (!a.max_write_text.empty()) max_write = parse_size_option("--max-write", a.max_write_text);
+    std::uint64_t memory = ch::default_memory_budget;
+    if (!a.memory_text.empty()) {
+        memory = parse_size_option("--memory", a.memory_text);
+        if (memory == 0) throw config_error("--memory " + a.memory_text + ": expected a positive size (e.g. 256MiB)");
+    }
     // Every output path is checked before the target is touched (an --out directory this run
     // creates is removed again if the run fails before writing into it).
     report_outputs outs = open_outputs(a);
@@ -573,15 +581,29 @@ int run_characterize(const characterize_args& a) {
             refusal = e.what();
         }
     }
+    // What the measurements hold does not grow with the request count, only with the records
+    // the plan makes (memory_estimate.hpp): checked against --memory before any I/O.
+    const bool plot_data = !outs.plot_prefix.empty();
+    const ch::plan_memory needed = ch::estimate_memory(checked, ch::recorder_limits{}, plot_data);
+    std::string memory_refusal;
+    try {
+        ch::check_memory(needed, memory);
+    } catch (const config_error& e) {
+        if (!a.dry_run) throw;
+        memory_refusal = e.what();
+    }
 
     if (a.dry_run) {
         std::cout << "plan (" << (a.experiments.empty() ? "built-in " + plan : a.experiments) << ") for "
                   << t.name() << " [" << t.kind() << ", " << format_bytes(double(t.capacity())) << "]:\n";
         for (const auto& s : checked) std::cout << "  " << s.where() << ": " << s.text << "\n";
         ch::plan_cost cost;
-        if (t.modelled()) {
+        if (t.modelled() && memory_refusal.empty()) {
             ch::model_target fresh(make_model(m.preset, m.params), m.preset);
-            ch::runner r(fresh);
+            ch::runner_options dro;
+            dro.plot_data = false;
+            dro.memory_bytes = memory;
+            ch::runner r(fresh, dro);
             ch::characterization c = r.run(steps);
             cost.bytes_written = c.bytes_written;
             cost.bytes_read = c.bytes_read;
@@ -607,13 +629,19 @@ int run_characterize(const characterize_args& a) {
                                               : std::to_string(ch::default_write_multiple) + " x the target (" +
                                                     format_bytes(double(ch::saturating_mul(ch::default_write_multiple, t.capacity()))) + ")")
                       << (refusal.empty() ? ": within it\n" : ": EXCEEDED, the run would be refused:\n  " + refusal + "\n");
+        std::cout << "memory: at most " << ch::format_bound(needed.total()) << " for the measurements ("
+                  << needed.run_records << " run records, " << needed.burst_records << " bursts, "
+                  << needed.stride_records << " stride tests; whatever their request counts), limit --memory "
+                  << format_bytes(double(memory))
+                  << (memory_refusal.empty() ? ": within it\n" : ": EXCEEDED, the run would be refused:\n  " + memory_refusal + "\n");
         if (!queue_depths.empty())
             std::cout << "then: random reads of the recommended Br at queue depths " << queue_depth_list
                       << ", at most " << a.queue_depth_time_s
                       << " s each (reads only)\n";
         std::cout << "expected time: " << std::fixed << std::setprecision(1) << cost.seconds << " s"
                   << (cost.exact ? " of modelled device time (exact: the plan was run on a fresh copy of the model)"
-                                 : " (estimate at 100 MiB/s and 0.2 ms per request; time limits count in full)")
+                      : t.modelled() ? " (estimate: the plan exceeds --memory, so it was not run on the model)"
+                                     : " (estimate at 100 MiB/s and 0.2 ms per request; time limits count in full)")
                   << "\nnothing was written (dry run)\n";
         return 0;
     }
@@ -632,7 +660,13 @@ int run_characterize(const characterize_args& a) {
     bool show = !a.quiet && !a.no_progress && !a.json;
     progress_bar bar(stderr, show);
     ch::runner_options ro;
-    ro.log_offsets = !a.io_log_path.empty();
+    ro.plot_data = plot_data;
+    ro.memory_bytes = memory;
+    // The per-IO log streams into its (temporary) file as the requests complete: nothing per
+    // request is held; a failed or interrupted run discards it with the other outputs.
+    std::optional<ch::io_log_writer> io_log;
+    if (outs.io_log) io_log.emplace(outs.io_log->stream(), real.base_offset());
+    if (io_log) ro.observer = &*io_log;
     if (show) ro.progress = [&](double f, const std::string& what) { bar.update(f, what); };
     ch::runner r(real, ro);
     ch::characterization c = r.run(steps);
@@ -693,7 +727,6 @@ int run_characterize(const characterize_args& a) {
         if (say) notes << "wrote " << outs.csv_path << "\n";
     }
     if (outs.io_log) {
-        ch::write_io_log(outs.io_log->stream(), c);
         outs.io_log->commit();
         if (say) notes << "wrote " << a.io_log_path << "\n";
     }
@@ -753,7 +786,9 @@ void register_characterize_command(CLI::App& app) {
     cmd->add_option("--out", a->out_dir, "directory for characterize.json, .csv and the plots");
     cmd->add_flag("--json", a->json, "print the JSON report on stdout (and only it); --out DIR also writes it to a file");
     cmd->add_option("--csv", a->csv_path, "write the CSV (one row per experiment, repeat and block size) here");
-    cmd->add_option("--io-log", a->io_log_path, "write every request's offset and response time here (CSV)");
+    cmd->add_option("--io-log", a->io_log_path,
+                    "write every request's offset and response time here (CSV, streamed as the requests "
+                    "complete: nothing per request is held in memory)");
     cmd->add_flag("--no-plots", a->no_plots, "do not write or run the gnuplot script");
     cmd->add_flag("--force", a->force,
                   "replace existing output files flashxxl did not write; run a plan that writes more than " +
@@ -761,6 +796,16 @@ void register_characterize_command(CLI::App& app) {
     cmd->add_option("--max-write", a->max_write_text,
                     "refuse a plan that may write more than SIZE (IEC units) to a real target; replaces the default "
                     "limit of " + std::to_string(ch::default_write_multiple) + " x the target");
+    const ch::recorder_limits limits;
+    cmd->add_option("--memory", a->memory_text,
+                    "bound on the memory of the measurements (IEC units, default " +
+                        format_size(ch::default_memory_budget) + "): it does not grow with a run's request "
+                        "count (the run in progress holds at most " + format_bytes(double(limits.working_bytes(true))) +
+                        ", a finished one its statistics and, with plots, at most " +
+                        format_bytes(double(limits.plot_bytes(true))) + " of plot data; percentiles exact up to " +
+                        std::to_string(limits.exact_requests) + " requests per run, then within " +
+                        "0.5 %), only with the records a plan makes (--dry-run prints the bound); a plan needing "
+                        "more is refused before any I/O. I/O buffers are apart (docs/characterize.md)");
     cmd->add_option("--queue-depths", a->queue_depths,
                     "file / block device: random reads of the recommended Br at these queue depths, for the "
                     "io_threads of the snippet (default 1,2,4,8,16; none: skip)");

@@ -13,12 +13,14 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "flashxxl/characterize/block_device_target.hpp"
 #include "flashxxl/characterize/csv_report.hpp"
 #include "flashxxl/characterize/device_safety.hpp"
 #include "flashxxl/characterize/experiment_file.hpp"
 #include "flashxxl/characterize/file_target.hpp"
+#include "flashxxl/characterize/io_log.hpp"
 #include "flashxxl/characterize/runner.hpp"
 #include "support/temp_dir.hpp"
 
@@ -111,12 +113,34 @@ TEST(characterize_file_target, data_region_starts_block_aligned_after_the_header
     temp_dir d(".");
     std::string p = d.file("aligned.img");
     ch::characterization c;
+    // every request as it completes: the per-IO log's writer and a collector of the offsets
+    struct collector : ch::request_observer {
+        std::vector<std::vector<std::uint64_t>> offsets;  // per run
+        void on_request(const ch::run_record&, std::uint64_t index, flashxxl::io_op, std::uint64_t offset,
+                        double) override {
+            if (index == 0) offsets.emplace_back();
+            offsets.back().push_back(offset);
+        }
+    };
+    struct both : ch::request_observer {
+        ch::request_observer &a, &b;
+        both(ch::request_observer& x, ch::request_observer& y) : a(x), b(y) {}
+        void on_request(const ch::run_record& run, std::uint64_t i, flashxxl::io_op op, std::uint64_t off,
+                        double s) override {
+            a.on_request(run, i, op, off, s);
+            b.on_request(run, i, op, off, s);
+        }
+    };
+    collector offsets;
+    std::ostringstream log;
     {
         ch::file_target t(p, 4 * MiB);
         EXPECT_EQ(t.data_offset(), ch::file_target::data_alignment);
         EXPECT_EQ(t.base_offset(), 1 * MiB);
+        ch::io_log_writer writer(log, t.base_offset());
+        both tee(writer, offsets);
         ch::runner_options o;
-        o.log_offsets = true;
+        o.observer = &tee;
         ch::runner r(t, o);
         c = r.run(ch::parse_experiments("fill block=1MiB\n"
                                         "run op=read order=rand block=1MiB count=8\n"
@@ -125,16 +149,16 @@ TEST(characterize_file_target, data_region_starts_block_aligned_after_the_header
     }
     EXPECT_EQ(c.base_offset, 1 * MiB);
     ASSERT_EQ(c.runs.size(), 3u);
-    for (const auto& run : c.runs) {
-        ASSERT_EQ(run.offsets.size(), run.ios);
-        for (auto off : run.offsets) // every request is block-aligned in the file, not just in the target
+    ASSERT_EQ(offsets.offsets.size(), c.runs.size());
+    for (std::size_t i = 0; i < c.runs.size(); ++i) {
+        const auto& run = c.runs[i];
+        ASSERT_EQ(offsets.offsets[i].size(), run.ios);
+        for (auto off : offsets.offsets[i]) // every request is block-aligned in the file, not just in the target
             EXPECT_EQ((c.base_offset + off) % run.pattern.block, 0u) << run.code << " at " << off;
     }
-    std::ostringstream log;
-    ch::write_io_log(log, c);
     std::string first_row = log.str().substr(log.str().find('\n') + 1);
     first_row = first_row.substr(0, first_row.find('\n'));
-    std::string expected_file_offset = "," + std::to_string(1 * MiB + c.runs[0].offsets[0]);
+    std::string expected_file_offset = "," + std::to_string(1 * MiB + offsets.offsets[0][0]);
     EXPECT_EQ(first_row.substr(first_row.size() - expected_file_offset.size()), expected_file_offset) << first_row;
 
     // on disk: header, a zero gap, the data (cyclic 0x00..0xff) at 1 MiB; the header records the offset

@@ -12,6 +12,7 @@
 #include "flashxxl/characterize/csv_report.hpp"
 #include "flashxxl/characterize/experiment_file.hpp"
 #include "flashxxl/characterize/gnuplot_report.hpp"
+#include "flashxxl/characterize/io_log.hpp"
 #include "flashxxl/characterize/json_report.hpp"
 #include "flashxxl/characterize/model_target.hpp"
 #include "flashxxl/characterize/runner.hpp"
@@ -20,10 +21,10 @@
 namespace ch = flashxxl::characterize;
 
 namespace {
-ch::characterization small_run(bool log_offsets) {
+ch::characterization small_run(ch::request_observer* observer = nullptr) {
     ch::model_target t(flashxxl::make_model("hama-ssd-2009"), "hama-ssd-2009");
     ch::runner_options o;
-    o.log_offsets = log_offsets;
+    o.observer = observer;
     ch::runner r(t, o);
     return r.run(ch::parse_experiments(
         "sweep patterns=SR,RR,SW,RW,RW@4KiB from=64KiB to=1MiB selfscale=no repeat=2 count=20 span=1GiB\n"
@@ -36,7 +37,7 @@ ch::characterization small_run(bool log_offsets) {
 } // namespace
 
 TEST(characterize_reports, json_has_units_in_keys_and_the_recommendation) {
-    auto c = small_run(false);
+    auto c = small_run();
     auto rec = ch::recommend(c);
     auto j = ch::to_json(c, rec, ch::config_snippet(rec, "/x", 1 << 30, "ssd", true));
     EXPECT_EQ(j["target"]["capacity_bytes"].get<std::uint64_t>(), c.capacity);
@@ -64,22 +65,36 @@ TEST(characterize_reports, json_has_units_in_keys_and_the_recommendation) {
 }
 
 TEST(characterize_reports, csv_has_one_row_per_run_and_the_io_log_one_per_request) {
-    auto c = small_run(true);
     std::ostringstream csv, log;
+    ch::io_log_writer writer(log, 0);
+    auto c = small_run(&writer);  // the log streams while the plan runs
     ch::write_csv(csv, c);
     std::string s = csv.str();
     EXPECT_EQ(std::size_t(std::count(s.begin(), s.end(), '\n')), c.runs.size() + 1);
     EXPECT_EQ(s.rfind("experiment,line,pattern,mix,ratio,repeat,block_bytes", 0), 0u);
-    ch::write_io_log(log, c);
     std::string l = log.str();
     std::size_t requests = 0;
-    for (const auto& r : c.runs) requests += r.times_s.size();
+    for (const auto& r : c.runs) requests += r.ios;
+    EXPECT_GT(requests, 0u);
+    EXPECT_EQ(writer.rows(), requests);
     EXPECT_EQ(std::size_t(std::count(l.begin(), l.end(), '\n')), requests + 1);
+    EXPECT_EQ(l.rfind(ch::io_log_header, 0), 0u);
     EXPECT_NE(l.find(",write,"), std::string::npos);
+    // every row names its run and carries an offset (the old log left it empty unless asked for)
+    std::istringstream in(l);
+    std::string row;
+    std::getline(in, row);
+    std::size_t rows = 0;
+    while (std::getline(in, row)) {
+        ++rows;
+        EXPECT_EQ(std::count(row.begin(), row.end(), ','), 8) << row;
+        EXPECT_EQ(row.find(",,"), std::string::npos) << row;
+    }
+    EXPECT_EQ(rows, requests);
 }
 
 TEST(characterize_reports, gnuplot_script_marks_br_and_bw) {
-    auto c = small_run(false);
+    auto c = small_run();
     auto rec = ch::recommend(c);
     char tmpl[] = "./characterize-plot-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);

@@ -1,10 +1,10 @@
-// The characterization as CSV: one row per experiment, repeat and block size; and the per-IO log.
+// The characterization as CSV: one row per experiment, repeat and block size (the per-IO log streams: io_log.hpp).
 #pragma once
 
 #include <ostream>
+#include <string>
 
 #include "flashxxl/characterize/results.hpp"
-#include "flashxxl/device/device_class.hpp"
 
 namespace flashxxl::characterize {
 
@@ -22,9 +22,6 @@ inline constexpr const char* csv_header =
     "experiment,line,pattern,mix,ratio,repeat,block_bytes,shift_bytes,granularity_bytes,offset_bytes,"
     "span_bytes,ios,ignored_ios,bytes,seconds,throughput_mib_s,lat_min_s,lat_mean_s,lat_stddev_s,"
     "lat_p50_s,lat_p99_s,lat_p999_s,lat_max_s,startup_ios,period_ios\n";
-//! The header line of write_io_log(), its signature likewise.
-inline constexpr const char* io_log_header =
-    "experiment,repeat,pattern,block_bytes,index,op,offset_bytes,response_s,file_offset_bytes\n";
 
 //! One row per run record (every repeat of every pattern and block size), units in the header.
 inline void write_csv(std::ostream& out, const characterization& c) {
@@ -39,25 +36,6 @@ inline void write_csv(std::ostream& out, const characterization& c) {
             << ',' << r.latency.p50_s << ',' << r.latency.p99_s << ',' << r.latency.p999_s << ',' << r.latency.max_s
             << ',' << r.phases.startup << ',' << r.phases.period << '\n';
     }
-}
-
-//! The per-IO log: one row per request of every run (offsets only when the runner logged them).
-//! offset_bytes is relative to the target, file_offset_bytes is where the request went in the
-//! file or block device (offset_bytes + the target's base offset), e.g. to compare with fio.
-inline void write_io_log(std::ostream& out, const characterization& c) {
-    out << io_log_header;
-    out.precision(9);
-    for (const auto& r : c.runs)
-        for (std::size_t i = 0; i < r.times_s.size(); ++i) {
-            out << detail::csv_field(r.label) << ',' << r.repeat << ',' << detail::csv_field(r.code) << ','
-                << r.pattern.block << ',' << i << ',';
-            bool logged = i < r.ops.size();
-            if (logged) out << (r.ops[i] ? "write" : "read") << ',' << r.offsets[i];
-            else out << to_string(r.pattern.op) << ',';
-            out << ',' << r.times_s[i] << ',';
-            if (logged) out << c.base_offset + r.offsets[i];
-            out << '\n';
-        }
 }
 
 } // namespace flashxxl::characterize

@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "flashxxl/characterize/recommendation.hpp"
@@ -89,7 +90,8 @@ inline void stamp_image(const std::string& path, const std::string& text = gnupl
 //! `terminal` is "pngcairo", "png" or "svg". Plots: throughput vs block size (log-log) for
 //! every swept pattern with Br and both Bw marked; per-IO latency series of a few runs;
 //! sequential-write recovery after each burst; CDFs of the stride tests and of the response
-//! times of the small random runs.
+//! times of the small random runs. The per-IO plots come from each run's bounded plot data
+//! (run_record::trace and cdf), not from a stored series.
 inline gnuplot_files write_gnuplot(const std::string& prefix, const characterization& c, const recommendation& r,
                                    const std::string& terminal, bool force = false) {
     gnuplot_files f;
@@ -149,24 +151,34 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         gp << "\nunset logscale\nunset arrow\nunset label\nset format x '%g'\n";
     }
 
-    // 2. per-IO latency series: the first repeat of the largest-count swept runs at 4 KiB and at Bw
+    // 2. per-IO latency series: the first repeat of the largest-count swept runs at 4 KiB and at
+    // Bw, from each run's bounded trace: every request while the run had at most
+    // recorder_limits::trace_buckets of them, else min and max of each bucket of w requests
+    // (both at the bucket's first request), so spikes stay visible
     std::vector<const run_record*> picks;
     for (const auto& run : c.runs) {
-        if (run.repeat != 0 || run.times_s.empty()) continue;
+        if (run.repeat != 0 || run.trace.empty()) continue;
         bool small = run.pattern.block == std::max<std::uint64_t>(4 * KiB, c.alignment);
         bool at_bw = r.bw_aligned && run.pattern.block == *r.bw_aligned;
         if ((small || at_bw) && picks.size() < 8) picks.push_back(&run);
     }
     if (picks.empty())
         for (const auto& run : c.runs)
-            if (run.repeat == 0 && !run.times_s.empty() && picks.size() < 4) picks.push_back(&run);
+            if (run.repeat == 0 && !run.trace.empty() && picks.size() < 4) picks.push_back(&run);
     if (!picks.empty()) {
         std::string dat = prefix + "-latency.dat";
         std::ostream& d = open(dat);
         for (const auto* p : picks) {
-            d << "# " << p->label << " " << p->code << " " << p->pattern.block << ": index response_ms\n";
-            std::size_t n = p->times_s.size(), step = std::max<std::size_t>(1, n / 5000);
-            for (std::size_t i = 0; i < n; i += step) d << i << ' ' << p->times_s[i] * 1e3 << '\n';
+            const latency_trace& tr = p->trace;
+            d << "# " << p->label << " " << p->code << " " << p->pattern.block << ": index response_ms";
+            if (tr.width() > 1) d << " (min and max of every " << tr.width() << " requests)";
+            d << "\n";
+            for (std::size_t i = 0; i < tr.buckets().size(); ++i) {
+                const trace_bucket& b = tr.buckets()[i];
+                std::uint64_t at = i * tr.width();
+                d << at << ' ' << double(b.min_s) * 1e3 << '\n';
+                if (tr.width() > 1) d << at << ' ' << double(b.max_s) * 1e3 << '\n';
+            }
             d << "\n\n";
         }
         std::string img = prefix + "-latency" + ext;
@@ -198,10 +210,19 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         gp << "\n";
     }
 
-    // 4. CDFs: stride tests (length 16 or the first few) and small random runs
+    // 4. CDFs: stride tests (length 16 or the first few) and small random runs (exact from the
+    // trace while it holds every request, else the run's CDF points from its histograms)
     struct series {
         std::string title;
-        std::vector<double> v;
+        std::vector<std::pair<double, double>> points;  // time_s, cumulative fraction
+    };
+    auto exact_cdf = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        std::vector<std::pair<double, double>> pts;
+        std::size_t n = v.size(), step = std::max<std::size_t>(1, n / 2000);
+        for (std::size_t i = 0; i < n; i += step) pts.emplace_back(v[i], double(i + 1) / double(n));
+        if (n) pts.emplace_back(v.back(), 1.0);
+        return pts;
     };
     std::vector<series> cdfs;
     for (const auto& s : c.strides) {
@@ -209,20 +230,27 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         if (s.length != 16 && c.strides.size() > 10) continue;
         std::string t = (s.write_read ? "write+read " : "read ") + std::to_string(s.length) + "x" +
                         format_size(s.block) + " stride " + format_size(s.stride);
-        cdfs.push_back({t + (s.write_read ? " (write)" : " (in order)"), s.first_s});
-        cdfs.push_back({t + (s.write_read ? " (read back)" : " (shuffled)"), s.second_s});
+        cdfs.push_back({t + (s.write_read ? " (write)" : " (in order)"), exact_cdf(s.first_s)});
+        cdfs.push_back({t + (s.write_read ? " (read back)" : " (shuffled)"), exact_cdf(s.second_s)});
     }
     if (cdfs.empty())
-        for (const auto* p : picks) cdfs.push_back({p->code + " " + format_size(p->pattern.block), p->times_s});
+        for (const auto* p : picks) {
+            series sr{p->code + " " + format_size(p->pattern.block), {}};
+            if (p->trace.width() == 1) {
+                std::vector<double> v;
+                for (const auto& b : p->trace.buckets()) v.push_back(b.min_s);
+                sr.points = exact_cdf(std::move(v));
+            } else {
+                for (const auto& q : p->cdf) sr.points.emplace_back(q.time_s, q.fraction);
+            }
+            cdfs.push_back(std::move(sr));
+        }
     if (!cdfs.empty()) {
         std::string dat = prefix + "-cdf.dat";
         std::ostream& d = open(dat);
         for (auto& s : cdfs) {
-            std::sort(s.v.begin(), s.v.end());
             d << "# " << s.title << ": time_ms cumulative_fraction\n";
-            std::size_t n = s.v.size(), step = std::max<std::size_t>(1, n / 2000);
-            for (std::size_t i = 0; i < n; i += step) d << s.v[i] * 1e3 << ' ' << double(i + 1) / double(n) << '\n';
-            if (n) d << s.v.back() * 1e3 << " 1\n";
+            for (const auto& q : s.points) d << q.first * 1e3 << ' ' << q.second << '\n';
             d << "\n\n";
         }
         std::string img = prefix + "-cdf" + ext;

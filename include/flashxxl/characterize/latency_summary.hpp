@@ -9,10 +9,13 @@
 namespace flashxxl::characterize {
 
 //! What uFLIP reports per run (min, max, mean, standard deviation; seeds/003 Section 3.2) plus
-//! the percentiles a tail-latency reader wants. Seconds.
+//! the percentiles a tail-latency reader wants. Seconds. summarize() computes it exactly from a
+//! stored series; a run longer than its recorder keeps exactly (response_recorder.hpp) gets it
+//! from a latency_accumulator: percentiles within 0.5 % (relative), the rest exact up to rounding.
 struct latency_summary {
     std::size_t count = 0;
     double min_s = 0, max_s = 0, mean_s = 0, stddev_s = 0, p50_s = 0, p99_s = 0, p999_s = 0;
+    bool exact = true; //!< percentiles exact; false: from a log_histogram, within its relative error
 };
 
 //! Nearest-rank percentile (q in [0, 1]) of an ascending sorted series.

@@ -1,4 +1,4 @@
-// Executes checked experiment steps against a target and collects per-request response times.
+// Executes checked experiment steps against a target and records their response times in bounded memory.
 #pragma once
 
 #include <algorithm>
@@ -12,8 +12,11 @@
 
 #include "flashxxl/characterize/experiment.hpp"
 #include "flashxxl/characterize/experiment_check.hpp"
+#include "flashxxl/characterize/io_log.hpp"
+#include "flashxxl/characterize/memory_estimate.hpp"
 #include "flashxxl/characterize/offset_generator.hpp"
 #include "flashxxl/characterize/random_permutation.hpp"
+#include "flashxxl/characterize/response_recorder.hpp"
 #include "flashxxl/characterize/results.hpp"
 #include "flashxxl/characterize/target.hpp"
 #include "flashxxl/error.hpp"
@@ -22,7 +25,14 @@ namespace flashxxl::characterize {
 
 //! Options of a runner.
 struct runner_options {
-    bool log_offsets = false;                 //!< keep offset and op of every request (per-IO log)
+    //! Sees every request of every run as it completes (the per-IO log: io_log_writer); nullptr: none.
+    request_observer* observer = nullptr;
+    //! Run records keep plot data (a latency_trace and CDF points, at most
+    //! recorder_limits::plot_bytes() each); off: statistics only.
+    bool plot_data = true;
+    recorder_limits recorder;                 //!< what each run keeps of its response times
+    //! Refuse a plan whose measurements may need more (estimate_memory(), check_memory()).
+    std::uint64_t memory_bytes = default_memory_budget;
     std::uint64_t max_requests_per_run = 200000000; //!< a time-limited run never issues more than this
     //! Called now and then with the share of the plan done (0 .. 1) and the current step's label.
     std::function<void(double, const std::string&)> progress;
@@ -34,14 +44,25 @@ struct runner_options {
 //! seconds on a model target, measured seconds on a real one. A time-limited run (and a burst,
 //! and the recovery windows together) also stops before its writes exceed its span
 //! (timed_write_budget), so what a plan writes is bounded by estimate_plan() on any device.
+//! Memory: each run's response times go through a response_recorder (fixed memory, whatever the
+//! request count) and, one by one, to the observer; what the results hold is bounded from the
+//! plan by estimate_memory(), checked against memory_bytes before any I/O, and the record
+//! arrays are reserved at that size.
 class runner {
 public:
     explicit runner(target& t, runner_options o = {}) : t_(t), o_(std::move(o)) {}
 
-    //! Checks the whole plan against the target (config_error before any I/O), then runs it.
+    //! Checks the whole plan against the target and the memory budget (config_error before any
+    //! I/O), then runs it.
     characterization run(std::vector<experiment_step> steps) {
         check_experiments(steps, t_.capacity(), t_.alignment());
+        o_.recorder.check();
+        const plan_memory mem = estimate_memory(steps, o_.recorder, o_.plot_data);
+        check_memory(mem, o_.memory_bytes);
         res_ = characterization{};
+        res_.runs.reserve(static_cast<std::size_t>(mem.run_records));
+        res_.bursts.reserve(static_cast<std::size_t>(mem.burst_records));
+        res_.strides.reserve(static_cast<std::size_t>(mem.stride_records));
         res_.target_name = t_.name();
         res_.target_kind = t_.kind();
         res_.modelled = t_.modelled();
@@ -158,6 +179,7 @@ private:
         auto wall_start = std::chrono::steady_clock::now();
         std::uint64_t cap = s.count ? s.count : o_.max_requests_per_run;
         std::uint64_t write_budget = s.time_s > 0 ? timed_write_budget(p.span) : ~std::uint64_t(0), written = 0;
+        response_recorder recorder(o_.recorder, s.ignore, s.ignore_auto, o_.plot_data);
         double share = 1.0 / static_cast<double>(std::max<std::uint64_t>(s.repeat, 1));
         if (in_sweep) share = 0; // sweep progress is reported per point
         for (std::uint64_t k = 0; k < cap; ++k) {
@@ -170,11 +192,8 @@ private:
             }
             std::uint64_t off = second ? (*gen_mix)(i2++) : gen(i1++);
             double rt = issue(q.op, off, q.block);
-            rec.times_s.push_back(rt);
-            if (o_.log_offsets) {
-                rec.offsets.push_back(off);
-                rec.ops.push_back(q.op == io_op::write ? 1 : 0);
-            }
+            recorder.add(rt);
+            if (o_.observer) o_.observer->on_request(rec, k, q.op, off, rt);
             elapsed += rt;
             if (s.pause_s > 0 && (s.burst_size == 0 || (k + 1) % s.burst_size == 0)) {
                 idle(s.pause_s);
@@ -188,12 +207,15 @@ private:
         }
         rec.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         rec.io_buffer = t_.io_buffer();
-        rec.ios = rec.times_s.size();
-        rec.phases = detect_phases(rec.times_s);
-        rec.ignored = std::min<std::uint64_t>(s.ignore_auto ? rec.phases.startup : s.ignore, rec.ios);
-        rec.latency = summarize(rec.times_s, rec.ignored);
+        recorded_run out = recorder.finish();
+        rec.ios = out.ios;
+        rec.phases = out.phases;
+        rec.ignored = out.ignored;
+        rec.latency = out.latency;
+        rec.seconds = out.seconds;
+        rec.trace = std::move(out.trace);
+        rec.cdf = std::move(out.cdf);
         rec.bytes = (rec.ios - rec.ignored) * p.block;
-        for (std::size_t i = rec.ignored; i < rec.times_s.size(); ++i) rec.seconds += rec.times_s[i];
         rec.throughput_mib_s = rec.seconds > 0 ? static_cast<double>(rec.bytes) / MiB / rec.seconds : 0;
         return rec;
     }
@@ -256,6 +278,7 @@ private:
         rec.burst_block = s.burst_block ? s.burst_block : s.pattern.block;
         rec.burst_time_s = s.burst_time_s;
         rec.window_s = s.window_s;
+        rec.window_mib_s.reserve(static_cast<std::size_t>(s.windows));
         if (s.fill_block) fill(s.pattern, s.fill_block);
         report(0.3);
         io_pattern rp = s.pattern;
@@ -303,6 +326,8 @@ private:
         std::uint64_t extent = (s.length - 1) * s.stride + s.pattern.block;
         std::mt19937_64 rng(s.seed * 0x9e3779b97f4a7c15ull + 3);
         std::uniform_int_distribution<std::uint64_t> pos(0, (s.pattern.span - extent) / a);
+        rec.first_s.reserve(static_cast<std::size_t>(s.repeat));
+        rec.second_s.reserve(static_cast<std::size_t>(s.repeat));
         for (std::uint64_t it = 0; it < s.repeat; ++it) {
             std::uint64_t base = s.pattern.offset + pos(rng) * a;
             double first = 0, second = 0;
