@@ -183,7 +183,14 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                       "0.81 / 0.79 / 0.76 at scales 1 / 2 / 4 / 8 / 16 / 32, and TL reads 0.79 of Br's volume. The "
                       "paper's layer did the same (its TL read 8.391 GB against Br's 10.789 on 2^22 nodes, 0.78) yet "
                       "came within 4 % of Br in time, because its times are mostly host time, which ours (I/O only) "
-                      "leave out: its Bw BFS phase on 2^20 nodes read 0.094 GB in 381 s. From the second row on "
+                      "leave out. Its Br run on 2^20 nodes read 2.594 GB and wrote 0.569 GB: at the 2009 SSD's "
+                      "rates (28.07 MiB/s read, 24.53 MiB/s write, shared/DEVICE-MODELS.md) about 115 s of its "
+                      "799.9 s. The rest is host time, 0.34 s per level of its BFS phase over 2 047 levels (if its "
+                      "source was a corner, as ours; the paper does not say), the per-level overhead shared/BFS.md "
+                      "warns of and our MM_BFS does not have (its Bw BFS phase read 0.094 GB in 381 s, 0.19 s per "
+                      "level). A layer that saves 21 % of those reads saves about 19 s of 800 (TL / Br about 0.98; "
+                      "the paper measured 0.96), while ours is all I/O, so the same saving is a fifth of it. "
+                      "From the second row on "
                       "TL / Br is 0.95-0.98 at scales 4 and 8; at scale 32 it is 0.88-0.89, the command overhead above.");
     return t;
 }
