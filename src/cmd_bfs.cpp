@@ -29,6 +29,7 @@ struct bfs_options : graph_command_options {
     std::string algo = "mm";
     std::uint64_t mu = 0, seed = 1, source = 0;
     std::uint64_t cache_ranks = mm_bfs_options{}.frontier_ranks;
+    std::string mr_adjacency = to_string(mr_bfs_options{}.adjacency);
 };
 
 //! Writes "v level parent" lines in discovery order and drives the progress bar.
@@ -48,6 +49,7 @@ struct cli_visitor : cli_bfs_visitor {
 };
 
 void run(const bfs_options& o) {
+    const mr_adjacency adjacency = parse_mr_adjacency(o.mr_adjacency, "bfs: --mr-adjacency");
     std::uint64_t memory = parse_memory_option(o.memory);
     if (o.graph.empty()) throw config_error("bfs: give a graph: " + std::string(graph_spec_help()));
     const machine_spec spec = effective_machine_spec(o.choice);
@@ -72,6 +74,7 @@ void run(const bfs_options& o) {
     eo.mm.seed = o.seed;
     eo.mm.prefer_frontier_clusters = o.cache_ranks > 0;
     eo.mm.frontier_ranks = unsigned(std::max<std::uint64_t>(o.cache_ranks, 1));
+    eo.mr.adjacency = adjacency;
     bfs_experiment_result r;
     // The translation layers' buffers and maps are charged to every phase's M.
     const std::uint64_t tl_memory = bfs_experiment_tl_memory(m, eo);
@@ -90,6 +93,7 @@ void run(const bfs_options& o) {
                             {"memory_bytes", memory},      {"graph", r.graph},    {"csr", r.csr},
                             {"translation_layer_memory_bytes", r.tl_memory},           {"result", r.bfs}};
         if (o.algo == "mm") j["cache_ranks"] = o.cache_ranks;
+        if (o.algo == "mr") j["mr_adjacency"] = o.mr_adjacency;
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
         j.update(run_metadata(&spec));
@@ -104,6 +108,10 @@ void run(const bfs_options& o) {
     if (o.algo == "mm")
         std::printf(", mu %llu%s, seed %llu", (unsigned long long)r.bfs.mu, o.mu ? "" : " (default)",
                     (unsigned long long)o.seed);
+    if (o.algo == "mr")
+        std::printf(", adjacency %s (%llu of %llu levels scanned)", o.mr_adjacency.c_str(),
+                    (unsigned long long)std::count(r.bfs.scanned_levels.begin(), r.bfs.scanned_levels.end(), true),
+                    (unsigned long long)r.bfs.scanned_levels.size());
     std::printf("\nsource %llu: %llu levels, %llu nodes reached\n", (unsigned long long)o.source,
                 (unsigned long long)r.bfs.levels(), (unsigned long long)r.bfs.reached);
     if (o.algo == "mm") {
@@ -143,6 +151,10 @@ void register_bfs_command(CLI::App& app) {
                     "(1: near or far; 0: first come)")
         ->capture_default_str()
         ->check(whole_number(0, 254));
+    cmd->add_option("--mr-adjacency", o->mr_adjacency,
+                    "mr: how each level's adjacency lists are read: automatic (per level, the cheaper way by the "
+                    "devices' models), random (through the graph's page caches) or scan (one sequential scan)")
+        ->capture_default_str();
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
     cmd->add_option("--out", o->out,
                     "write `node level parent` lines (discovery order) to this file, after a `# flashxxl bfs --out:` "

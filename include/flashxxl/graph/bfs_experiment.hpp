@@ -32,6 +32,7 @@ struct bfs_experiment_options {
     std::uint64_t memory = 0;     //!< M of every phase, the translation layers' memory included
     std::uint64_t source = 0;     //!< BFS source node
     mm_bfs_options mm;            //!< mu and seed of mm_bfs
+    mr_bfs_options mr;            //!< how mr_bfs reads each level's adjacency lists
     tl_charge charge = tl_charge::buffers_and_maps;  //!< see run_bfs_experiment
     //! Called with the CSR graph once it is built, before the BFS (e.g. to size a progress bar
     //! by |V|, which a graph file only tells once it has been read).
@@ -93,7 +94,7 @@ bfs_experiment_result run_bfs_experiment(machine& m, any_edge_source& source, co
     r.csr = g->build_stats();
     if (o.on_graph) o.on_graph(*g);
     if (o.algo == "mm") r.bfs = mm_bfs(m, *g, r.memory, b, o.source, vis, o.mm);
-    else r.bfs = mr_bfs(m, *g, r.memory, b, o.source, vis);
+    else r.bfs = mr_bfs(m, *g, r.memory, b, o.source, vis, o.mr);
     r.bfs.phases.insert(r.bfs.phases.begin(), csr_phase);
     return r;
 }

@@ -107,6 +107,9 @@ struct bfs_result {
     std::uint64_t max_pool_records = 0;        //!< largest |H|
     std::uint64_t neighbour_records = 0;       //!< sum over levels of |S_N|
     std::vector<bfs_level_detail> level_details;  //!< MM_BFS: per level t = 0, 1, ...
+    //! MR_BFS: per level t = 0, 1, ..., whether L(t)'s adjacency lists were read by one scan of
+    //! the graph (false: fetched at random through its page caches); mr_bfs_options::adjacency.
+    std::vector<bool> scanned_levels;
     std::vector<phase_stats> phases;           //!< "preprocessing", "bfs" (mm) or "bfs" (mr)
 
     //! Levels (number of non-empty levels).

@@ -57,12 +57,16 @@ inline void to_json(nlohmann::json& j, const bfs_result& r) {
                        {"max_pool_records", r.max_pool_records},
                        {"neighbour_records", r.neighbour_records},
                        {"phases", r.phases}};
-    // Per level: MM_BFS's details, MR_BFS's level sizes.
+    // Per level: MM_BFS's details, MR_BFS's level sizes and how each level's lists were read.
     if (!r.level_details.empty()) {
         j["levels"] = r.level_details;
     } else {
         j["levels"] = nlohmann::json::array();
-        for (std::uint64_t n : r.level_sizes) j["levels"].push_back({{"nodes", n}});
+        for (std::size_t t = 0; t < r.level_sizes.size(); ++t) {
+            nlohmann::json level = {{"nodes", r.level_sizes[t]}};
+            if (t < r.scanned_levels.size()) level["adjacency"] = r.scanned_levels[t] ? "scan" : "random";
+            j["levels"].push_back(level);
+        }
     }
 }
 
