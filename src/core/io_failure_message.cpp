@@ -9,7 +9,11 @@ std::string io_error_reason(std::string text) {
     // std::ios_base::failure appends the category's text (": iostream error"), sometimes more after it.
     if (auto tail = text.find(": iostream error"); tail != std::string::npos) text.resize(tail);
     auto cut = text.rfind(" : ");
-    return cut == std::string::npos ? text : text.substr(cut + 3);
+    if (cut == std::string::npos) return text;
+    // STXXL's part, "Error in <function> : <call details> : <reason>", gives only its reason; what
+    // a layer above put before it (the translation layer's lower operation and offset) stays.
+    auto stxxl_part = text.rfind("Error in ", cut);
+    return (stxxl_part == std::string::npos ? std::string() : text.substr(0, stxxl_part)) + text.substr(cut + 3);
 }
 
 std::string io_failure_hint(const std::string& reason, const std::string& backing) {
@@ -32,6 +36,12 @@ std::string io_failure_hint(const std::string& reason, const std::string& backin
 
 std::string io_failure_message(const failed_request& r, const std::string& stxxl_text) {
     std::string reason = io_error_reason(stxxl_text);
+    // A layer inside the device names the device again ("device 'ssd' (translation layer): ...");
+    // the message has named it already: keep "translation layer: ...".
+    const std::string self = "device '" + r.device + "' (";
+    if (reason.compare(0, self.size(), self) == 0)
+        if (auto close = reason.find("): ", self.size()); close != std::string::npos)
+            reason = reason.substr(self.size(), close - self.size()) + reason.substr(close + 1);
     // A memory-backed device has no file to check: its reasons (over the machine's memory
     // budget, beyond capacity) say what to do themselves.
     const bool in_memory = r.backing == "memory";

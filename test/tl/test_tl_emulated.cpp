@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "flashxxl/device/emulated_file.hpp"
@@ -76,4 +77,40 @@ TEST(tl_emulated, random_page_writes_become_segment_writes_and_run_faster_in_mod
         tl.aread(buf.data, p * page, page)->wait();
         ASSERT_TRUE(page_matches(buf.data, page, p, version[p])) << p;
     }
+}
+
+// An emulated file with io_threads > 1 serves through extra STXXL queues in turn with its own:
+// a layer given one of those ids is refused like one given the file's own id (it used to be
+// accepted, and its I/O thread then waited for a lower request queued behind itself).
+TEST(tl_emulated, a_queue_id_of_one_of_the_lower_files_extra_queues_is_rejected) {
+    emulated_file lower("ssd", std::make_unique<sparse_memory_file>(span), nullptr, span, test_queue_id(13));
+    lower.add_queues({test_queue_id(14)});
+    lower.touch_queue();
+    tl_config cfg;
+    cfg.page_bytes = page;
+    cfg.segment_bytes = segment;
+    cfg.spare_bytes = 4 * segment;
+    for (int shared : {test_queue_id(13), test_queue_id(14)}) {
+        try {
+            translation_layer tl(lower, span, cfg, "ssd", shared);
+            ADD_FAILURE() << "queue id " << shared << " accepted";
+        } catch (const config_error& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("queue id " + std::to_string(shared) + " is also a queue id of the lower file"),
+                      std::string::npos) << what;
+            EXPECT_NE(what.find("(its queues: 1000013, 1000014)"), std::string::npos) << what;
+        }
+    }
+    // A distinct id works, and the layer's I/O reaches the device through both of its queues.
+    translation_layer tl(lower, span, cfg, "ssd", test_queue_id(15));
+    aligned_buffer buf(page);
+    for (std::uint64_t p = 0; p < 3 * segment / page; ++p) {
+        fill_page(buf.data, page, p, 1);
+        tl.awrite(buf.data, p * page, page)->wait();
+    }
+    for (std::uint64_t p = 0; p < 3 * segment / page; ++p) {
+        tl.aread(buf.data, p * page, page)->wait();
+        ASSERT_TRUE(page_matches(buf.data, page, p, 1)) << p;
+    }
+    EXPECT_EQ(tl.stats().segments_sealed, 3u);
 }

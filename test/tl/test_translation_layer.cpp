@@ -247,7 +247,7 @@ TEST(translation_layer, map_memory_per_logical_page) {
     const double per_page = translation_layer::map_bytes_per_logical_page(small_config(), capacity);
     EXPECT_LE(double(bytes), per_page * double(logical) + 1e-9);
     EXPECT_EQ(f.tl.stats().map_memory_bytes, bytes);
-    // The paper's configuration (Br 128 KiB, Bw 16 MiB, 64 GiB device, 1/8 spare): ~9.2 bytes a page.
+    // The paper's configuration (Br 128 KiB, Bw 16 MiB, 64 GiB device, 1/8 spare): 8.75 bytes a page.
     tl_config paper;
     EXPECT_LT(translation_layer::map_bytes_per_logical_page(paper, 64 * GiB), 9.3);
     EXPECT_GT(translation_layer::map_bytes_per_logical_page(paper, 64 * GiB), 8.5);

@@ -67,6 +67,7 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         if (offset + bytes > data_.size()) throw stxxl::io_error("recording_file: request beyond its end");
         if (fail_writes && type == stxxl::request::WRITE) throw stxxl::io_error("recording_file: injected write failure");
+        if (fail_reads && type == stxxl::request::READ && bytes > 0) throw stxxl::io_error(read_failure_text);
         if (bytes == 0) return;
         if (type == stxxl::request::WRITE)
             std::memcpy(data_.data() + offset, buffer, bytes);
@@ -80,6 +81,7 @@ public:
     }
     void lock() override {}
     void discard(offset_type offset, offset_type bytes) override {
+        if (fail_discards) throw std::runtime_error("recording_file: injected discard failure");
         std::lock_guard<std::mutex> lock(mutex_);
         std::memset(data_.data() + offset, 0xDB, bytes);
         ++discards_;
@@ -88,6 +90,15 @@ public:
 
     //! While true, every write fails with stxxl::io_error.
     std::atomic<bool> fail_writes{false};
+    //! While true, every read fails with stxxl::io_error(read_failure_text).
+    std::atomic<bool> fail_reads{false};
+    //! The text of a failed read: what STXXL 1.4.1's syscall_file puts into its io_error for EIO.
+    std::string read_failure_text =
+        "Error in virtual void stxxl::syscall_file::serve(void*, stxxl::file::offset_type, stxxl::file::size_type, "
+        "stxxl::request_interface::request_type) : this=0x55 call=::pread(fd,buf,bytes,offset) path=/x/ssd.img "
+        "fd=5 offset=0 buffer=0x7f bytes=65536 type=READ rc=-1 : Input/output error";
+    //! While true, discard() (TRIM) throws std::runtime_error.
+    std::atomic<bool> fail_discards{false};
 
     std::vector<record> records() const {
         std::lock_guard<std::mutex> lock(mutex_);

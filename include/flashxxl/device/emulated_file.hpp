@@ -201,6 +201,8 @@ public:
     void add_queues(std::vector<int> ids) { extra_queues_ = std::move(ids); }
     //! STXXL queues serving this file.
     std::size_t queue_count() const { return 1 + extra_queues_.size(); }
+    //! The ids of the queues given to add_queues() (the file's own is get_queue_id()).
+    const std::vector<int>& extra_queue_ids() const { return extra_queues_; }
 
     //! Blocks until every submitted request has been served and released.
     void drain() {

@@ -22,6 +22,7 @@ inline void to_json(nlohmann::json& j, const tl_stats& s) {
                        {"segments_sealed", s.segments_sealed},
                        {"flushes", s.flushes},
                        {"pages_discarded", s.pages_discarded},
+                       {"discard_failures", s.discard_failures},
                        {"live_pages", s.live_pages},
                        {"free_segments", s.free_segments},
                        {"map_memory_bytes", s.map_memory_bytes},

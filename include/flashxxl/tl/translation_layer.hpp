@@ -1,10 +1,13 @@
 // A log-structured translation layer (an stxxl::file): Br-page random writes become Bw-segment writes.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -12,12 +15,11 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <stxxl/bits/common/exceptions.h>
 #include <stxxl/bits/io/completion_handler.h>
 #include <stxxl/bits/io/disk_queued_file.h>
-#include <stxxl/bits/io/disk_queues.h>
-#include <stxxl/bits/io/request_queue.h>
 #include <stxxl/bits/io/request.h>
 #include <stxxl/bits/io/serving_request.h>
 
@@ -45,10 +47,16 @@ namespace flashxxl {
 //!   asynchronous request surfacing from wait() as stxxl::io_error with the same message);
 //! - size() is the logical capacity = whole segments of the lower device minus the spare; a
 //!   write past it throws out_of_space;
-//! - the lower file is used only through lower.aread / awrite (...)->wait() and discard, from the
-//!   layer's I/O thread or from flush(); it must have a different queue id (its own I/O thread);
-//! - flush() writes the open segment's unwritten pages; the destructor flushes. Requests still
-//!   queued on the layer are the caller's to wait for first, as for any stxxl::file.
+//! - requests are served one at a time in submission order by the layer's own I/O thread (a
+//!   FIFO, not STXXL's queue, which serves writes before reads); discard() and flush() first
+//!   wait until every request submitted before them has been served. So the lower device sees
+//!   the I/O in the host's program order, and modelled time does not depend on thread timing;
+//! - the lower file is used only through lower.aread / awrite (...)->wait() and discard (TRIM,
+//!   best effort: a failure is counted in tl_stats::discard_failures, never thrown), from the
+//!   layer's I/O thread or from the thread calling flush() / discard(); `queue_id` must differ
+//!   from every STXXL queue of the lower file (its own and an emulated_file's add_queues());
+//! - flush() writes the open segment's unwritten pages; the destructor serves what is still
+//!   queued, then flushes.
 //! Thread safety: one mutex guards all state, held across lower I/O, so serve() in the I/O thread
 //! and discard() / flush() / stats() in callers never see a page in flight (STXXL's wbtl_file
 //! released its map lock before reading, so a concurrent rewrite could recycle the page).
@@ -58,8 +66,10 @@ public:
     using size_type = stxxl::file::size_type;
 
     //! Builds the layer over `lower` (not owned; must outlive the layer) of which the first
-    //! `lower_capacity` bytes are used. `queue_id` must differ from lower.get_queue_id().
-    //! Throws config_error from cfg.validate() or for a shared queue.
+    //! `lower_capacity` bytes are used. `queue_id` (the layer's identity towards STXXL, which
+    //! looks queues up by id) must differ from the ids of the lower file's queues: its own and,
+    //! for an emulated_file, those of add_queues(). Throws config_error from cfg.validate() or
+    //! for a shared queue id.
     translation_layer(stxxl::file& lower, std::uint64_t lower_capacity, tl_config cfg, std::string device_name,
                       int queue_id, int allocator_id = stxxl::file::NO_ALLOCATOR)
         : stxxl::file(stxxl::file::DEFAULT_DEVICE_ID),
@@ -76,20 +86,19 @@ public:
           map_(logical_bytes_ / page_, physical_bytes_ / page_),
           segments_(physical_bytes_ / segment_),
           open_buf_(make_buffer(segment_)) {
-        if (lower.get_queue_id() == queue_id)
-            throw config_error("translation layer on device '" + name_ + "': queue id " + std::to_string(queue_id) +
-                               " is also the lower file's queue id; the layer waits for the lower file "
-                               "from its own I/O thread, so the two need different queues");
-        create_queues();
+        check_queue_id(lower, queue_id);
+        create_lower_queues();
+        worker_ = std::thread([this] { serve_in_order(); });
     }
 
     translation_layer(const translation_layer&) = delete;
     translation_layer& operator=(const translation_layer&) = delete;
 
-    //! Flushes the open segment (errors are printed, not thrown), then waits (at most about a
-    //! second each) until the STXXL I/O threads have dropped their last references to requests
-    //! on this file and on the lower file: a request touches its file once more when its last
-    //! reference goes, which may happen in an I/O thread just after the waiter woke up.
+    //! Serves what is still queued, flushes the open segment (errors are printed, not thrown),
+    //! stops the layer's I/O thread, then waits (at most about a second each) until no request
+    //! on this file or on the lower file is referenced any more: a request touches its file once
+    //! more when its last reference goes, which may happen in an I/O thread just after the
+    //! waiter woke up.
     ~translation_layer() override {
         try {
             flush();
@@ -97,29 +106,37 @@ public:
             std::cerr << "flashxxl: translation layer on device '" << name_
                       << "': flush in destructor failed: " << e.what() << std::endl;
         }
+        {
+            std::lock_guard<std::mutex> lock(fifo_mu_);
+            stopping_ = true;
+        }
+        fifo_cv_.notify_all();
+        worker_.join();
         for (int i = 0; i < 100000 && get_request_nref() > 0; ++i)
             std::this_thread::sleep_for(std::chrono::microseconds(10));
         for (int i = 0; i < 100000 && lower_.get_request_nref() > 0; ++i)
             std::this_thread::sleep_for(std::chrono::microseconds(10));
     }
 
-    //! Checks the request (alignment, range, capacity) in the caller's thread, then queues it.
+    //! Checks the request (alignment, range, capacity) in the caller's thread, then queues it
+    //! behind every request submitted before it.
     stxxl::request_ptr aread(void* buffer, offset_type pos, size_type bytes,
                              const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
         check_request(false, buffer, pos, bytes);
         return queue_timed(buffer, pos, bytes, stxxl::request::READ, on_cmpl);
     }
-    //! Checks the request (alignment, range, capacity) in the caller's thread, then queues it.
+    //! Checks the request (alignment, range, capacity) in the caller's thread, then queues it
+    //! behind every request submitted before it.
     stxxl::request_ptr awrite(void* buffer, offset_type pos, size_type bytes,
                               const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
         check_request(true, buffer, pos, bytes);
         return queue_timed(buffer, pos, bytes, stxxl::request::WRITE, on_cmpl);
     }
 
-    //! Serves one request (STXXL calls this in the layer's I/O thread). Every failure leaves as
+    //! Serves one request (called in the layer's I/O thread). Every failure leaves as
     //! stxxl::io_error carrying the flashxxl message, which serving_request hands to wait().
     void serve(void* buffer, offset_type offset, size_type bytes, stxxl::request::request_type type) override {
-        if (bytes == 0) return; // the empty request of create_queues(); aread/awrite reject length 0
+        if (bytes == 0) return; // nothing to move (aread / awrite reject length 0)
         try {
             const bool is_write = type == stxxl::request::WRITE;
             check_request(is_write, buffer, offset, bytes);
@@ -152,13 +169,16 @@ public:
     void lock() override { lower_.lock(); }
 
     //! Invalidates the pages of [offset, offset + size): reading them afterwards is an error, and
-    //! segments they empty become free. Page-aligned ranges only (throws invalid_request).
+    //! segments they empty become free (and are TRIMmed below, best effort). Page-aligned ranges
+    //! only (throws invalid_request). Waits first until the requests submitted before it are
+    //! served, so it acts in the caller's program order.
     void discard(offset_type offset, offset_type size) override {
         if (size == 0) return;
         if (offset % page_ || size % page_ || offset > logical_bytes_ || size > logical_bytes_ - offset)
             throw invalid_request(describe("discard", offset, size) + ": expected a range of whole " +
                                   format_size(page_) + " pages inside the logical capacity of " +
                                   std::to_string(logical_bytes_) + " bytes");
+        wait_for_queued();
         std::lock_guard<std::mutex> lock(mu_);
         for (std::uint64_t l = offset / page_, end = (offset + size) / page_; l < end; ++l)
             if (invalidate(l)) {
@@ -169,16 +189,18 @@ public:
 
     const char* io_type() const override { return "tl"; }
 
-    //! Writes every page of the open segment not yet on the lower device (one request).
+    //! Writes every page of the open segment not yet on the lower device (one request), after
+    //! the requests submitted before it have been served.
     void flush() {
+        wait_for_queued();
         std::lock_guard<std::mutex> lock(mu_);
         if (open_seg_ == segment_table::none) return;
         if (fill_ == pps_) {
             seal_open();
         } else if (fill_ > flushed_) {
-            lower_write(open_buf_.get() + std::uint64_t(flushed_) * page_,
-                        std::uint64_t(open_seg_) * segment_ + std::uint64_t(flushed_) * page_,
-                        std::uint64_t(fill_ - flushed_) * page_);
+            lower_io(true, open_buf_.get() + std::uint64_t(flushed_) * page_,
+                     std::uint64_t(open_seg_) * segment_ + std::uint64_t(flushed_) * page_,
+                     std::uint64_t(fill_ - flushed_) * page_, lower_purpose::flush, open_seg_);
             flushed_ = fill_;
             ++stats_.flushes;
         }
@@ -232,6 +254,8 @@ private:
             : stxxl::serving_request(on_cmpl, f, buf, off, bytes, type), submit_s_(submit_s),
               completion_s_(submit_s) {}
         double completion_s() const override { return completion_s_; }
+        //! Serves the request (the layer's I/O thread): moves the data, then signals completion.
+        void run() { serve(); }
 
     protected:
         void serve() override {
@@ -248,12 +272,52 @@ private:
         double completion_s_;
     };
 
+    //! Queues a host request at the host's modelled time now (or, from inside a layer above
+    //! serving one of its requests, at that request's time).
     stxxl::request_ptr queue_timed(void* buffer, offset_type pos, size_type bytes, stxxl::request::request_type type,
                                    const stxxl::completion_handler& on_cmpl) {
-        stxxl::request_ptr req(
-            new timed_request(on_cmpl, this, buffer, pos, bytes, type, virtual_clock_ ? virtual_clock_->now() : 0.0));
-        queue_->add_request(req);  // not through STXXL's map: see create_queues()
+        const modelled_submit_frame& frame = modelled_submit_frame::current();
+        const double submit_s = frame.active ? frame.submit_s : virtual_clock_ ? virtual_clock_->now() : 0.0;
+        stxxl::request_ptr req(new timed_request(on_cmpl, this, buffer, pos, bytes, type, submit_s));
+        {
+            std::lock_guard<std::mutex> lock(fifo_mu_);
+            fifo_.push_back(req);
+            ++queued_;
+        }
+        fifo_cv_.notify_one();
         return req;
+    }
+
+    //! The layer's I/O thread: serves queued requests one by one, oldest first, until the
+    //! destructor asks it to stop and nothing is queued.
+    void serve_in_order() {
+        for (;;) {
+            stxxl::request_ptr req;
+            {
+                std::unique_lock<std::mutex> lock(fifo_mu_);
+                fifo_cv_.wait(lock, [&] { return stopping_ || !fifo_.empty(); });
+                if (fifo_.empty()) return;
+                req = std::move(fifo_.front());
+                fifo_.pop_front();
+            }
+            static_cast<timed_request*>(req.get())->run();
+            req = stxxl::request_ptr();  // released before it counts as served
+            {
+                std::lock_guard<std::mutex> lock(fifo_mu_);
+                ++served_;
+            }
+            served_cv_.notify_all();
+        }
+    }
+
+    //! Blocks until every request queued before the call has been served (not those queued
+    //! meanwhile by other threads, so it cannot starve). From the layer's own I/O thread (a
+    //! completion handler calling discard or flush) it returns at once.
+    void wait_for_queued() {
+        if (std::this_thread::get_id() == worker_.get_id()) return;
+        std::unique_lock<std::mutex> lock(fifo_mu_);
+        const std::uint64_t submitted = queued_;
+        served_cv_.wait(lock, [&] { return served_ >= submitted; });
     }
 
     struct free_deleter {
@@ -267,16 +331,23 @@ private:
         return buffer_ptr(static_cast<char*>(p));
     }
 
+    //! Refuses a queue id that is also one of the lower file's queue ids.
+    void check_queue_id(stxxl::file& lower, int queue_id) const {
+        std::vector<int> lower_ids{lower.get_queue_id()};
+        if (const auto* em = dynamic_cast<const emulated_file*>(&lower))
+            lower_ids.insert(lower_ids.end(), em->extra_queue_ids().begin(), em->extra_queue_ids().end());
+        if (std::find(lower_ids.begin(), lower_ids.end(), queue_id) == lower_ids.end()) return;
+        std::string ids;
+        for (int id : lower_ids) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
+        throw config_error("translation layer on device '" + name_ + "': queue id " + std::to_string(queue_id) +
+                           " is also a queue id of the lower file (its queues: " + ids +
+                           "); a device's layer and lower file need distinct queue ids");
+    }
+
     //! STXXL creates a queue (and its I/O thread) at the first request for its id, inserting into
-    //! an unsynchronised process-wide map. Create ours and the lower file's now, in the
-    //! constructing thread, and keep ours: later submissions go to it directly, since even a
-    //! lookup in the map races with another device creating its queue.
-    void create_queues() {
-        stxxl::request_ptr own(new stxxl::serving_request(stxxl::completion_handler(), this, open_buf_.get(), 0, 0,
-                                                          stxxl::request::READ));
-        stxxl::disk_queues::get_instance()->add_request(own, get_queue_id());
-        own->wait();
-        queue_ = stxxl::disk_queues::get_instance()->get_queue(get_queue_id());
+    //! an unsynchronised process-wide map. Create the lower file's now, in the constructing
+    //! thread (the layer serves its own requests in its own thread, outside that map).
+    void create_lower_queues() {
         if (auto* em = dynamic_cast<emulated_file*>(&lower_))
             em->touch_queue(); // it rejects empty requests of its own
         else if (!dynamic_cast<translation_layer*>(&lower_)) // a layer creates its queues itself
@@ -312,15 +383,32 @@ private:
 
     std::uint64_t map_memory_bytes_locked() const { return map_.memory_bytes() + segments_.memory_bytes(); }
 
-    void lower_io(bool is_write, char* buf, std::uint64_t physical_offset, std::uint64_t bytes) {
+    //! Why the layer does a lower I/O (named in its error message).
+    enum class lower_purpose { host_read, cleaning, seal, flush };
+
+    //! One lower request, waited for. A failure becomes io_failure naming the operation, the
+    //! physical offset and why the layer did it (`segment`: the segment written or cleaned),
+    //! with the lower file's message last.
+    void lower_io(bool is_write, char* buf, std::uint64_t physical_offset, std::uint64_t bytes, lower_purpose why,
+                  std::uint32_t segment) {
         try {
             stxxl::request_ptr req = is_write ? lower_.awrite(buf, physical_offset, bytes)
                                               : lower_.aread(buf, physical_offset, bytes);
             req->wait();
+            // A lower file that charges in another thread (a layer below) ends this request too.
+            modelled_submit_frame& frame = modelled_submit_frame::current();
+            if (frame.active)
+                if (const auto* timed = dynamic_cast<const modelled_request*>(req.get()))
+                    *frame.completion_out = std::max(*frame.completion_out, timed->completion_s());
         } catch (const std::exception& e) {
+            const std::string seg = std::to_string(segment);
+            const std::string purpose = why == lower_purpose::host_read ? "for a host read"
+                                        : why == lower_purpose::cleaning ? "cleaning segment " + seg
+                                        : why == lower_purpose::seal     ? "writing out full segment " + seg
+                                                                         : "flushing open segment " + seg;
             throw io_failure("device '" + name_ + "' (translation layer): " + (is_write ? "writing " : "reading ") +
-                             std::to_string(bytes) + " bytes at physical offset " +
-                             std::to_string(physical_offset) + " of the lower file failed: " + e.what());
+                             std::to_string(bytes) + " bytes at physical offset " + std::to_string(physical_offset) +
+                             " of the lower file (" + purpose + ") failed: " + e.what());
         }
         if (is_write) {
             stats_.device_bytes_written += bytes;
@@ -330,13 +418,16 @@ private:
             ++stats_.device_reads;
         }
     }
-    void lower_write(char* buf, std::uint64_t off, std::uint64_t bytes) { lower_io(true, buf, off, bytes); }
-    void lower_read(char* buf, std::uint64_t off, std::uint64_t bytes) { lower_io(false, buf, off, bytes); }
-
-    //! Frees a segment that holds no valid page and tells the lower device (TRIM).
-    void release_segment(std::uint32_t s) {
+    //! Frees a segment that holds no valid page, then tells the lower device (TRIM). The TRIM
+    //! is last and best effort: the segment is free whatever the lower file says, and a
+    //! failure is counted (discard_failures), not thrown, so no caller's bookkeeping is cut short.
+    void release_segment(std::uint32_t s) noexcept {
         segments_.release(s);
-        lower_.discard(std::uint64_t(s) * segment_, segment_);
+        try {
+            lower_.discard(std::uint64_t(s) * segment_, segment_);
+        } catch (...) {
+            ++stats_.discard_failures;
+        }
     }
 
     //! Unmaps logical page l; returns whether it was mapped. A sealed segment left without
@@ -354,15 +445,17 @@ private:
 
     //! Writes the open segment out (the part not flushed yet: all of it, Bw bytes, unless a
     //! flush wrote a prefix) and closes it. A segment whose pages were all overwritten while
-    //! open is freed without writing. The state changes only after the write succeeded.
+    //! open is freed without writing (counted in segments_emptied). The state changes only
+    //! after the write succeeded.
     void seal_open() {
         const std::uint32_t s = open_seg_;
         if (segments_.valid(s) == 0) {
             release_segment(s);
+            ++stats_.segments_emptied;
         } else {
-            lower_write(open_buf_.get() + std::uint64_t(flushed_) * page_,
-                        std::uint64_t(s) * segment_ + std::uint64_t(flushed_) * page_,
-                        std::uint64_t(fill_ - flushed_) * page_);
+            lower_io(true, open_buf_.get() + std::uint64_t(flushed_) * page_,
+                     std::uint64_t(s) * segment_ + std::uint64_t(flushed_) * page_,
+                     std::uint64_t(fill_ - flushed_) * page_, lower_purpose::seal, s);
             segments_.seal(s, clock_);
             ++stats_.segments_sealed;
         }
@@ -423,7 +516,8 @@ private:
             }
             std::uint32_t j = i + 1;
             while (j < pps_ && map_.logical(base + j) != page_map::none) ++j;
-            lower_read(gc_buf_.get() + std::uint64_t(i) * page_, (base + i) * page_, std::uint64_t(j - i) * page_);
+            lower_io(false, gc_buf_.get() + std::uint64_t(i) * page_, (base + i) * page_, std::uint64_t(j - i) * page_,
+                     lower_purpose::cleaning, v);
             i = j;
         }
         for (std::uint32_t i = 0; i < pps_; ++i) {
@@ -462,9 +556,11 @@ private:
                                       std::to_string((first + i) * page_) +
                                       " was never written or was discarded");
         // Runs of pages that are adjacent on the lower device become one lower read.
-        std::uint64_t run_start = 0, run_len = 0, run_phys = 0;
+        std::uint64_t run_start = 0, run_len = 0, run_phys = 0, from_buffer = 0;
         auto end_run = [&] {
-            if (run_len) lower_read(buffer + run_start * page_, run_phys * page_, run_len * page_);
+            if (run_len)
+                lower_io(false, buffer + run_start * page_, run_phys * page_, run_len * page_,
+                         lower_purpose::host_read, static_cast<std::uint32_t>(run_phys / pps_));
             run_len = 0;
         };
         for (std::uint64_t i = 0; i < n; ++i) {
@@ -473,7 +569,7 @@ private:
             if (s == open_seg_ && p % pps_ < fill_) {
                 end_run();
                 std::memcpy(buffer + i * page_, open_buf_.get() + (p % pps_) * page_, page_);
-                stats_.buffer_bytes_read += page_;
+                from_buffer += page_;
                 continue;
             }
             if (run_len && p == run_phys + run_len) {
@@ -486,6 +582,8 @@ private:
             }
         }
         end_run();
+        // counted only for a request that succeeded, so that buffer_bytes_read <= host_bytes_read
+        stats_.buffer_bytes_read += from_buffer;
         stats_.host_bytes_read += bytes;
     }
 
@@ -500,7 +598,6 @@ private:
     page_map map_;
     segment_table segments_;
     buffer_ptr open_buf_;
-    stxxl::request_queue* queue_ = nullptr;  // our STXXL queue, kept by create_queues()
     buffer_ptr gc_buf_; // allocated at the first cleaning round
     std::uint32_t open_seg_ = segment_table::none;
     std::uint32_t fill_ = 0;    // pages appended to the open segment
@@ -509,6 +606,16 @@ private:
     bool cleaning_ = false;
     tl_stats stats_;
     const modelled_clock* virtual_clock_ = nullptr;  // the machine's, or none
+
+    // The layer's I/O thread and its FIFO of host requests (guarded by fifo_mu_).
+    std::mutex fifo_mu_;
+    std::condition_variable fifo_cv_;    // a request was queued, or stopping_ was set
+    std::condition_variable served_cv_;  // a request was served
+    std::deque<stxxl::request_ptr> fifo_;
+    std::uint64_t queued_ = 0;  // requests queued so far; served in this order
+    std::uint64_t served_ = 0;  // of which served (and released by the I/O thread)
+    bool stopping_ = false;     // set by the destructor: serve what is queued, then end
+    std::thread worker_;     // started last in the constructor
 };
 
 } // namespace flashxxl
