@@ -16,17 +16,11 @@ using namespace flashxxl::testing;
 
 namespace {
 
-constexpr std::uint64_t page = 4 * KiB;
-constexpr std::uint64_t segment = 64 * KiB;  // 16 pages
-constexpr std::uint64_t capacity = 4 * MiB;  // 64 segments
+using small_layer::capacity;
+using small_layer::page;
+using small_layer::segment;
 
-tl_config small_config() {
-    tl_config c;
-    c.page_bytes = page;
-    c.segment_bytes = segment;
-    c.spare_bytes = 4 * segment;  // logical capacity 960 pages
-    return c;
-}
+tl_config small_config() { return small_layer::config(); }
 
 struct fixture {
     recording_file lower{capacity, test_queue_id(30)};

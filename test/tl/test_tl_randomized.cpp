@@ -19,18 +19,11 @@ using namespace flashxxl::testing;
 
 namespace {
 
-constexpr std::uint64_t page = 4 * KiB;
-constexpr std::uint64_t segment = 64 * KiB; // 16 pages
-constexpr std::uint64_t capacity = 4 * MiB; // 64 segments, 1024 pages
+using small_layer::capacity;
+using small_layer::page;
+using small_layer::segment;
 
-tl_config config_for(cleaning_policy policy) {
-    tl_config c;
-    c.page_bytes = page;
-    c.segment_bytes = segment;
-    c.spare_bytes = 4 * segment; // logical capacity 960 pages
-    c.policy = policy;
-    return c;
-}
+tl_config config_for(cleaning_policy policy) { return small_layer::config(policy); }
 
 //! Reference: version of each logical page, -1 = unmapped.
 using reference = std::vector<std::int64_t>;

@@ -15,11 +15,30 @@
 
 #include <stxxl/bits/io/disk_queued_file.h>
 
+#include "flashxxl/tl/tl_config.hpp"
+#include "flashxxl/units.hpp"
+
 namespace flashxxl::testing {
 
 //! Queue ids for tests: below the machine's pool (which starts at 2^20), one per role, reused
 //! across tests because STXXL never deletes a queue.
 inline int test_queue_id(int n) { return 1'000'000 + n; }
+
+//! The small layer of the unit tests: 4 KiB pages, 64 KiB segments (16 pages) on a 4 MiB lower
+//! file (64 segments, 1024 pages), 4 of them spare (logical capacity 960 pages).
+namespace small_layer {
+constexpr std::uint64_t page = 4 * KiB;
+constexpr std::uint64_t segment = 64 * KiB;
+constexpr std::uint64_t capacity = 4 * MiB;
+inline tl_config config(cleaning_policy policy = cleaning_policy::greedy) {
+    tl_config c;
+    c.page_bytes = page;
+    c.segment_bytes = segment;
+    c.spare_bytes = 4 * segment;
+    c.policy = policy;
+    return c;
+}
+} // namespace small_layer
 
 //! A 4 KiB-aligned heap buffer.
 struct aligned_buffer {
