@@ -12,8 +12,8 @@
 // everything, tl: Br behind the layer) and returns each phase's modelled time and device
 // volumes. The paper's configuration is Br = 128 KiB, Bw = 16 MiB, M = 512 MiB; `scale`
 // divides all three, which keeps M / B (4096 and 32 blocks) and the cluster sizes' ratio
-// (default mu follows Br); the grid sides are chosen by the caller (table2_paper_rows() gives
-// the paper's ratios, docs/bfs.md the sides that match them). The SSD's fixed time per command
+// (default mu follows Br); the grid sides are chosen by the caller (graph/table2_paper.hpp has
+// the paper's rows, docs/bfs.md the sides that match them). The SSD's fixed time per command
 // does not scale, so a smaller scale is more faithful: `flashxxl reproduce` runs 8 (quick) and
 // 4 (full); docs/bfs.md, "Which scale".
 #pragma once
@@ -41,22 +41,6 @@ enum class table2_block_config { br, bw, tl };
 inline const char* to_string(table2_block_config c) {
     return c == table2_block_config::br ? "br" : c == table2_block_config::bw ? "bw" : "tl";
 }
-
-//! The paper's ratios block size Bw / Br over its four grid sizes, smallest first (seeds/001
-//! Table 2, as quoted by issue 14; the |V| column did not survive text extraction, the text
-//! puts the crossover of the BFS phase at |V| >= 2^24).
-struct table2_paper_row {
-    double preprocessing_bw_over_br;
-    double bfs_bw_over_br;
-};
-inline const std::vector<table2_paper_row>& table2_paper_rows() {
-    static const std::vector<table2_paper_row> rows = {{1.29, 0.50}, {0.76, 0.66}, {2.75, 2.01}, {2.70, 2.75}};
-    return rows;
-}
-//! Other figures of the paper's Table 2: TL within 4 % of Br in total; Br's BFS phase writes
-//! 0.009 GB against 0.56 GB in preprocessing (smallest grid).
-constexpr double table2_paper_tl_over_br_max = 1.04;
-constexpr double table2_paper_bfs_over_pre_write = 0.009 / 0.56;
 
 //! Parameters of run_table2.
 struct table2_options {
