@@ -39,7 +39,8 @@ configure_and_build() {  # dir, extra cmake args...
 export STXXLLOGFILE=/dev/null STXXLERRLOGFILE=/dev/null
 # The tests run under ThreadSanitizer (./run.sh test): those that start threads of their own.
 TSAN_TESTS="container_test_parallel_merge container_test_sorter_threads container_test_sorter_workers
-device_test_emulated_file tl_test_tl_randomized characterize_test_queue_depth"
+device_test_emulated_file tl_test_tl_randomized tl_test_translation_layer tl_test_tl_determinism
+characterize_test_queue_depth"
 
 case "${1:-run}" in
 run)
@@ -65,8 +66,8 @@ test)
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir build/asan --output-on-failure -j "$JOBS"
     # ThreadSanitizer on the tests that run threads of their own: the parallel merges, the
-    # sorter's sorting and merging threads, devices served from several threads, characterize's
-    # concurrent reads (about 3 min).
+    # sorter's sorting and merging threads, devices served from several threads, the translation
+    # layer's own I/O thread, characterize's concurrent reads (about 4 min).
     configure build/tsan -DFLASHXXL_SANITIZE_THREAD=ON -DFLASHXXL_BUILD_BENCH=OFF -DFLASHXXL_BUILD_CLI=OFF
     cmake --build build/tsan -j "$JOBS" --target $TSAN_TESTS
     for t in $TSAN_TESTS; do
