@@ -30,6 +30,7 @@ struct bfs_options : graph_command_options {
     std::uint64_t mu = 0, seed = 1, source = 0;
     std::uint64_t cache_ranks = mm_bfs_options{}.frontier_ranks;
     std::string mr_adjacency = to_string(mr_bfs_options{}.adjacency);
+    std::string cut_clusters = mm_bfs_options{}.complete_straddling_clusters ? "complete" : "reread";
 };
 
 //! Writes "v level parent" lines in discovery order and drives the progress bar.
@@ -74,6 +75,7 @@ void run(const bfs_options& o) {
     eo.mm.seed = o.seed;
     eo.mm.prefer_frontier_clusters = o.cache_ranks > 0;
     eo.mm.frontier_ranks = unsigned(std::max<std::uint64_t>(o.cache_ranks, 1));
+    eo.mm.complete_straddling_clusters = o.cut_clusters == "complete";
     eo.mr.adjacency = adjacency;
     bfs_experiment_result r;
     // The translation layers' buffers and maps are charged to every phase's M.
@@ -92,7 +94,10 @@ void run(const bfs_options& o) {
                             {"algo", o.algo},        {"br_bytes", r.br},          {"bw_bytes", r.bw},
                             {"memory_bytes", memory},      {"graph", r.graph},    {"csr", r.csr},
                             {"translation_layer_memory_bytes", r.tl_memory},           {"result", r.bfs}};
-        if (o.algo == "mm") j["cache_ranks"] = o.cache_ranks;
+        if (o.algo == "mm") {
+            j["cache_ranks"] = o.cache_ranks;
+            j["cut_clusters"] = o.cut_clusters;
+        }
         if (o.algo == "mr") j["mr_adjacency"] = o.mr_adjacency;
         j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
@@ -151,6 +156,12 @@ void register_bfs_command(CLI::App& app) {
                     "(1: near or far; 0: first come)")
         ->capture_default_str()
         ->check(whole_number(0, 254));
+    cmd->add_option("--cut-clusters", o->cut_clusters,
+                    "mm: a cluster that a read's first or last block boundary cuts: complete (the read takes "
+                    "the blocks that complete it while the cache could hold the whole cluster file) or reread "
+                    "(it is read with both its blocks when requested)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"complete", "reread"}));
     cmd->add_option("--mr-adjacency", o->mr_adjacency,
                     "mr: how each level's adjacency lists are read: automatic (per level, the cheaper way by the "
                     "devices' models), random (through the graph's page caches) or scan (one sequential scan)")

@@ -24,6 +24,30 @@ echo "cluster reads: first come $r0, near / far $r1, 32 ranks $r32"
 [ "$key" = 1 ] && echo "ok   the JSON says the ranks" || { echo "FAIL cache_ranks missing from the JSON"; fail=1; }
 if [ "$r1" -lt "$r0" ] && [ $((r32 * 2)) -lt "$r1" ]; then echo "ok   more ranks, fewer reads"
 else echo "FAIL expected $r0 > $r1 > 2 x $r32"; fail=1; fi
+# --cut-clusters: on a grid whose cluster file the cache can hold, completing the clusters a read's
+# block boundaries cut reads the file about once; rereading them, over twice. Same levels.
+for c in complete reread; do
+    "$bin" bfs grid:side=100 --br 4KiB --bw 4KiB --memory 8MiB --cut-clusters "$c" --json >"cut-$c.json" 2>"cut-$c.err" ||
+        { echo "FAIL bfs --cut-clusters $c: exit $?"; head -5 "cut-$c.err"; fail=1; }
+done
+read -r complete reread same key <<<"$(python3 - <<'PY'
+import json
+runs = {c: json.load(open(f"cut-{c}.json")) for c in ("complete", "reread")}
+def bfs_read(r):
+    bfs = [p for p in r["result"]["phases"] if p["name"] == "bfs"][0]
+    return sum(d["total"]["read_bytes"] for d in bfs["devices"]) / r["result"]["cluster_file_bytes"]
+levels = [[l["nodes"] for l in runs[c]["result"]["levels"]] for c in runs]
+print(round(bfs_read(runs["complete"]), 2), round(bfs_read(runs["reread"]), 2), int(levels[0] == levels[1]),
+      int(all(runs[c]["cut_clusters"] == c for c in runs)))
+PY
+)"
+echo "BFS-phase reads / cluster file: complete $complete, reread $reread"
+[ "$same" = 1 ] && echo "ok   the same levels both ways" || { echo "FAIL the levels differ"; fail=1; }
+[ "$key" = 1 ] && echo "ok   the JSON says cut_clusters" || { echo "FAIL cut_clusters missing from the JSON"; fail=1; }
+if python3 -c "import sys; sys.exit(not ($complete <= 1.6 and $reread >= 2.0))"; then echo "ok   completing cut clusters reads the file about once"
+else echo "FAIL expected complete <= 1.6 and reread >= 2.0"; fail=1; fi
+check "--cut-clusters takes complete or reread" 2 "--cut-clusters: sometimes not in \{complete,reread\}" \
+    "$bin" bfs grid:side=20 --cut-clusters sometimes --no-progress
 check "the text output names the ranks" 0 "cache of neighbouring clusters \(32 ranks\)" \
     "$bin" bfs grid:side=20 --no-progress
 # --out: written whole under a header line; an existing file is ours to replace only when an

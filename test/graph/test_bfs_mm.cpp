@@ -1,6 +1,7 @@
 // Tests of MM_BFS (Mehlhorn-Meyer): levels and parents equal Boost.Graph's; clusters and pool behave.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -326,6 +327,41 @@ TEST(mm_bfs, a_levels_requests_in_one_block_cost_one_read) {
         EXPECT_GT(levels_with_several, 5u) << "the test needs levels that request several clusters";
         EXPECT_EQ(r.phases[1].of(role::static_data).read_ops, r.cluster_reads);
     }
+}
+
+//! Clusters cut by a read's first or last block boundary are not whole in it. While the cache
+//! can hold the whole cluster file, the read takes the blocks that complete them
+//! (complete_straddling_clusters), so the BFS phase reads its file about once; without, each
+//! cut cluster later costs a read of both its blocks and the file is read over twice.
+TEST(mm_bfs, clusters_cut_by_a_block_boundary_come_along_while_the_file_fits) {
+    machine m = flashxxl::testing::plain_machine();
+    test_graph tg = flashxxl::testing::collect("grid", grid_generator(96));
+    flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
+    const block_sizes b(4 * 1024, 4 * 1024);
+    const std::uint64_t memory = 8 * 1024 * 1024;
+    auto g = build_csr(m, memory, b, src);
+    std::uint64_t read_bytes[2] = {0, 0};
+    for (bool complete : {false, true}) {
+        SCOPED_TRACE(complete ? "completed" : "not completed");
+        mm_bfs_options o;
+        o.complete_straddling_clusters = complete;
+        bfs_level_recorder rec(tg.n);
+        bfs_result r = mm_bfs(m, *g, memory, b, 0, rec, o);
+        flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
+        EXPECT_EQ(r.clusters_loaded, r.clusters);
+        EXPECT_EQ(r.clusters_evicted, 0u);
+        ASSERT_LT(r.cluster_file_bytes * 4, memory) << "the test needs a file the cache can hold";
+        ASSERT_GT(r.cluster_file_bytes, 50 * b.br) << "the test needs many block boundaries";
+        read_bytes[complete] = r.phases[1].of(role::static_data).read_bytes;
+        std::printf("%s: cluster file %llu bytes, BFS phase read %llu bytes in %llu requests\n",
+                    complete ? "completed" : "not completed", (unsigned long long)r.cluster_file_bytes,
+                    (unsigned long long)read_bytes[complete], (unsigned long long)r.cluster_reads);
+        if (complete)
+            EXPECT_LE(double(read_bytes[complete]), 1.6 * double(r.cluster_file_bytes));
+        else
+            EXPECT_GE(double(read_bytes[complete]), 2.0 * double(r.cluster_file_bytes));
+    }
+    EXPECT_LT(double(read_bytes[true]), 0.7 * double(read_bytes[false]));
 }
 
 //! The cache of unrequested clusters: admitted while they fit (records and per-entry overhead

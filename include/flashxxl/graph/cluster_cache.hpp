@@ -65,6 +65,8 @@ public:
     std::uint64_t evicted() const { return evicted_; }
     //! The most bytes held at once.
     std::uint64_t peak_bytes() const { return peak_; }
+    //! Whether entries of `bytes` in all would be admitted now without giving any back.
+    bool has_room(std::uint64_t bytes) const { return fits(bytes); }
 
     //! Opens an entry for cluster c with `records` records (append() them next) at rank `rank`
     //! (0: next to a loaded cluster, kept longest; `far`: nothing known, given back first). False,

@@ -70,6 +70,13 @@ struct mm_bfs_options {
     //! Serve a level's requested clusters whose Br blocks overlap with one read of those blocks
     //! (false: one read per cluster, as the 2008 implementation of seeds/000 did).
     bool merge_block_requests = true;
+    //! With load_block_neighbours: a cluster that begins in the last block of a read and ends
+    //! past it (or ends in the first block and begins before it), loaded nowhere yet, makes the
+    //! read take the blocks that complete it, one request more, and comes along into the cache.
+    //! Otherwise such a cluster never comes along, since a read keeps only whole clusters, and
+    //! costs a read of both its blocks when it is requested: on the 362^2 grid of Table 2 at
+    //! scale 8, Br read its 384-block cluster file 2.8 times over (docs/bfs.md).
+    bool complete_straddling_clusters = true;
     //! When set, every buffer of both phases (the sorters, streams and lists of preprocessing;
     //! everything of the BFS phase) is charged here (a test compares its peak with M).
     memory_account* account = nullptr;
@@ -437,6 +444,14 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
             // The others in groups whose Br blocks overlap: one read of the group's blocks serves
             // them all (requests are sorted, so a group is a run of them). The read takes the
             // unrequested clusters that lie wholly in those blocks along, into the cache.
+            // Straddling clusters are completed only while the cache could still take the whole
+            // file: where it cannot, the clusters the extra blocks bring push out others before
+            // they are needed (on the largest Table 2 grid Br read 30 % more).
+            const std::uint64_t whole_file = file.records() * sizeof(adjacency_record) +
+                                             file.clusters() * cluster_cache::entry_overhead;
+            const bool complete_straddlers =
+                opts.load_block_neighbours && opts.complete_straddling_clusters &&
+                cache.has_room(whole_file > cache.bytes() ? whole_file - cache.bytes() : 0);
             const std::uint64_t reads_before = file.read_requests();
             for (std::size_t i = 0; i < requests.size();) {
                 const bfs_node c = requests[i];
@@ -456,7 +471,19 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
                     last_requested = d;
                 }
                 std::uint64_t first = c, last = last_requested + 1;
-                if (opts.load_block_neighbours) std::tie(first, last) = file.clusters_in_blocks(span.first, span.second);
+                if (opts.load_block_neighbours) {
+                    std::tie(first, last) = file.clusters_in_blocks(span.first, span.second);
+                    if (complete_straddlers) {
+                        // The clusters cut by the span's ends, unless loaded or held already.
+                        auto wanted = [&](std::uint64_t x) { return !loaded[x] && !cache.contains(bfs_node(x)); };
+                        const auto before = span;
+                        if (first > 0 && wanted(first - 1) && file.block_span(first - 1).second > span.first)
+                            span.first = file.block_span(first - 1).first;
+                        if (last < file.clusters() && wanted(last) && file.block_span(last).first < span.second)
+                            span.second = std::max(span.second, file.block_span(last).second);
+                        if (span != before) std::tie(first, last) = file.clusters_in_blocks(span.first, span.second);
+                    }
+                }
                 std::uint64_t current = no_bfs_node;
                 bool to_stage = false, to_cache = false;
                 file.read_cluster_range(first, last, [&](std::uint64_t x, const adjacency_record& r) {
