@@ -69,16 +69,18 @@ inline std::uint64_t mr_scan_chunk_pages(const block_sizes& graph_blocks, std::u
 }
 
 //! Memory mr_bfs needs at least with block sizes `b` for its own streams and a graph with
-//! block sizes `graph_blocks` (unset: `b`), besides the graph's page caches: the neighbour
+//! block sizes `graph_blocks`, besides the graph's page caches: the neighbour
 //! sorter's minimum, a reader of L(t-1), and the larger of what the subtraction's streams
 //! (two level readers and a level writer) and the scan's chunk readers (one Br page of each
 //! vector at least) need: the two never live at once.
-inline std::uint64_t mr_bfs_min_memory(const block_sizes& b,
-                                       const std::optional<block_sizes>& graph_blocks = std::nullopt) {
-    const std::uint64_t scan_min = 2 * (graph_blocks ? graph_blocks->br : b.br);
+inline std::uint64_t mr_bfs_min_memory(const block_sizes& b, const block_sizes& graph_blocks) {
+    const std::uint64_t scan_min = 2 * graph_blocks.br;
     return sorter<level_record, level_by_node>::min_memory(b) + std::max(next_level_stream_memory(b), scan_min) +
            level_list::stream_reader::memory_usage(b, 1);
 }
+//! The same for a graph with the block sizes `b`. (Two overloads rather than a defaulted
+//! std::optional, whose inlined empty temporary GCC 12 at -O1 took for uninitialised.)
+inline std::uint64_t mr_bfs_min_memory(const block_sizes& b) { return mr_bfs_min_memory(b, b); }
 
 //! What one level's frontier L(t-1) looks like to mr_adjacency_planner: sorted node ids, so
 //! its size, its first and last node and the distinct Br pages of the offsets vector its
