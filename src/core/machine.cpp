@@ -147,8 +147,8 @@ owned_extent machine::allocate(role r, std::uint64_t bytes, std::uint64_t block_
         try {
             std::uint64_t offset = d.allocator().allocate(bytes);
             return owned_extent(extent{&d, offset, bytes, r});
-        } catch (const out_of_space&) {
-            if (view[i].free_bytes == 0) throw;  // the policy has nowhere else to go
+        } catch (const out_of_space& e) {
+            if (view[i].free_bytes == 0) throw e.with_role(to_string(r));  // the policy has nowhere else to go
             view[i].free_bytes = 0;
         }
     }

@@ -54,7 +54,7 @@ public:
     void set_placement(std::unique_ptr<placement_policy> policy);
 
     //! Reserves `bytes` for a block of role `r`; the placement policy picks the device from
-    //! (r, block_index). Throws out_of_space naming the device when it is full. The range goes
+    //! (r, block_index). Throws out_of_space naming the device and the role when it is full. The range goes
     //! back to its device when the returned owner is destroyed.
     owned_extent allocate(role r, std::uint64_t bytes, std::uint64_t block_index = 0);
 
