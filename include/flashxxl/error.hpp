@@ -53,6 +53,8 @@ public:
                        "requested " + exact_size(requested) + ", " + exact_size(free_bytes) + " of " +
                            exact_size(capacity) + " free") {
         requested_ = requested;
+        free_bytes_ = free_bytes;
+        capacity_ = capacity;
     }
     //! "out of space on device 'DEVICE': WHAT".
     out_of_space(const std::string& device, const std::string& what)
@@ -64,8 +66,10 @@ public:
     //! The structure that asked for it, innermost first ("flashxxl::vector<T> in flashxxl::sort";
     //! "" when not known).
     const std::string& structure() const { return structure_; }
-    //! Bytes requested (0 when the message says it in words).
+    //! Bytes requested, free and the device's capacity (all 0 when the message says it in words).
     std::uint64_t requested() const { return requested_; }
+    std::uint64_t free_bytes() const { return free_bytes_; }
+    std::uint64_t capacity() const { return capacity_; }
     //! What did not fit, without the device, role and structure.
     const std::string& detail() const { return detail_; }
 
@@ -106,6 +110,8 @@ private:
     out_of_space copy_with(const std::string& role, const std::string& structure) const {
         out_of_space e(device_, role, structure, detail_);
         e.requested_ = requested_;
+        e.free_bytes_ = free_bytes_;
+        e.capacity_ = capacity_;
         return e;
     }
     static std::string compose(const std::string& device, const std::string& role,
@@ -122,6 +128,8 @@ private:
     std::string structure_;
     std::string detail_;
     std::uint64_t requested_ = 0;
+    std::uint64_t free_bytes_ = 0;
+    std::uint64_t capacity_ = 0;
 };
 
 //! Runs f() and returns what it returns; an out_of_space from it is rethrown naming `structure`
