@@ -31,6 +31,12 @@ public:
             throw;
         }
     }
+    //! run(f), an out_of_space from f first named as met in `structure` (a container's name,
+    //! "flashxxl::sorter"; see out_of_space::with_structure): what is latched names it too.
+    template <class F>
+    decltype(auto) run_in(const char* structure, F&& f) {
+        return run([&]() -> decltype(auto) { return rethrow_out_of_space_in(structure, f); });
+    }
     bool failed() const { return bool(first_); }
     //! Throws io_failure "OPERATION: unusable since an earlier failure lost items (WHAT)" after
     //! a latch(); nothing otherwise.
