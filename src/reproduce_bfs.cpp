@@ -101,7 +101,7 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
     t.unit = "ratio";
     // graph/table2_experiment.hpp at scale 4 (full: Br 32 KiB, Bw 4 MiB, M 128 MiB) or 8 (quick:
     // 16 KiB, 2 MiB, 64 MiB): the paper's 128 KiB / 16 MiB / 512 MiB over the scale, M / Br and
-    // M / Bw kept, |V| over the scale. Not 32 (until session 16): the 2009 SSD's per-command time
+    // M / Bw kept, |V| over the scale. Not 32 (as before 8db66b8): the 2009 SSD's per-command time
     // does not scale with the blocks, and at scale 32 it is a third of a 4 KiB write's time
     // (docs/bfs.md, "Which scale"). tiny (the CLI test): scale 32, the first grid only.
     table2_options o;
@@ -125,7 +125,7 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
         const phase_figures fbw = run_table2_column(side, table2_block_config::bw, o);
         t.rows.push_back({tag + ": Bw / Br preprocessing time", p.bw_pp_s / p.br_pp_s, ratio(fbw.pp_s, fbr.pp_s), ""});
         t.rows.push_back({tag + ": Bw / Br BFS-phase time", p.bw_bfs_s / p.br_bfs_s, ratio(fbw.bfs_s, fbr.bfs_s),
-                          "issue 14's target: below 1 on the smallest grid, above 1 on the largest"});
+                          "target: below 1 on the smallest grid, above 1 on the largest, the paper's crossover"});
         // Like with like (graph/table2_host_model.hpp): the paper's volumes priced on the SSD
         // beside our I/O, then the paper's wall times beside our I/O plus the paper's host time
         // (the same for TL and Br: same algorithm, block size and levels).
@@ -195,13 +195,13 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                       "into the cache's share first). BFS-phase Bw / Br by scale, rows 1-4 (paper 0.50 / 0.66 / "
                       "2.01 / 2.75): scale 4 0.73 / 0.77 / 1.09 / 2.37, scale 8 0.63 / 0.70 / 0.99 / 2.17, scale 32 "
                       "0.35 / 0.40 / 0.62 / 1.16. On the first two rows the cluster file fits the cache, and a read "
-                      "completes the clusters its block boundaries cut (before session 25 each of those cost a "
-                      "later read of both its blocks: 0.60 / 0.86 at scale 8). Neither Br nor Bw writes in the BFS "
-                      "phase.");
+                      "completes the clusters its block boundaries cut (with bfs --cut-clusters reread each of those "
+                      "costs a later read of both its blocks: 0.60 / 0.86 at scale 8). Neither Br nor Bw writes "
+                      "in the BFS phase.");
     t.notes.push_back("Preprocessing keeps R (the remaining arcs), the frontier lists and the node-to-cluster list "
                       "in memory while they fit their shares of M (docs/bfs.md, MM_BFS): on the first row every "
                       "configuration writes only the cluster file (Bw / Br 0.93 at scale 8; 8.0 while every "
-                      "temporary was a vector of whole write blocks, until session 17). Where R does not fit, it is "
+                      "temporary was a vector of whole write blocks, before 79facd7). Where R does not fit, it is "
                       "rewritten once per round, and Bw's larger mu needs three times Br's rounds (26 against 8 on "
                       "2^19 at scale 8), hence 1.5-2.2 on rows 2-4; the paper's Bw preprocessing read less than its "
                       "Br on 2^20 (0.41 against 0.67 GB), by means the text does not give.");

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Carries bench_container_vs_stxxl with its shared libraries to a many-core machine without STXXL or TBB, and runs issue 15's benchmark set there.
+# Carries bench_container_vs_stxxl with its shared libraries to a many-core machine without STXXL or TBB, and runs the many-core benchmark set there
+# (sorter and sort(vector) against STXXL, and the merge's thread sweep).
 #
 # Usage:
 #   many_cores.sh pack BENCH_BINARY DIR   copies the binary and every shared library it loads except glibc's
 #                                         (STXXL, libgomp, libstdc++, libgcc_s, ...) into DIR, which must not exist
 #   many_cores.sh run DIR OUT [STAGE...]  on the other machine: runs the stages into OUT (created), each as
 #                                         STAGE.txt (the table) and STAGE.json, after machine.txt (what it is)
-# Stages (default: all four, in this order; from session 7's 16-core timings, each should take a few
+# Stages (default: all four, in this order; from the 16-core timings of 2026-11-23 (d9d3877), each should take a few
 # minutes at the defaults, not yet run there with this script):
 #   sorter     sorter push / sort / pop, 8-, 16- and 100-byte items, both libraries, THREADS threads
 #   sort       sort(vector), the same
@@ -14,7 +15,7 @@
 #   sweep-io4  the same with four I/O threads (queue depth 4): does the merge wait for the disk?
 # Environment: BYTES (input, default 4GiB), MEMORY (M, default 512MiB), WORK (a new folder for the
 # benchmark's files, default ./many-cores-work, removed afterwards), THREADS (default: nproc).
-# The README of docs/results/many-cores/ says how the figures of session 7 were taken this way.
+# The README of docs/results/many-cores/ says how the 16-core figures of 2026-11-23 were taken.
 set -euo pipefail
 
 die() { echo "many_cores.sh: $*" >&2; exit 2; }

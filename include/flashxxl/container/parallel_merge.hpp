@@ -58,7 +58,7 @@ constexpr std::uint64_t parallel_merge_min_items = 8192;
 //! same way. A streaming merge runs one short round per output step (a millisecond or two) with
 //! the consumer's pass over the step in between: waking a sleeping thread at every step made
 //! the sorter's 2-thread merge phase about 4 % slower on a 2-core VM (docs/results/two-cores/,
-//! session 11). (An OpenMP team spin-waits without bound between parallel regions, and on a
+//! 2026-11-24). (An OpenMP team spin-waits without bound between parallel regions, and on a
 //! loaded 2-core machine the spinning worker took the core from the thread that consumes the
 //! output: with 2 threads the sorter's merge phase took 11.4 s under OMP_WAIT_POLICY=active and
 //! 1.4 s under passive, against 1.0-3.0 s on one thread; the yield and the bound keep that from

@@ -18,7 +18,7 @@ namespace flashxxl::reproduce {
 //! The signature of the report's plot files (.dat, .gp, the PNG's Software chunk).
 inline std::string plot_signature() { return "written by flashxxl reproduce"; }
 //! The signatures a plot file may carry to be replaced without --force: ours, and
-//! characterize's, which the report's plots carried until session 16.
+//! characterize's, which the report's plots carried before ac0561c (2026-11-24).
 inline std::vector<std::string> plot_signatures() { return {plot_signature(), characterize::gnuplot_signature()}; }
 
 //! The files plot_table() may write for table `id` in `dir`, for checking before a run.
