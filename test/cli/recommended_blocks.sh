@@ -32,7 +32,7 @@ for model in hama-ssd-2009 barracuda-7200.11 nvme-gen4 hdd-modern; do
     blocks+=(--memory "${mem}MiB" --no-progress)
     check "$model: sort ${blocks[*]}" 0 "verified|sorted" "$bin" sort --machine hybrid-2009 --device ssd "${blocks[@]}" --items 300000
     check "$model: pq ${blocks[*]}" 0 "verified|ordered" "$bin" pq --machine hybrid-2009 --device ssd "${blocks[@]}" --items 300000
-    # BFS on a tiny grid: MM_BFS moves whole Bw blocks per level (issue 14), 1.5 s a level at 32 MiB.
+    # BFS on a tiny grid: MM_BFS moves whole Bw blocks per level, 1.5 s a level at 32 MiB.
     check "$model: bfs ${blocks[*]}" 0 "nodes reached" "$bin" bfs grid:side=3 "${blocks[@]}"
     check "$model: dfs ${blocks[*]}" 0 "nodes visited" "$bin" dfs grid:side=20 "${blocks[@]}"
     # The snippet's device line, as a memory-backed device with the model: the commands take its sizes.

@@ -69,6 +69,6 @@ TEST(Table1Shape, BlockSizeBwIsSlowestAndTheTranslationLayerIsCloseToBr) {
     EXPECT_NEAR(tl.time.elapsed_s, br.time.elapsed_s, 0.10 * br.time.elapsed_s);
     // Br-sized writes cost what sequential writes cost (the write frontier): without it each
     // 64 KiB write landed in a hole left by a consumed run, mid-chunk, and cost a chunk merge,
-    // which made Br several times slower than TL (issue 13's 440 s against 160 s).
+    // which made Br several times slower than TL (440 s against 160 s before 55533b2).
     EXPECT_LT(br.time.elapsed_s, 1.1 * tl.time.elapsed_s);
 }

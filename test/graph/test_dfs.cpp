@@ -146,7 +146,7 @@ TEST(dfs, source_only_and_bad_arguments) {
 //! seeds/001 Section 4, separate marks, scaled (docs/reproduce.md): with a random node layout
 //! and graph caches far below the graph, nearly every adjacency access misses with Br and Bw
 //! alike, so block size Bw reads about Bw / Br times Br's volume (the paper: 46 TB against
-//! 336 GB at Bw / Br = 128). Target of issue 14: at least half the block ratio. Counted I/O.
+//! 336 GB at Bw / Br = 128). Target: at least half the block ratio. Counted I/O.
 TEST(dfs_experiment, bw_reads_at_least_half_the_block_ratio_more_than_br) {
     dfs_experiment_options o;
     o.side = 128;

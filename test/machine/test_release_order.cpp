@@ -82,7 +82,7 @@ void worker(machine& m, unsigned id, std::uint64_t rounds, outcome& out) {
 // translation layer, or returns someone else's data). Owners now discard first, then free.
 // Several threads allocate, write, verify and release small extents for many rounds on one
 // device, so ranges change hands all the time; with the two steps swapped this test fails in
-// most runs (see the report of issue 11).
+// most runs (measured when the test was added, e6f3284).
 TEST(ReleaseOrder, ConcurrentAllocateNeverLosesDataToALateDiscard) {
     machine m = tl_machine();
     device& ssd = m.dev("ssd");

@@ -20,7 +20,7 @@ struct modelled_time {
     friend modelled_time operator-(modelled_time a, const modelled_time& b) { return a -= b; }
 };
 
-//! Deterministic modelled elapsed time of one machine (issue 13). The program is one host
+//! Deterministic modelled elapsed time of one machine. The program is one host
 //! timeline. A request submitted at host time t starts on its device at max(t, the device's
 //! free time) and ends a model service time later (emulated_file keeps each device's free
 //! time, so devices work in parallel). Waiting for a request moves the host to its end; the

@@ -9,7 +9,7 @@
 namespace flashxxl {
 
 //! One row of seeds/001 Table 2 (seconds, GB as the paper prints them), read from the garbled
-//! seed text with the ratios issue 14 quotes (Bw / Br preprocessing 1.29 / 0.76 / 2.75 / 2.70,
+//! seed text and checked against the ratios they give (Bw / Br preprocessing 1.29 / 0.76 / 2.75 / 2.70,
 //! BFS phase 0.50 / 0.66 / 2.01 / 2.75). The paper ran Br = 128 KiB, Bw = 16 MiB, M = 512 MiB.
 struct table2_paper_figures {
     int log2_nodes;  //!< |V| = 2^log2_nodes (inferred: the text puts Bw's loss at |V| >= 2^24, volumes grow 4x a row)

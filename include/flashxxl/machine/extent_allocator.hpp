@@ -24,7 +24,7 @@ enum class allocation_order {
     //! reused only when the frontier comes round, by which time neighbouring frees have merged
     //! into long ranges. This is what a flash device without a translation layer needs: its
     //! model (and the 2009 devices it was fitted to) charges a write that continues the open
-    //! log at the bandwidth and one that lands mid-chunk a whole merge (issue 13).
+    //! log at the bandwidth and one that lands mid-chunk a whole merge (docs/machine-config.md).
     write_frontier,
 };
 
