@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <numeric>
 #include <optional>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <stxxl/bits/io/create_file.h>
@@ -20,6 +22,7 @@
 #include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/device/sparse_memory_file.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/file_lock.hpp"
 #include "flashxxl/machine/io_failure_message.hpp"
 #include "flashxxl/machine/queue_id_pool.hpp"
 #include "flashxxl/tl/translation_layer.hpp"
@@ -39,6 +42,7 @@ device::device(const device_spec& spec, modelled_clock* virtual_clock, memory_ba
         if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
         build_failed_ = true;  // a file this build made goes, keep=on or not
         remove_backing_file();
+        close_lock_descriptor();
         release_queues();
         throw;
     }
@@ -48,6 +52,7 @@ device::~device() {
     tl_.reset();        // the translation layer flushes into the emulated file
     emulated_.reset();  // drains outstanding requests, closes the backing
     remove_backing_file();
+    close_lock_descriptor();  // the lock goes with the last descriptor of the file
     if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
     release_queues();
 }
@@ -226,6 +231,90 @@ void device::build() {
         spec_.klass == device_class::flash && !tl_ ? allocation_order::write_frontier : allocation_order::best_fit);
 }
 
+namespace {
+
+//! flashxxl's mark on a backing file it made for a device with keep=on (an extended attribute):
+//! a later machine with keep=on on the path reopens the file without reuse=on.
+constexpr const char* kept_mark_name = "user.flashxxl";
+constexpr const char kept_mark_value[] = "machine backing file made with keep=on";
+
+bool carries_kept_mark(const std::string& path) {
+    char value[sizeof kept_mark_value] = {};
+    const ssize_t n = ::lgetxattr(path.c_str(), kept_mark_name, value, sizeof value);
+    return n == ssize_t(sizeof kept_mark_value - 1) && std::memcmp(value, kept_mark_value, std::size_t(n)) == 0;
+}
+
+//! True for a device line of an embedded preset (origin "preset NAME:LINE"): it takes no reuse=on.
+bool from_preset(const device_spec& spec) { return spec.origin.rfind("preset ", 0) == 0; }
+
+//! Refuses the existing regular file `st` at spec.path unless the line may use it: reuse=on, or
+//! keep=on and flashxxl's mark; and it must be writable (also for root: mode 0444 says "do not
+//! write"). The message says what to do, for a preset (no reuse=on) in its own words.
+void check_existing_backing_file(const device_spec& spec, const std::string& where, const struct stat& st) {
+    const std::string length = " already exists (" + std::to_string(st.st_size) + " bytes)";
+    const bool kept = carries_kept_mark(spec.path);
+    if (!spec.reuse && !(kept && spec.keep)) {
+        if (from_preset(spec))
+            throw config_error(where + length + "; a preset's device never writes a file it did not create (a preset "
+                               "takes no reuse=on): remove or move the file, choose another --backing-dir, or give a "
+                               "--config whose line for device '" + spec.name + "' says reuse=on");
+        if (kept)
+            throw config_error(where + length + ": flashxxl made it for a device with keep=on; add keep=on to " +
+                               spec.origin + " to use it again, reuse=on to overwrite it, or remove it");
+        throw config_error(where + length + " and was not made by flashxxl with keep=on (it carries no flashxxl "
+                           "mark); remove it, or add reuse=on to " + spec.origin + " to overwrite it");
+    }
+    if ((st.st_mode & 0222) == 0 || ::access(spec.path.c_str(), W_OK) != 0) {
+        char mode[8];
+        std::snprintf(mode, sizeof mode, "%04o", unsigned(st.st_mode & 07777));
+        throw config_error(where + " is not writable (mode " + mode + "); the device would write it: give it "
+                           "write permission (chmod u+w) or choose another file");
+    }
+}
+
+} // namespace
+
+void device::open_lock_descriptor(const std::string& where, bool create, struct stat& st) {
+    const std::string& path = spec_.path;
+    lock_fd_ = create ? ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)
+                      : ::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (lock_fd_ < 0) {
+        const int err = errno;
+        if (err == EEXIST || err == ELOOP)
+            throw config_error(where + (create ? " appeared while the machine was being built; expected a path that "
+                                                 "does not exist yet"
+                                               : " was replaced by a link while the machine was being built"));
+        if (!create && (err == EACCES || err == EPERM || err == EROFS))
+            throw config_error(where + " is not writable (" + std::strerror(err) + "); the device would write it: "
+                               "give it write permission or choose another file");
+        throw io_failure(where + (create ? ": cannot create it: " : ": cannot open it: ") + std::strerror(err));
+    }
+    created_ = create;
+    struct stat now {};
+    if (::fstat(lock_fd_, &now) != 0) throw io_failure(where + ": cannot stat it: " + std::strerror(errno));
+    if (!create && (now.st_dev != st.st_dev || now.st_ino != st.st_ino))
+        throw config_error(where + " was replaced while the machine was being built; expected the regular "
+                           "file checked a moment before");
+    st = now;
+    backing_dev_ = now.st_dev;
+    backing_ino_ = now.st_ino;
+}
+
+void device::lock_backing_file(const std::string& where) {
+    std::optional<lock_holder> holder;
+    try {
+        holder = lock_whole_file(lock_fd_, lock_scope::process, spec_.path);
+    } catch (const io_failure& e) {
+        throw io_failure(where + ": " + e.what());
+    }
+    if (holder) throw io_failure(where + " " + in_use_by(*holder) + "; wait for it to end or choose another file");
+}
+
+void device::close_lock_descriptor() noexcept {
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    lock_fd_ = -1;
+}
+
 std::unique_ptr<stxxl::file> device::open_backing_file() {
     const std::string& path = spec_.path;
     const std::string where = spec_.origin + ": device '" + spec_.name + "': field 'path': '" + path + "'";
@@ -237,28 +326,19 @@ std::unique_ptr<stxxl::file> device::open_backing_file() {
         if (!S_ISREG(st.st_mode))
             throw config_error(where + " is not a regular file (block devices are for `flashxxl characterize "
                                "--allow-write`, not for machine configs)");
-        // Empty or not, an existing file is not this machine's: it would be grown to the device
-        // size, written, and left behind.
-        if (!spec_.reuse)
-            throw config_error(where + " already exists (" + std::to_string(st.st_size) +
-                               " bytes) and was not created by this machine; remove it or pass reuse=on to overwrite it");
+        // Empty or not, an existing file that is not this line's to use would be grown to the
+        // device size, written, and left behind.
+        check_existing_backing_file(spec_, where, st);
+        open_lock_descriptor(where, false, st);
     } else if (errno == ENOENT) {
-        int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (fd < 0) {
-            if (errno == EEXIST || errno == ELOOP)
-                throw config_error(where + " appeared while the machine was being built; expected a path that "
-                                   "does not exist yet");
-            throw io_failure(where + ": cannot create it: " + std::strerror(errno));
-        }
-        bool ok = ::fstat(fd, &st) == 0;
-        ::close(fd);
-        if (!ok) throw io_failure(where + ": cannot stat the new file: " + std::strerror(errno));
-        created_ = true;
+        open_lock_descriptor(where, true, st);
+        if (spec_.keep)  // no mark (a file system without user xattrs): a rerun's message names reuse=on
+            (void)::fsetxattr(lock_fd_, kept_mark_name, kept_mark_value, sizeof kept_mark_value - 1, 0);
     } else {
         throw io_failure(where + ": cannot stat it: " + std::strerror(errno));
     }
-    backing_dev_ = st.st_dev;
-    backing_ino_ = st.st_ino;
+    // Before STXXL opens it: STXXL's own lock (the same kind, owned by this process) then succeeds.
+    lock_backing_file(where);
     int mode = stxxl::file::RDWR | stxxl::file::CREAT | stxxl::file::NO_LOCK;
     if (spec_.direct == "on") mode |= stxxl::file::REQUIRE_DIRECT;
     if (spec_.direct == "try") mode |= stxxl::file::DIRECT;
@@ -311,8 +391,16 @@ void device::remove_backing_file() {
     if (created_ && (!spec_.keep || build_failed_) && is_backing_file()) ::unlink(spec_.path.c_str());
     created_ = false;
     // A reused file this failed build grew gets its length back (what it held is untouched:
-    // nothing was written before the build failed).
-    if (grown_from_ && build_failed_ && is_backing_file()) (void)::truncate(spec_.path.c_str(), off_t(*grown_from_));
+    // nothing was written before the build failed). STXXL's close released the lock: take it
+    // again, and leave the file alone if another process holds it by now.
+    if (grown_from_ && build_failed_ && lock_fd_ >= 0 && is_backing_file()) {
+        bool locked = false;
+        try {
+            locked = !lock_whole_file(lock_fd_, lock_scope::process, spec_.path);
+        } catch (const io_failure&) {
+        }
+        if (locked) (void)::ftruncate(lock_fd_, off_t(*grown_from_));
+    }
     grown_from_.reset();
 }
 

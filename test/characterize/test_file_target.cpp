@@ -60,8 +60,9 @@ TEST(characterize_file_target, a_target_in_use_by_another_run_is_refused) {
         try {
             ch::file_target second(p, 2 * MiB);
             FAIL() << "a second run opened a target in use";
-        } catch (const flashxxl::refused_output& e) {
-            EXPECT_NE(std::string(e.what()).find("in use by another characterize run"), std::string::npos) << e.what();
+        } catch (const flashxxl::io_failure& e) {
+            const std::string msg = e.what();
+            EXPECT_NE(msg.find("'" + p + "' is in use: process " + std::to_string(::getpid())), std::string::npos) << msg;
         }
         EXPECT_EQ(first.capacity(), 1 * MiB);  // not resized by the refused one
     }

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -20,6 +19,7 @@
 #include "flashxxl/characterize/posix_io.hpp"
 #include "flashxxl/characterize/target.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/file_lock.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl::characterize {
@@ -121,13 +121,13 @@ public:
     }
 
 private:
-    //! Takes the file's exclusive flock(2) for the target's lifetime, so that two runs never share
-    //! one target (one would resize or remove it under the other). A file system without flock
-    //! (ENOLCK, EINVAL) runs unlocked.
+    //! Takes the file's exclusive lock (file_lock.hpp, an open-file lock) for the target's
+    //! lifetime, so that neither another run (which would resize or remove the file under this
+    //! one) nor a machine device with reuse=on (which would write it) shares the target. A file
+    //! system without record locks (ENOLCK, EINVAL) runs unlocked.
     void lock_exclusively() {
-        if (::flock(fd_, LOCK_EX | LOCK_NB) == 0 || (errno != EWOULDBLOCK && errno != EAGAIN)) return;
-        throw refused_output("'" + path_ + "' is in use by another characterize run (it holds the file's lock); "
-                             "wait for it to end or choose another --file");
+        if (auto holder = lock_whole_file(fd_, lock_scope::open_file, path_))
+            throw io_failure("'" + path_ + "' " + in_use_by(*holder) + "; wait for it to end or choose another --file");
     }
 
 protected:

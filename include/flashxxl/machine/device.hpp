@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <stxxl/bits/io/completion_handler.h>
@@ -133,8 +134,18 @@ private:
     //! link would be written through, and created-then-removed at its target or its own name.
     //! A new file is created with O_EXCL | O_NOFOLLOW; its identity (device, inode) is recorded,
     //! and unless keep=on it is unlinked once open (checked to be that file), so that not even a
-    //! killed run leaves it behind.
+    //! killed run leaves it behind; with keep=on it carries flashxxl's mark (an extended
+    //! attribute), by which a later machine with keep=on on that path reopens it. An existing
+    //! file needs reuse=on (or that mark and keep=on) and write permission. Before STXXL opens
+    //! it, the file's lock (file_lock.hpp) is taken, so that a characterize run or a machine in
+    //! another process on the file is refused naming the holder, and refuses this one.
     std::unique_ptr<stxxl::file> open_backing_file();
+    //! Opens the backing file `path` names for the lock (lock_fd_), creating it when `create`,
+    //! and checks that it is the file `st` describes (or records the new one's identity in `st`).
+    void open_lock_descriptor(const std::string& where, bool create, struct stat& st);
+    //! Takes the backing file's lock on lock_fd_ (io_failure naming the file and its holder).
+    void lock_backing_file(const std::string& where);
+    void close_lock_descriptor() noexcept;
 
     //! True when the path still names the regular file this device opened or created.
     bool is_backing_file() const;
@@ -159,6 +170,10 @@ private:
     bool build_failed_ = false;  // this device's build or its machine's failed: created_ goes, kept or not
     dev_t backing_dev_ = 0;  // identity of the backing file (file devices)
     ino_t backing_ino_ = 0;
+    // The backing file's descriptor that carries its lock. A process-owned POSIX lock, which
+    // STXXL takes as well: closing STXXL's descriptor releases it, so this one stays open until
+    // the file is no longer used, and takes the lock again for a failed build's truncate.
+    int lock_fd_ = -1;
     std::unique_ptr<emulated_file> emulated_;
     int tl_queue_id_ = -1;
     std::unique_ptr<translation_layer> tl_;
