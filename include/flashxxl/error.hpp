@@ -118,7 +118,7 @@ private:
                                const std::string& structure, const std::string& detail) {
         std::string context;
         if (!role.empty()) context = "role " + role;
-        if (!structure.empty()) context += (context.empty() ? "" : ", ") + std::string("structure ") + structure;
+        if (!structure.empty()) context += std::string(context.empty() ? "" : ", ") + "structure " + structure;
         return "out of space on device '" + device + "'" + (context.empty() ? "" : " (" + context + ")") +
                ": " + detail;
     }

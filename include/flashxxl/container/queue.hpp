@@ -33,7 +33,8 @@ namespace flashxxl {
 //! Memory: memory_usage(b) = 2 x Bw + 2 x Br. T must be trivially copyable; it need not be
 //! default-constructible. Not thread-safe.
 //!
-//! Failures: a push whose buffer finds no extent (out_of_space) leaves the queue as it was. A
+//! Failures: a push whose buffer finds no extent (out_of_space, naming the device, the role and
+//! "structure flashxxl::queue") leaves the queue as it was: the item is not queued. A
 //! failed write or read (io_failure) loses the items of its block: the queue then throws that
 //! failure from every push, front and pop (failure_latch); size() stays readable.
 template <class T, class Blocks = device_blocks>
@@ -143,7 +144,10 @@ private:
     // Writes the full current buffer (items [head_, fill_)) as one Bw write.
     void flush() {
         hand_over_pending();  // its buffer becomes the next current one
-        owned_extent e = machine_->allocate(role_, blocks_.bw, counter_++);
+        owned_extent e = rethrow_out_of_space_in("flashxxl::queue", [&] {
+            return machine_->allocate(role_, blocks_.bw, counter_);  // nothing changed yet
+        });
+        ++counter_;
         pending_req_ = e->dev->awrite(buffers_[current_].data(), e->offset, blocks_.bw, role_);  // on failure e goes back
         pending_dev_ = e->dev;
         pending_ = segment{std::move(e), fill_, head_};
@@ -155,7 +159,7 @@ private:
     // it reads). A failure of either loses items: the queue latches it.
     void hand_over_pending() {
         if (!pending_) return;
-        failed_.run([&] {
+        failed_.run_in("flashxxl::queue", [&] {
             stxxl::request_ptr r = std::move(pending_req_);
             pending_req_ = nullptr;
             segment s = std::move(*pending_);

@@ -36,22 +36,12 @@ std::uint64_t sort_stream_memory() {
     return sort_stream_memory<T, Blocks>(detail::static_block_sizes<Blocks>());
 }
 
-//! Sorts `v` by `cmp` using at most `memory` bytes of buffers (besides the vector's own cache,
-//! which is written back and emptied first): the input is read once to form runs (role
-//! `scratch` by default), the runs are merged as by sorter, and the result is written back into
-//! the vector with Bw writes. The sorter uses the vector's block sizes (v.blocks()) and
-//! `threads` threads (0: default_threads(), see sorter::set_threads). Throws config_error if
-//! the budget is too small.
-//!
-//! The vector's groups are given back once the runs hold the data (before the output is
-//! written), so the sort needs about one copy of the data in extra space, not two. The price:
-//! a failure while the output is written (out_of_space, a failed write) leaves the vector with
-//! the sorted prefix written so far (vector::stream_writer), and the rest of the input is gone
-//! with the sorter (v.size() tells how many items are left). A failure before that leaves the
-//! vector as it was.
+namespace detail {
+
+//! sort()'s work; sort() names itself in an out_of_space from it.
 template <class T, class Blocks, class Cmp>
-sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch,
-                 std::size_t threads = 0) {
+sort_report sort_vector(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch,
+                        std::size_t threads) {
     using sorter_type = sorter<T, Cmp>;  // one sorter type per element and comparator, whatever Blocks
     const block_sizes b = v.blocks();
     const std::uint64_t streams = sort_stream_memory<T, Blocks>(b);
@@ -74,16 +64,46 @@ sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scrat
         }
     }
     s.sort();
-    v.clear();
-    {
-        typename vector<T, Blocks>::stream_writer out(v, &account);
-        drain_into(s, out);  // the sorter has the merger interface (empty, pop_into)
-        out.finish();
+    try {
+        rethrow_out_of_space_in("flashxxl::sort", [&] {
+            v.clear();
+            typename vector<T, Blocks>::stream_writer out(v, &account);
+            drain_into(s, out);  // the sorter has the merger interface (empty, pop_into)
+            out.finish();
+        });
+    } catch (...) {
+        v.latch_failure();  // the rest of the input went with the sorter
+        throw;
     }
     report.passes = v.size() == 0 ? 0 : 1 + s.passes();
     report.runs = s.runs_formed();
     report.peak_memory = account.peak();
     return report;
+}
+
+} // namespace detail
+
+//! Sorts `v` by `cmp` using at most `memory` bytes of buffers (besides the vector's own cache,
+//! which is written back and emptied first): the input is read once to form runs (role
+//! `scratch` by default), the runs are merged as by sorter, and the result is written back into
+//! the vector with Bw writes. The sorter uses the vector's block sizes (v.blocks()) and
+//! `threads` threads (0: default_threads(), see sorter::set_threads). Throws config_error if
+//! the budget is too small.
+//!
+//! The vector's groups are given back once the runs hold the data (before the output is
+//! written), so the sort needs about one copy of the data in extra space, not two. The price:
+//! a failure while the output is written (out_of_space, a failed write) loses the rest of the
+//! input with the sorter, so it latches the vector (see vector's class comment: every later
+//! use but clear() throws io_failure naming that failure) instead of leaving a sorted prefix
+//! that looks like the whole. A failure before that (the runs find no room, a read fails)
+//! leaves the vector as it was. An out_of_space names the device, the role and the structure
+//! ("flashxxl::sorter in flashxxl::sort", "flashxxl::vector in flashxxl::sort").
+template <class T, class Blocks, class Cmp>
+sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch,
+                 std::size_t threads = 0) {
+    return rethrow_out_of_space_in("flashxxl::sort", [&] {
+        return detail::sort_vector(v, std::move(cmp), memory, scratch, threads);
+    });
 }
 
 //! sort(v, std::less<T>(), memory).

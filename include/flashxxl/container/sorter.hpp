@@ -64,7 +64,8 @@ namespace flashxxl {
 //! middle of run formation, a merge or the output, leaves runs half written or half merged.
 //! The sorter latches it (failure_latch): every later push, sort, pop_into, operator* and
 //! operator++ throws io_failure naming the first failure, instead of handing out wrong or fewer
-//! items; clear() starts over.
+//! items; clear() starts over. An out_of_space names the device, the role and the structure
+//! ("structure flashxxl::sorter").
 //!
 //! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
 //! depends on them. `Blocks` only names the sizes the constructor without block_sizes uses:
@@ -258,7 +259,7 @@ public:
         std::uint64_t got = std::min<std::uint64_t>(n, stage_end_ - stage_pos_);
         if (got > 0) std::memcpy(static_cast<void*>(out), stage_items_ + stage_pos_, got * sizeof(T));
         stage_pos_ += got;
-        got += failed_.run([&] { return merge_out(out + got, n - got); });
+        got += failed_.run_in("flashxxl::sorter", [&] { return merge_out(out + got, n - got); });
         if (got != n)  // size_ items are left, and the merge holds them all
             throw std::logic_error("flashxxl::sorter::pop_into: the merge ended " + std::to_string(n - got) +
                                    " items early");
@@ -295,7 +296,7 @@ private:
     template <class F>
     void latching(F&& f) {
         try {
-            failed_.run(f);
+            failed_.run_in("flashxxl::sorter", f);
         } catch (...) {
             state_ = state::failed;
             throw;
@@ -389,7 +390,7 @@ private:
         if (failed_.failed()) failed_.check((std::string("flashxxl::sorter::") + op).c_str());
         if (state_ == state::input || size_ == 0)
             throw invalid_request(std::string("flashxxl::sorter: ") + op + " before sort() or when empty()");
-        failed_.run([&] { fill_stage(); });
+        failed_.run_in("flashxxl::sorter", [&] { fill_stage(); });
     }
     //! Allocates the output stage (after sort()).
     void make_stage() {

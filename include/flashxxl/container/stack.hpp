@@ -33,7 +33,8 @@ namespace flashxxl {
 //!
 //! Failures leave the stack as it was: a push whose spill finds no extent (out_of_space) or
 //! whose spill write fails (io_failure), or a top / pop whose read-back fails, changes nothing,
-//! and the operation may be retried. (The half being spilled is about to take the next push,
+//! and the operation may be retried; an out_of_space names the device, the role and the structure
+//! ("structure flashxxl::stack"). (The half being spilled is about to take the next push,
 //! so its write is waited for at once: there is nothing to overlap it with.)
 template <class T, class Blocks = device_blocks>
 class stack {
@@ -122,8 +123,12 @@ private:
         half& h = halves_[bottom_];
         // Room for the record first, so that nothing can fail once the write is done.
         if (spilled_.size() == spilled_.capacity()) spilled_.reserve(2 * spilled_.size() + 1);
-        owned_extent e = machine_->allocate(role_, blocks_.bw, counter_++);
-        e->dev->wait(e->dev->awrite(h.buf.data(), e->offset, blocks_.bw, role_), role_);  // on failure e goes back
+        owned_extent e = rethrow_out_of_space_in("flashxxl::stack", [&] {
+            owned_extent x = machine_->allocate(role_, blocks_.bw, counter_);
+            x->dev->wait(x->dev->awrite(h.buf.data(), x->offset, blocks_.bw, role_), role_);  // on failure x goes back
+            return x;
+        });
+        ++counter_;
         spilled_.push_back(segment{std::move(e), half_items_, 0});
         bottom_ = 1 - bottom_;
         one_half_in_memory();

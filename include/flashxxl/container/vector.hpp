@@ -45,12 +45,21 @@ namespace flashxxl {
 //! constructor only for resize(n) without a value. Not thread-safe; a stream_writer or
 //! stream_reader must be the only user of the vector while it is alive.
 //!
-//! Failures: size() counts only items that are stored. A push_back, set or get whose eviction
-//! finds no extent (out_of_space) or whose write-back or read fails (io_failure) leaves the
-//! vector as it was (a failed write-back keeps its pages dirty in the cache). A stream_writer
-//! whose group write fails keeps the items of the groups written before it (size() drops to
-//! them, also when the failed group was a partial last group it had read back to extend) and
-//! refuses further items; see stream_writer.
+//! Failures: size() counts only items that are stored. An out_of_space names the vector
+//! ("structure flashxxl::vector"), its role and the device. A push_back, set or get whose
+//! eviction finds no extent (out_of_space) or whose write-back or read fails (io_failure) leaves
+//! the vector as it was (a failed write-back keeps its pages dirty in the cache); a resize that
+//! fails leaves the size it had. A stream_writer whose group write fails keeps the items of the
+//! groups written before it (size() drops to them, also when the failed group was a partial last
+//! group it had read back to extend) and refuses further items; see stream_writer.
+//!
+//! Latched: a failure that cost items nobody was told about (a stream_writer destroyed without
+//! finish() whose last write failed in the destructor, or an algorithm that lost items of the
+//! vector, see latch_failure()) latches the vector: every later use (size, empty, get, set,
+//! push_back, pop_back, resize, flush, iterators, readers, writers) throws io_failure
+//! "flashxxl::vector::OP: unusable since an earlier failure lost items (FIRST FAILURE)" instead
+//! of going on with fewer items. failed() tells; clear() gives the extents back and makes the
+//! vector usable again, empty. Destruction is always safe.
 template <class T, class Blocks = device_blocks>
 class vector {
 public:
@@ -94,8 +103,16 @@ public:
     vector(const vector&) = delete;
     vector& operator=(const vector&) = delete;
 
-    size_type size() const { return size_; }
-    bool empty() const { return size_ == 0; }
+    size_type size() const {
+        failed_.check("flashxxl::vector::size");
+        return size_;
+    }
+    bool empty() const { return size() == 0; }
+    //! Whether the vector is latched (see the class comment): every use but clear() then throws.
+    bool failed() const { return failed_.failed(); }
+    //! Latches the exception being handled (call it from a catch block): for an algorithm that
+    //! lost items of this vector (sort's output phase), so that no later use sees fewer items.
+    void latch_failure() noexcept { failed_.latch(); }
     machine& get_machine() const { return *machine_; }
     role get_role() const { return role_; }
     //! The block sizes of this vector.
@@ -115,61 +132,74 @@ public:
 
     //! Item i (i < size()).
     T get(size_type i) {
-        check_index(i);
+        check_index(i, "flashxxl::vector::get");
         return *item_ptr(i, false);
     }
     //! Sets item i (i < size()).
     void set(size_type i, const T& value) {
-        check_index(i);
+        check_index(i, "flashxxl::vector::set");
         std::memcpy(static_cast<void*>(item_ptr(i, true)), &value, sizeof(T));
     }
     reference operator[](size_type i) { return reference(this, i); }
     T front() { return get(0); }
-    T back() { return get(size_ - 1); }
+    T back() { return get(size() - 1); }
 
     void push_back(const T& value) {
+        failed_.check("flashxxl::vector::push_back");
         T* slot = item_ptr(size_, true);  // may evict, and fail: the item counts once it is stored
         std::memcpy(static_cast<void*>(slot), &value, sizeof(T));
         ++size_;
     }
     void pop_back() {
+        failed_.check("flashxxl::vector::pop_back");
         if (size_ == 0) throw invalid_request("flashxxl::vector::pop_back on an empty vector");
         --size_;
     }
-    //! Grows (new items are `value`) or shrinks to n items.
+    //! Grows (new items are `value`) or shrinks to n items. A failure while growing
+    //! (out_of_space, io_failure) leaves the size it had (and, from empty, no extents).
     void resize(size_type n, const T& value) {
+        failed_.check("flashxxl::vector::resize");
         if (n <= size_) {
             size_ = n;
             return;
         }
-        if (size_ == 0 && !has_cached_pages()) {
-            // Fast path: fill through a stream writer (Bw writes, no reads).
-            stream_writer w(*this);
-            for (size_type i = 0; i < n; ++i) w.push(value);
-            w.finish();
-            return;
+        const size_type before = size_;
+        try {
+            if (size_ == 0 && !has_cached_pages()) {
+                // Fast path: fill through a stream writer (Bw writes, no reads).
+                stream_writer w(*this);
+                for (size_type i = 0; i < n; ++i) w.push(value);
+                w.finish();
+                return;
+            }
+            while (size_ < n) push_back(value);
+        } catch (...) {
+            if (before == 0) clear();  // the writer is gone: give back the groups it wrote
+            size_ = before;
+            throw;
         }
-        while (size_ < n) push_back(value);
     }
     void resize(size_type n) { resize(n, T()); }
-    //! Removes every item and gives back all extents.
+    //! Removes every item and gives back all extents; a latched vector is usable again.
     void clear() {
         drop_cache();
         groups_.clear();  // the extents go back to their devices
         disk_pages_.clear();
         size_ = 0;
+        failed_ = failure_latch();
     }
 
     //! Writes back every dirty page (one Bw-group write per group with dirty pages).
     void flush() {
+        failed_.check("flashxxl::vector::flush");
         for (std::size_t f = 0; f < frames_.size(); ++f)
             if (frames_[f].dirty) write_back_group(frames_[f].page / pages_per_group_);
     }
 
-    iterator begin() { return iterator(this, 0); }
-    iterator end() { return iterator(this, size_); }
-    const_iterator cbegin() { return const_iterator(this, 0); }
-    const_iterator cend() { return const_iterator(this, size_); }
+    iterator begin() { return iterator(this, (failed_.check("flashxxl::vector::begin"), 0)); }
+    iterator end() { return iterator(this, size()); }
+    const_iterator cbegin() { return const_iterator(this, (failed_.check("flashxxl::vector::cbegin"), 0)); }
+    const_iterator cend() { return const_iterator(this, size()); }
 
     //! Proxy reference to one item: converts to T, assigns from T.
     class reference {
@@ -253,6 +283,7 @@ public:
         explicit stream_reader(vector& v, size_type first = 0, size_type last = size_type(-1),
                                std::size_t prefetch = 1, memory_account* account = nullptr)
             : reader_(*v.machine_, v.role_, v.blocks_, account, prefetch) {
+            v.failed_.check("flashxxl::vector::stream_reader");
             v.flush();
             if (last > v.size_) last = v.size_;
             const std::uint64_t per_group = v.items_per_group_;
@@ -291,6 +322,9 @@ public:
     //! writing: the exception leaves the push (or finish) that met it, the vector keeps the
     //! items of the groups before the failed one whose writes completed (size() says how many),
     //! and every later push, commit or finish throws io_failure naming the first failure.
+    //! Call finish(): a destructor must not throw, so a writer destroyed without it whose last
+    //! writes fail there latches the vector instead (see the class comment) rather than leave it
+    //! usable with fewer items than were pushed.
     class stream_writer {
     public:
         //! Memory of a writer with block sizes `b`.
@@ -298,6 +332,7 @@ public:
         //! memory_usage(b) for the sizes of `Blocks` (128 KiB / 16 MiB for device_blocks).
         static std::uint64_t memory_usage() { return memory_usage(detail::static_block_sizes<Blocks>()); }
         explicit stream_writer(vector& v, memory_account* account = nullptr) : v_(&v) {
+            v.failed_.check("flashxxl::vector::stream_writer");
             v.flush();
             v.drop_cache();
             const std::uint64_t br = v.blocks_.br;
@@ -317,10 +352,13 @@ public:
         }
         stream_writer(const stream_writer&) = delete;
         stream_writer& operator=(const stream_writer&) = delete;
+        //! Finishes; a failure nobody was told of (the writer had not failed before) latches the vector.
         ~stream_writer() {
+            const bool reported = failed_.failed();
             try {
                 finish();
             } catch (...) {
+                if (!reported) v_->failed_.latch();
             }
         }
         //! Appends one item.
@@ -474,7 +512,8 @@ private:
         bool referenced = false;
     };
 
-    void check_index(size_type i) const {
+    void check_index(size_type i, const char* operation) const {
+        failed_.check(operation);
         if (i >= size_)
             throw invalid_request("flashxxl::vector: index " + std::to_string(i) + " out of range (size " +
                                   std::to_string(size_) + ")");
@@ -559,7 +598,9 @@ private:
     //! The extent of group g, allocated (Bw bytes) if it has none yet.
     extent group_extent(std::uint64_t g) {
         if (g < groups_.size() && groups_[g]) return groups_[g].get();
-        owned_extent e = machine_->allocate(role_, blocks_.bw, g);  // out_of_space: nothing changed
+        owned_extent e = rethrow_out_of_space_in("flashxxl::vector", [&] {
+            return machine_->allocate(role_, blocks_.bw, g);  // out_of_space: nothing changed
+        });
         if (g >= groups_.size()) {
             groups_.resize(g + 1);
             disk_pages_.resize(g + 1, 0);
@@ -630,6 +671,7 @@ private:
     std::uint64_t last_page_ = no_page;  // the page of the last access and its frame (a
     std::size_t last_frame_ = 0;         // one-entry memo in front of page_map_)
     std::size_t hand_ = 0;
+    failure_latch failed_;  // latched: items were lost without an exception to the user
 };
 
 } // namespace flashxxl
