@@ -539,19 +539,31 @@ TEST(priority_queue, compile_time_blocks_and_device_block_sizes) {
     EXPECT_LE(c.write_bytes, c.write_ops * 36 * KiB);
 }
 
-// After an out_of_space in a spill the runs are half merged: the queue refuses every later
-// use with io_failure naming the first failure, instead of handing out a stale selection
-// (top() dereferenced a consumed run) or fewer items than size() says.
-TEST(priority_queue, unusable_after_a_failed_spill) {
-    machine m = flashxxl_test::tiny_machine("256KiB");
+// After an out_of_space in a merge of external arrays (the device holds max_arrays() of them,
+// keys scattered so that the merge frees no block before it needs one) the arrays are half
+// merged: the queue refuses every later use with io_failure naming the first failure, instead
+// of handing out a stale selection or fewer items than size() says. (A failed spill of the
+// internal runs keeps them: test_out_of_space_pq_map.cpp.)
+TEST(priority_queue, unusable_after_a_failed_merge) {
+    std::uint64_t spill_bytes = 0;
+    std::size_t max_arrays = 0;
+    {
+        machine probe = flashxxl_test::tiny_machine();
+        priority_queue<std::uint64_t> pq(probe, mem, small);
+        for (std::uint64_t i = 0; pq.arrays() == 0; ++i) pq.push(i);
+        spill_bytes = probe.dev(0).allocator().used_bytes();
+        max_arrays = pq.max_arrays();
+    }
+    machine m = flashxxl_test::tiny_machine(std::to_string(max_arrays * spill_bytes) + "B");
     {
         priority_queue<std::uint64_t> pq(m, mem, small);
         std::uint64_t pushed = 0;
-        try {
-            for (; pushed < 10000000; ++pushed) pq.push(pushed);
+        try {  // scattered keys: the merge draws on every input at once and frees no block early
+            for (; pushed < 10000000; ++pushed) pq.push(pushed * 2654435761u % 1000003);
             FAIL() << "no out_of_space";
         } catch (const out_of_space&) {
         }
+        EXPECT_EQ(pq.merges(), 0u) << "the merge failed";
         EXPECT_EQ(pq.size(), pushed);  // the push that failed added nothing
         auto expect_refused = [](auto&& op, const char* name) {
             try {

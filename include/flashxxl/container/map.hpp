@@ -54,8 +54,10 @@ namespace flashxxl {
 //! Keys and values must be trivially copyable; neither needs a default constructor. Cmp is
 //! a strict weak order on Key; no sentinel keys are needed. Iterators hold a copy of their
 //! item and are invalidated by any insert, erase, bulk_load or clear (unlike std::map).
-//! Out of space: an insert that needs a new node throws out_of_space without inserting (splits
-//! further up its path may have happened; the tree stays valid), and the map stays usable.
+//! Out of space: an insert that needs a new node throws out_of_space (naming the device, the
+//! role and "flashxxl::map") without inserting (splits further up its path may have happened;
+//! the tree stays valid and every item stays findable), and the map stays usable; a bulk_load
+//! that finds no room leaves the map empty, its nodes' extents given back.
 //! The same for an exception from Cmp: every split, borrow and merge compares and checks before
 //! it moves an entry, so an update that throws changes no item (restructuring completed further
 //! up its path stays; check_structure() passes). Not thread-safe.
@@ -537,8 +539,10 @@ private:
     //! One Bw write of staging_ to node `id`.
     void write_staging(std::uint64_t id) {
         const extent& e = nodes_[id].get();
-        stxxl::request_ptr r = e.dev->awrite(staging_.data(), e.offset, blocks_.bw, role_);
-        e.dev->wait(r, role_);
+        rethrow_out_of_space_in("flashxxl::map", [&] {  // a translation layer may have no room
+            stxxl::request_ptr r = e.dev->awrite(staging_.data(), e.offset, blocks_.bw, role_);
+            e.dev->wait(r, role_);
+        });
         ++node_writes_;
     }
     void write_back(frame& f) {
@@ -614,7 +618,9 @@ private:
     std::uint64_t allocate_node() {
         if (free_ids_.empty() && free_ids_.capacity() < nodes_.size() + 1)
             free_ids_.reserve(std::max<std::size_t>(2 * free_ids_.capacity(), nodes_.size() + 1));
-        owned_extent e = machine_->allocate(role_, blocks_.bw, allocations_++);
+        owned_extent e = rethrow_out_of_space_in("flashxxl::map", [&] {
+            return machine_->allocate(role_, blocks_.bw, allocations_++);
+        });
         if (!free_ids_.empty()) {
             std::uint64_t id = free_ids_.back();
             nodes_[id] = std::move(e);

@@ -59,9 +59,15 @@ namespace flashxxl {
 //! while writing or merging arrays), plus the arrays' directories, directory_memory(N). T must
 //! be trivially copyable; it need not be default-constructible. Not thread-safe.
 //!
-//! Failures: a spill or merge that finds no room (out_of_space) or whose I/O fails, and a pop
-//! whose read fails (io_failure), leave arrays half consumed or half written: the queue then
-//! throws that failure from every push, top and pop (failure_latch); size() stays readable.
+//! Failures: writing the internal runs out as an external array (a spill) that fails, for want
+//! of room (out_of_space, naming the device, the role and "flashxxl::priority_queue") or in its
+//! I/O, loses nothing: the runs are still whole in the arena, so the queue throws that failure,
+//! keeps every item it held and tries the spill again at the next push or push_batch. A push
+//! that failed so added nothing; a push_batch added the first size() - (size() before) items of
+//! its batch; top, pop and pop_batch go on as before. A merge of external arrays that fails
+//! (for room or I/O; it consumes its inputs as it writes), and a pop whose read fails
+//! (io_failure), leave arrays half consumed or half written: the queue then throws that failure
+//! from every push, top and pop (failure_latch); size() stays readable.
 //!
 //! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
 //! depends on them. `Blocks` only names the sizes the constructor without block_sizes uses:
@@ -160,8 +166,10 @@ public:
     //! Bulk steps pop_batch() merged so far (each moved at least one item).
     std::uint64_t bulk_steps() const { return bulk_steps_; }
 
+    //! Adds x. A failed spill (see Failures) adds nothing.
     void push(const T& x) {
         failed_.check("flashxxl::priority_queue::push");
+        if (spill_due_) retry_spill();
         if (heap_size_ == heap_capacity_) seal_heap();
         T* h = heap();
         std::memcpy(static_cast<void*>(h + heap_size_), &x, sizeof(T));
@@ -187,6 +195,7 @@ public:
         } else {
             std::uint64_t left = std::uint64_t(std::distance(first, last));
             while (left > 0) {
+                if (spill_due_) retry_spill();
                 if (heap_size_ >= heap_capacity_) seal_heap();
                 const std::uint64_t before = heap_size_;
                 if (before + left < heap_capacity_) {  // the batch stays in the heap
@@ -390,8 +399,31 @@ private:
     //! another heap, all internal runs are merged into one external array. A heap that a
     //! push_batch() grew to at least 2 heap_capacity() items is sorted as one chunk per
     //! thread (each chunk at least heap_capacity() items), each chunk an internal run.
-    //! A failure latches failed_: the runs and arrays may be half merged or half written.
-    void seal_heap() { failed_.run([&] { seal_heap_unchecked(); }); }
+    //! A failed spill of the runs keeps them (spill_due_); any other failure latches failed_:
+    //! the arrays may be half merged.
+    void seal_heap() {
+        keep_or_latch([&] { seal_heap_unchecked(); });
+    }
+    //! The spill a failure left due (push and push_batch call it before they add items).
+    void retry_spill() {
+        spill_due_ = false;
+        keep_or_latch([&] {
+            sync_positions();
+            spill_runs();
+            rebuild_tree();
+        });
+    }
+    //! Runs f(); a failure passes on (an out_of_space naming this queue as its structure),
+    //! latched unless it was a spill that kept the runs.
+    template <class F>
+    void keep_or_latch(F&& f) {
+        try {
+            rethrow_out_of_space_in("flashxxl::priority_queue", f);
+        } catch (...) {
+            if (!spill_due_) failed_.latch();
+            throw;
+        }
+    }
     void seal_heap_unchecked() {
         sync_positions();
         T* h = heap();
@@ -484,18 +516,28 @@ private:
         return len;
     }
 
-    //! Writes the remaining items of every internal run, merged, as one external array.
+    //! Writes the remaining items of every internal run, merged, as one external array. When
+    //! that write fails the runs are left as they were (the writer gives its extents back),
+    //! the selection restarted over them and spill_due_ set before the failure passes on; a
+    //! failed merge_smallest() passes on as it is (the caller latches it).
     void spill_runs() {
         drop_exhausted();
         if (arrays_.size() + 1 > max_arrays_) merge_smallest();
         std::vector<segment> segs;
-        {
+        spill_backup_ = runs_;  // the merger consumes runs_; the arena keeps their items
+        try {
             parallel_run_merger<T, pop_order, run_source> m(run_source{&runs_}, pop_order_, threads_);
             m.start(runs_.size());
             block_writer<T> w(*machine_, role_, blocks_, counter_, &account_, 2);
             drain_into(m, w);
             segs = w.finish();
+        } catch (...) {
+            runs_.swap(spill_backup_);
+            rebuild_tree();
+            spill_due_ = true;
+            throw;
         }
+        spill_due_ = false;
         runs_.clear();
         used_ = 0;
         add_array(std::move(segs));
@@ -567,6 +609,8 @@ private:
     std::vector<T*> bulk_begins_;                     // where they started
     std::uint64_t sequential_pops_ = 0;                // pop_batch(): one at a time for this many
     std::uint64_t bulk_steps_ = 0;
+    bool spill_due_ = false;                           // a spill failed and kept the runs: retry it
+    std::vector<internal_run> spill_backup_;          // the runs as a spill found them
     failure_latch failed_;
 };
 

@@ -47,13 +47,15 @@ public:
         return external_list::stream_writer::memory_usage(b);
     }
 
-    //! Appends r. size() counts it once it is held: a push that throws (out_of_space or
-    //! io_failure while spilling) did not append it, and a spilled list whose writer failed
-    //! refuses every later push and its finish() (vector::stream_writer).
+    //! Appends r. size() counts it once it is held: a push that throws (out_of_space, naming
+    //! the device, the role and "flashxxl::spillable_list", or io_failure while spilling) did
+    //! not append it. A spill that fails keeps the list in memory as it was (the next push that
+    //! needs room tries again; finish() and read() work on what it holds); a spilled list whose
+    //! writer failed refuses every later push and its finish() (vector::stream_writer).
     void push(const T& r) {
         if (finished_) throw invalid_request("spillable_list::push after finish()");
         if (writer_) {
-            writer_->push(r);
+            rethrow_out_of_space_in("flashxxl::spillable_list", [&] { writer_->push(r); });
             ++size_;
             return;
         }
@@ -64,8 +66,8 @@ public:
             if ((grown + cap) * sizeof(T) > memory_)
                 grown = memory_ / sizeof(T) - std::min(cap, memory_ / sizeof(T));
             if (grown <= cap) {
-                spill();
-                writer_->push(r);
+                rethrow_out_of_space_in("flashxxl::spillable_list", [&] { spill(); });
+                rethrow_out_of_space_in("flashxxl::spillable_list", [&] { writer_->push(r); });
                 ++size_;
                 return;
             }
@@ -87,7 +89,7 @@ public:
     //! throws leaves the list unfinished: it cannot be read.
     void finish() {
         if (writer_) {
-            writer_->finish();
+            rethrow_out_of_space_in("flashxxl::spillable_list", [&] { writer_->finish(); });
             writer_.reset();
         }
         finished_ = true;
@@ -162,12 +164,20 @@ public:
     }
 
 private:
+    //! Moves the in-memory records into a new external list. On a failure the list stays in
+    //! memory as it was: the writer and the external list (and their extents) go.
     void spill() {
-        ext_ = std::make_unique<external_list>(*machine_, external_list::min_memory(blocks_), blocks_,
-                                               role::scratch);
-        writer_ = std::make_unique<typename external_list::stream_writer>(*ext_, account_);
-        for (const T& r : mem_)
-            writer_->push(r);
+        try {
+            ext_ = std::make_unique<external_list>(*machine_, external_list::min_memory(blocks_), blocks_,
+                                                   role::scratch);
+            writer_ = std::make_unique<typename external_list::stream_writer>(*ext_, account_);
+            for (const T& r : mem_)
+                writer_->push(r);
+        } catch (...) {
+            writer_.reset();
+            ext_.reset();
+            throw;
+        }
         std::vector<T>().swap(mem_);
         charge_.set(0);
     }
