@@ -134,24 +134,11 @@ inline std::uint64_t dfs_marks_cache(std::uint64_t memory, const block_sizes& b,
     return std::min(left, cap);
 }
 
-//! Non-recursive DFS (seeds/001 Section 4): from the node on top of the stack, follow its first
-//! unvisited neighbour; pop it when it has none. Adjacency lists come from the CSR graph's page
-//! caches (random Br reads), marks from a vector (role hot) whose dirty pages are written back
-//! one Bw group at a time: the model's O(|E| Br + |V| Bw) cost. The stack (role hot) keeps 2 Bw
-//! in memory. `memory` covers the stack, the marks' page cache (both with block sizes `b`;
-//! config_error for an invalid pair) and the memory of the machine's translation layers
-//! (translation_layer_memory(m): their segment buffers and maps); the graph's caches come on
-//! top, with the graph's own sizes. options.cache_share caps the marks' cache. Starts at
-//! `source`; with options.whole_graph it then covers every other component.
-//!
-//! Before the stack exists, a stream writer (2 Bw) fills the marks' structure (zeros, or the
-//! with_nodes records, whose list ranges come through the graph's offsets page cache), while
-//! the marks' cache holds nothing yet; M >= dfs_min_memory covers either phase. The stack and
-//! the vector own their memory_accounts, so the result reports what they held
-//! (dfs_result::peak_memory) rather than charging a caller's account as mm_bfs does.
-template <class Visitor, class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, dfs_options>::value>>
-dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-               Visitor& vis, const dfs_options& opts = {}) {
+namespace detail {
+//! dfs without its failure context (dfs() adds it).
+template <class Visitor>
+dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
+                   Visitor& vis, const dfs_options& opts) {
     using frame_stack = stack<detail::dfs_frame>;
     using mark_vector = vector<std::uint8_t>;
     using node_vector = vector<detail::dfs_node_record>;
@@ -253,6 +240,34 @@ dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes
     res.peak_memory = tl_memory + std::max(fill_peak, st.account().peak() + marks_peak());
     res.phases.push_back(meter.finish());
     return res;
+}
+} // namespace detail
+
+//! Non-recursive DFS (seeds/001 Section 4): from the node on top of the stack, follow its first
+//! unvisited neighbour; pop it when it has none. Adjacency lists come from the CSR graph's page
+//! caches (random Br reads), marks from a vector (role hot) whose dirty pages are written back
+//! one Bw group at a time: the model's O(|E| Br + |V| Bw) cost. The stack (role hot) keeps 2 Bw
+//! in memory. `memory` covers the stack, the marks' page cache (both with block sizes `b`;
+//! config_error for an invalid pair) and the memory of the machine's translation layers
+//! (translation_layer_memory(m): their segment buffers and maps); the graph's caches come on
+//! top, with the graph's own sizes. options.cache_share caps the marks' cache. Starts at
+//! `source`; with options.whole_graph it then covers every other component.
+//!
+//! Before the stack exists, a stream writer (2 Bw) fills the marks' structure (zeros, or the
+//! with_nodes records, whose list ranges come through the graph's offsets page cache), while
+//! the marks' cache holds nothing yet; M >= dfs_min_memory covers either phase. The stack and
+//! the vector own their memory_accounts, so the result reports what they held
+//! (dfs_result::peak_memory) rather than charging a caller's account as mm_bfs does.
+//!
+//! Failures: a structure that finds no room throws out_of_space naming the device, the role
+//! and the structure ("... in flashxxl::dfs"); that, and any other failure, ends the search: no
+//! result comes back, the visitor has seen a prefix of the traversal (nodes discovered but not
+//! finished among it), and every extent dfs took is given back.
+template <class Visitor, class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, dfs_options>::value>>
+dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
+               Visitor& vis, const dfs_options& opts = {}) {
+    return rethrow_out_of_space_in("flashxxl::dfs",
+                                   [&] { return detail::dfs_run(m, g, memory, b, source, vis, opts); });
 }
 
 //! dfs without a visitor.

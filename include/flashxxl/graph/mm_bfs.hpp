@@ -555,6 +555,12 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
 //! graph's own), the cluster file's write and read buffers (of opts.cluster_blocks' Bw)
 //! included: config_error below mm_bfs_min_memory(b, opts.cluster_blocks). The cluster index
 //! (8 bytes per cluster) is held in memory besides it.
+//!
+//! Failures: a structure that finds no room throws out_of_space naming the device, the role
+//! and the structure ("... in flashxxl::mm_bfs (preprocessing)" or "(bfs phase)"); that, and any
+//! other failure, ends the search: no result comes back, the visitor has seen the levels before
+//! the failing one (and perhaps part of it, without its finish_level), and every extent mm_bfs
+//! took, the cluster file's included, is given back.
 template <class Visitor,
           class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mm_bfs_options>::value>>
 bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
@@ -578,7 +584,9 @@ bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
     {
         phase_meter meter(m, "preprocessing");
         clustering_stats cs;
-        file = build_clusters(m, g, memory, b, source, res.mu, opts.seed, cs, file_blocks, opts.account);
+        file = rethrow_out_of_space_in("flashxxl::mm_bfs (preprocessing)", [&] {
+            return build_clusters(m, g, memory, b, source, res.mu, opts.seed, cs, file_blocks, opts.account);
+        });
         res.clusters = cs.clusters;
         res.growth_rounds = cs.rounds;
         res.cluster_file_bytes = file->bytes();
@@ -586,7 +594,8 @@ bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
     }
     {
         phase_meter meter(m, "bfs");
-        mm_bfs_phase(m, *file, memory, b, source, vis, res, opts, opts.account);
+        rethrow_out_of_space_in("flashxxl::mm_bfs (bfs phase)",
+                                [&] { mm_bfs_phase(m, *file, memory, b, source, vis, res, opts, opts.account); });
         res.phases.push_back(meter.finish());
     }
     return res;

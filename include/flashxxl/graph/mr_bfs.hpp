@@ -315,34 +315,11 @@ private:
     std::uint64_t pos_ = 0, end_ = 0;
 };
 
-} // namespace detail
 
-//! MR_BFS (Munagala and Ranade 1999; shared/BFS.md): for t = 1, 2, ...: read the adjacency
-//! list of every node of L(t-1) from the CSR graph, sort the neighbours (role scratch), drop
-//! repeats, subtract L(t-1) and L(t-2). Cost O(n + sort(n + m)) I/Os: the random access per
-//! node is what mm_bfs removes.
-//!
-//! Step 1 reads the lists one of two ways (opts.adjacency; automatic: per level, whichever
-//! mr_adjacency_planner prices lower with mr_read_costs_of the graph's devices):
-//! - random: each list through the graph's Br page caches, in increasing node order (so the
-//!   pages are read in offset order; one random read per node at worst);
-//! - scan: the offsets and targets vectors read front to back from the frontier's first node
-//!   to its last, in chunks of up to Bw / Br consecutive Br pages of the graph issued together
-//!   (mr_scan_chunk_pages), merged with the sorted L(t-1).
-//! res.scanned_levels says per level which way was taken.
-//!
-//! `memory` bounds every buffer of the algorithm, which use block sizes `b` (config_error for
-//! an invalid pair; the scan's chunks use the graph's own): the neighbour sorter gets all but
-//! a reader of L(t-1) and a share for streams that is the larger of the subtraction's (two
-//! level readers and a level writer) and the scan's two chunks (the chunks take what the
-//! share holds, up to a Bw each), which never live at once; config_error below
-//! mr_bfs_min_memory(b, g.blocks()). Everything is charged to opts.account when given. The
-//! graph's page caches come on top (set when it was built, with the graph's own sizes). The
-//! visitor gets discover_vertex / tree_edge / finish_level (bfs_visitor.hpp). The result's
-//! only phase is "bfs".
-template <class Visitor, class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mr_bfs_options>::value>>
-bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                  Visitor& vis, const mr_bfs_options& opts) {
+//! mr_bfs without its failure context (mr_bfs() adds it).
+template <class Visitor>
+bfs_result mr_bfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
+                      Visitor& vis, const mr_bfs_options& opts) {
     using sorter_type = sorter<level_record, level_by_node>;
     b.validate();
     if (&g.get_machine() != &m) throw config_error("mr_bfs: the graph lives on another machine");
@@ -428,6 +405,42 @@ bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
     for (std::uint64_t s : res.level_sizes) res.reached += s;
     res.phases.push_back(meter.finish());
     return res;
+}
+} // namespace detail
+
+//! MR_BFS (Munagala and Ranade 1999; shared/BFS.md): for t = 1, 2, ...: read the adjacency
+//! list of every node of L(t-1) from the CSR graph, sort the neighbours (role scratch), drop
+//! repeats, subtract L(t-1) and L(t-2). Cost O(n + sort(n + m)) I/Os: the random access per
+//! node is what mm_bfs removes.
+//!
+//! Step 1 reads the lists one of two ways (opts.adjacency; automatic: per level, whichever
+//! mr_adjacency_planner prices lower with mr_read_costs_of the graph's devices):
+//! - random: each list through the graph's Br page caches, in increasing node order (so the
+//!   pages are read in offset order; one random read per node at worst);
+//! - scan: the offsets and targets vectors read front to back from the frontier's first node
+//!   to its last, in chunks of up to Bw / Br consecutive Br pages of the graph issued together
+//!   (mr_scan_chunk_pages), merged with the sorted L(t-1).
+//! res.scanned_levels says per level which way was taken.
+//!
+//! `memory` bounds every buffer of the algorithm, which use block sizes `b` (config_error for
+//! an invalid pair; the scan's chunks use the graph's own): the neighbour sorter gets all but
+//! a reader of L(t-1) and a share for streams that is the larger of the subtraction's (two
+//! level readers and a level writer) and the scan's two chunks (the chunks take what the
+//! share holds, up to a Bw each), which never live at once; config_error below
+//! mr_bfs_min_memory(b, g.blocks()). Everything is charged to opts.account when given. The
+//! graph's page caches come on top (set when it was built, with the graph's own sizes). The
+//! visitor gets discover_vertex / tree_edge / finish_level (bfs_visitor.hpp). The result's
+//! only phase is "bfs".
+//!
+//! Failures: a structure that finds no room throws out_of_space naming the device, the role
+//! and the structure ("... in flashxxl::mr_bfs"); that, and any other failure, ends the search:
+//! no result comes back, the visitor has seen the levels before the failing one (and perhaps
+//! part of it, without its finish_level), and every extent mr_bfs took is given back.
+template <class Visitor, class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mr_bfs_options>::value>>
+bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
+                  Visitor& vis, const mr_bfs_options& opts) {
+    return rethrow_out_of_space_in("flashxxl::mr_bfs",
+                                   [&] { return detail::mr_bfs_run(m, g, memory, b, source, vis, opts); });
 }
 
 //! mr_bfs with the default options (automatic adjacency, no account).
