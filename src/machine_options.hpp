@@ -137,7 +137,16 @@ inline machine_spec chosen_machine_spec(const machine_choice& choice) {
     if (!config.empty()) {
         if (!choice.backing_dir.empty() || choice.pace)
             throw config_error("--backing-dir and --pace apply to presets; a config file says this per device");
-        spec = load_machine_config(config);
+        try {
+            spec = load_machine_config(config);
+        } catch (const config_error& e) {
+            // A file no option named: say where its name came from.
+            const char* env = std::getenv("STXXLCFG");
+            if (!choice.config_file.empty() || !env || config != env) throw;
+            throw config_error(std::string("$STXXLCFG names '") + env +
+                               "', read as no --machine or --config was given: " + e.what() +
+                               "; point STXXLCFG at a machine config, unset it, or give --machine / --config");
+        }
     } else {
         machine_options opts;
         opts.backing_dir = choice.backing_dir;

@@ -50,4 +50,7 @@ assert '###' not in p and p.startswith(sys.argv[1] + '/pid-') and p[len(sys.argv
 " "$work"; then echo "ok   ### in a path becomes the process id"; else echo "FAIL ### in a path"; cat pid.json err.txt | head -5; fail=1; fi
 check "an STXXL flag that flashxxl refuses names line and field" 2 "raw.cfg:1: field 'raw_device'" \
     bash -c "printf 'disk=$work/r.img,1G,syscall raw_device\n' > raw.cfg && '$bin' machine --config raw.cfg --no-probe"
+# A $STXXLCFG naming no file: the message says the name came from $STXXLCFG.
+check "a missing \$STXXLCFG file names the variable" 2 "\\\$STXXLCFG names '$work/nosuch.cfg', read as no --machine or --config was given: cannot open machine config '$work/nosuch.cfg'.*point STXXLCFG at a machine config, unset it" \
+    env STXXLCFG="$work/nosuch.cfg" "$bin" machine --no-probe
 exit $fail
