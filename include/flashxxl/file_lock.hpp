@@ -22,8 +22,8 @@ namespace flashxxl {
 
 //! Who holds the lock that refused ours.
 struct lock_holder {
-    long pid = 0;         //!< 0: not known
-    std::string command;  //!< /proc/PID/comm, "" when not known
+    long pid = 0;        //!< 0: not known
+    std::string command; //!< /proc/PID/comm, "" when not known
 
     //! "process 1234 (flashxxl)", "process 1234", or "another process" when the pid is not known.
     std::string text() const {
@@ -81,7 +81,7 @@ inline long fdinfo_lock_owner(const struct stat& st) {
         if (pid <= 0 || *end != '\0' || (found && pid == self)) continue;
         const std::string dir = std::string("/proc/") + p->d_name + "/fdinfo";
         DIR* fds = ::opendir(dir.c_str());
-        if (!fds) continue;  // another user's process, or gone
+        if (!fds) continue; // another user's process, or gone
         while (dirent* f = ::readdir(fds)) {
             if (f->d_name[0] == '.') continue;
             std::ifstream in(dir + "/" + f->d_name);
@@ -106,10 +106,10 @@ inline long fdinfo_lock_owner(const struct stat& st) {
 inline std::optional<lock_holder> whole_file_lock_holder(int fd) {
     struct flock probe {};
     probe.l_type = F_WRLCK;
-    probe.l_whence = SEEK_SET;  // l_start = l_len = 0: the whole file, however long it grows
+    probe.l_whence = SEEK_SET; // l_start = l_len = 0: the whole file, however long it grows
     if (::fcntl(fd, F_OFD_GETLK, &probe) != 0 || probe.l_type == F_UNLCK) return std::nullopt;
     lock_holder h;
-    h.pid = probe.l_pid;  // -1 for an open-file lock: look for its descriptor in /proc
+    h.pid = probe.l_pid; // -1 for an open-file lock: look for its descriptor in /proc
     struct stat st {};
     if (h.pid <= 0 && ::fstat(fd, &st) == 0) h.pid = detail::fdinfo_lock_owner(st);
     if (h.pid > 0) h.command = detail::process_command(h.pid);
@@ -128,13 +128,14 @@ inline std::optional<lock_holder> lock_whole_file(int fd, lock_scope scope, cons
     if (errno == ENOLCK || errno == EINVAL) return std::nullopt;
     if (errno != EAGAIN && errno != EACCES)
         throw io_failure("cannot lock '" + path + "': " + std::strerror(errno));
-    return whole_file_lock_holder(fd).value_or(lock_holder{});  // the holder may be gone meanwhile
+    return whole_file_lock_holder(fd).value_or(lock_holder{}); // the holder may be gone meanwhile
 }
 
 //! "is in use: process 1234 (flashxxl) holds its lock (a characterize run or a machine device on
 //! this file)": the words both users of the lock refuse a file with, after its name.
 inline std::string in_use_by(const lock_holder& holder) {
-    return "is in use: " + holder.text() + " holds its lock (a characterize run or a machine device on this file)";
+    return "is in use: " + holder.text() +
+           " holds its lock (a characterize run or a machine device on this file)";
 }
 
 } // namespace flashxxl

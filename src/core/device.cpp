@@ -228,7 +228,8 @@ void device::build() {
     // consecutive block writes are sequential on the device (see allocation_order).
     allocator_ = std::make_unique<extent_allocator>(
         spec_.name, allocatable, tl_ ? tl_->config().page_bytes : 4096,
-        spec_.klass == device_class::flash && !tl_ ? allocation_order::write_frontier : allocation_order::best_fit);
+        spec_.klass == device_class::flash && !tl_ ? allocation_order::write_frontier
+                                                   : allocation_order::best_fit);
 }
 
 namespace {
@@ -241,7 +242,8 @@ constexpr const char kept_mark_value[] = "machine backing file made with keep=on
 bool carries_kept_mark(const std::string& path) {
     char value[sizeof kept_mark_value] = {};
     const ssize_t n = ::lgetxattr(path.c_str(), kept_mark_name, value, sizeof value);
-    return n == ssize_t(sizeof kept_mark_value - 1) && std::memcmp(value, kept_mark_value, std::size_t(n)) == 0;
+    return n == ssize_t(sizeof kept_mark_value - 1) &&
+           std::memcmp(value, kept_mark_value, std::size_t(n)) == 0;
 }
 
 //! True for a device line of an embedded preset (origin "preset NAME:LINE"): it takes no reuse=on.
@@ -255,19 +257,26 @@ void check_existing_backing_file(const device_spec& spec, const std::string& whe
     const bool kept = carries_kept_mark(spec.path);
     if (!spec.reuse && !(kept && spec.keep)) {
         if (from_preset(spec))
-            throw config_error(where + length + "; a preset's device never writes a file it did not create (a preset "
-                               "takes no reuse=on): remove or move the file, choose another --backing-dir, or give a "
-                               "--config whose line for device '" + spec.name + "' says reuse=on");
+            throw config_error(
+                where + length +
+                "; a preset's device never writes a file it did not create (a preset "
+                "takes no reuse=on): remove or move the file, choose another --backing-dir, or give a "
+                "--config whose line for device '" +
+                spec.name + "' says reuse=on");
         if (kept)
-            throw config_error(where + length + ": flashxxl made it for a device with keep=on; add keep=on to " +
-                               spec.origin + " to use it again, reuse=on to overwrite it, or remove it");
-        throw config_error(where + length + " and was not made by flashxxl with keep=on (it carries no flashxxl "
-                           "mark); remove it, or add reuse=on to " + spec.origin + " to overwrite it");
+            throw config_error(where + length +
+                               ": flashxxl made it for a device with keep=on; add keep=on to " + spec.origin +
+                               " to use it again, reuse=on to overwrite it, or remove it");
+        throw config_error(where + length +
+                           " and was not made by flashxxl with keep=on (it carries no flashxxl "
+                           "mark); remove it, or add reuse=on to " +
+                           spec.origin + " to overwrite it");
     }
     if ((st.st_mode & 0222) == 0 || ::access(spec.path.c_str(), W_OK) != 0) {
         char mode[8];
         std::snprintf(mode, sizeof mode, "%04o", unsigned(st.st_mode & 07777));
-        throw config_error(where + " is not writable (mode " + mode + "); the device would write it: give it "
+        throw config_error(where + " is not writable (mode " + mode +
+                           "); the device would write it: give it "
                            "write permission (chmod u+w) or choose another file");
     }
 }
@@ -281,20 +290,23 @@ void device::open_lock_descriptor(const std::string& where, bool create, struct 
     if (lock_fd_ < 0) {
         const int err = errno;
         if (err == EEXIST || err == ELOOP)
-            throw config_error(where + (create ? " appeared while the machine was being built; expected a path that "
-                                                 "does not exist yet"
-                                               : " was replaced by a link while the machine was being built"));
+            throw config_error(where +
+                               (create ? " appeared while the machine was being built; expected a path that "
+                                         "does not exist yet"
+                                       : " was replaced by a link while the machine was being built"));
         if (!create && (err == EACCES || err == EPERM || err == EROFS))
-            throw config_error(where + " is not writable (" + std::strerror(err) + "); the device would write it: "
+            throw config_error(where + " is not writable (" + std::strerror(err) +
+                               "); the device would write it: "
                                "give it write permission or choose another file");
-        throw io_failure(where + (create ? ": cannot create it: " : ": cannot open it: ") + std::strerror(err));
+        throw io_failure(where + (create ? ": cannot create it: " : ": cannot open it: ") +
+                         std::strerror(err));
     }
     created_ = create;
     struct stat now {};
     if (::fstat(lock_fd_, &now) != 0) throw io_failure(where + ": cannot stat it: " + std::strerror(errno));
     if (!create && (now.st_dev != st.st_dev || now.st_ino != st.st_ino))
         throw config_error(where + " was replaced while the machine was being built; expected the regular "
-                           "file checked a moment before");
+                                   "file checked a moment before");
     st = now;
     backing_dev_ = now.st_dev;
     backing_ino_ = now.st_ino;
@@ -307,7 +319,8 @@ void device::lock_backing_file(const std::string& where) {
     } catch (const io_failure& e) {
         throw io_failure(where + ": " + e.what());
     }
-    if (holder) throw io_failure(where + " " + in_use_by(*holder) + "; wait for it to end or choose another file");
+    if (holder)
+        throw io_failure(where + " " + in_use_by(*holder) + "; wait for it to end or choose another file");
 }
 
 void device::close_lock_descriptor() noexcept {
@@ -321,7 +334,8 @@ std::unique_ptr<stxxl::file> device::open_backing_file() {
     struct stat st {};
     if (::lstat(path.c_str(), &st) == 0) {
         if (S_ISLNK(st.st_mode))
-            throw config_error(where + " is a symbolic link; expected a regular file or a path that does not "
+            throw config_error(where +
+                               " is a symbolic link; expected a regular file or a path that does not "
                                "exist yet (links are not followed: give the path the link points to)");
         if (!S_ISREG(st.st_mode))
             throw config_error(where + " is not a regular file (block devices are for `flashxxl characterize "
@@ -407,7 +421,7 @@ void device::remove_backing_file() {
 void device::machine_build_failed() noexcept { build_failed_ = true; }
 
 stxxl::request_ptr device::submit(io_op op, void* buffer, std::uint64_t offset, std::uint64_t length, role r,
-                              const stxxl::completion_handler& on_complete) {
+                                  const stxxl::completion_handler& on_complete) {
     if (!tl_) return emulated_->submit(op, buffer, offset, length, r, on_complete);
     stxxl::request_ptr req = op == io_op::read ? tl_->aread(buffer, offset, length, on_complete)
                                                : tl_->awrite(buffer, offset, length, on_complete);

@@ -33,7 +33,8 @@ rm -f "$work/k.img"
 # An existing empty file is not the machine's: it was grown to the device size and written.
 mkdir bd
 : > bd/hybrid-2009-ssd.img
-check "an existing empty file in --backing-dir" 2 "hybrid-2009-ssd.img' already exists.*reuse=on" \
+# A preset takes no reuse=on: the message says what to do instead (it suggested reuse=on).
+check "an existing empty file in --backing-dir" 2 "hybrid-2009-ssd.img' already exists \(0 bytes\); a preset's device never writes a file it did not create \(a preset takes no reuse=on\): remove or move the file, choose another --backing-dir, or give a --config whose line for device 'ssd' says reuse=on" \
     "$bin" machine --backing-dir bd --volume 1MiB
 [ -f bd/hybrid-2009-ssd.img ] && [ ! -s bd/hybrid-2009-ssd.img ] && [ "$(du -k bd/hybrid-2009-ssd.img | cut -f1)" = 0 ] \
     && echo "ok   the empty file is still empty" || { echo "FAIL the empty file was changed"; ls -ls bd; fail=1; }
@@ -80,8 +81,18 @@ rm -f "$work/kept.img"
 check "btree on a new keep=on file, every layout" 0 "results verified" \
     "$bin" btree --config kept.cfg --items 1000 --finds 10 --inserts 10 --scans 1 --layout all --br 4KiB --bw 64KiB --memory 8MiB --no-progress
 [ -s "$work/kept.img" ] && echo "ok   the keep=on file is kept" || { echo "FAIL the keep=on file is gone"; fail=1; }
-check "a keep=on file from an earlier run still needs reuse=on" 2 "kept.img' already exists .* pass reuse=on" \
+# A rerun of the same command on the same config reopens the file flashxxl kept (it was refused
+# as "not created by this machine"); a line without keep=on is told both ways to use it.
+check "a rerun on the keep=on file of an earlier run" 0 "output verified" \
     "$bin" sort --config kept.cfg --items 1000 --br 4KiB --bw 64KiB --memory 8MiB --no-progress
+[ -s "$work/kept.img" ] && echo "ok   the rerun keeps the file" || { echo "FAIL the keep=on file is gone"; fail=1; }
+printf 'flash=%s/kept.img,64MiB,syscall name=ssd model=hama-ssd-2009\n' "$work" > nokeep.cfg
+check "the kept file on a line without keep=on" 2 "nokeep.cfg:1: device 'ssd': field 'path': '$work/kept.img' already exists \([0-9]+ bytes\): flashxxl made it for a device with keep=on; add keep=on to nokeep.cfg:1 to use it again, reuse=on to overwrite it, or remove it" \
+    "$bin" machine --config nokeep.cfg --no-probe
+rm -f "$work/kept.img"
+: > "$work/kept.img"
+check "a foreign file names the line to add reuse=on to" 2 "kept.cfg:1: device 'ssd': field 'path': '$work/kept.img' already exists \(0 bytes\) and was not made by flashxxl with keep=on \(it carries no flashxxl mark\); remove it, or add reuse=on to kept.cfg:1 to overwrite it" \
+    "$bin" machine --config kept.cfg --no-probe
 rm -f "$work/kept.img"
 
 # reuse=on grows a shorter file to the device's size; a build that fails gives it its length back.

@@ -1,4 +1,4 @@
-// Tests the one file lock: its two kinds exclude each other in one process and across processes, name the holder, and keep a characterize target and a machine device with reuse=on off each other's file both ways.
+// The one file lock: its kinds exclude each other, name the holder, keep targets and devices apart.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -43,7 +43,7 @@ public:
                 body([&](const std::string& text) {
                     say(text);
                     char c;
-                    (void)!::read(down[0], &c, 1);  // EOF once the parent is done
+                    (void)!::read(down[0], &c, 1); // EOF once the parent is done
                 });
             } catch (const std::exception& e) {
                 say(std::string("error: ") + e.what());
@@ -63,7 +63,8 @@ public:
     std::string report() {
         std::string line;
         char c;
-        while (::read(from_child_, &c, 1) == 1 && c != '\n') line += c;
+        while (::read(from_child_, &c, 1) == 1 && c != '\n')
+            line += c;
         return line;
     }
     //! Lets the child go and waits for it to end.
@@ -84,7 +85,8 @@ private:
 
 //! A descriptor of `path` open for writing, closed at scope exit.
 struct open_file {
-    explicit open_file(const std::string& path) : fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {}
+    explicit open_file(const std::string& path)
+        : fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {}
     open_file(const open_file&) = delete;
     open_file& operator=(const open_file&) = delete;
     ~open_file() {
@@ -100,7 +102,9 @@ std::string my_command() {
     return name;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 } // namespace
 
@@ -133,7 +137,8 @@ TEST(file_lock, the_two_kinds_refuse_each_other_in_one_process) {
     const std::string p = d / "f.img";
     open_file a(p), b(p), c(p);
     ASSERT_FALSE(lock_whole_file(a.fd, lock_scope::process, p));
-    EXPECT_FALSE(lock_whole_file(b.fd, lock_scope::process, p)) << "a process lock is the process's: granted again";
+    EXPECT_FALSE(lock_whole_file(b.fd, lock_scope::process, p))
+        << "a process lock is the process's: granted again";
     auto holder = lock_whole_file(c.fd, lock_scope::open_file, p);
     ASSERT_TRUE(holder) << "an open-file lock was granted beside a process lock";
     EXPECT_EQ(holder->pid, ::getpid());
@@ -176,7 +181,7 @@ TEST(file_lock, an_open_file_lock_refuses_a_process_lock_in_another_process) {
 // The issue: a machine with reuse=on on a file that a running characterize measures overwrote
 // it (flock and STXXL's fcntl lock do not see each other). Now the machine is refused.
 TEST(file_lock, a_machine_with_reuse_is_refused_a_file_characterize_measures) {
-    temp_dir d(".");  // the target wants a disk file system, not tmpfs
+    temp_dir d("."); // the target wants a disk file system, not tmpfs
     const std::string p = d / "target.img";
     characterize::file_target target(p, 1 * MiB);
     child_process child([&](const child_process::hold_fn& hold) {
@@ -207,9 +212,10 @@ TEST(file_lock, characterize_is_refused_a_file_a_machine_device_uses) {
         characterize::file_target target(p, 0);
         FAIL() << "characterize opened a file a machine device uses";
     } catch (const io_failure& e) {
-        EXPECT_TRUE(contains(e.what(), "'" + p + "' is in use: process " + std::to_string(child.pid()))) << e.what();
+        EXPECT_TRUE(contains(e.what(), "'" + p + "' is in use: process " + std::to_string(child.pid())))
+            << e.what();
     }
     child.finish();
-    characterize::file_target again(p, 0);  // free once the machine is gone
+    characterize::file_target again(p, 0); // free once the machine is gone
     EXPECT_FALSE(again.created());
 }

@@ -127,7 +127,8 @@ private:
     //! system without record locks (ENOLCK, EINVAL) runs unlocked.
     void lock_exclusively() {
         if (auto holder = lock_whole_file(fd_, lock_scope::open_file, path_))
-            throw io_failure("'" + path_ + "' " + in_use_by(*holder) + "; wait for it to end or choose another --file");
+            throw io_failure("'" + path_ + "' " + in_use_by(*holder) +
+                             "; wait for it to end or choose another --file");
     }
 
 protected:
