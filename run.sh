@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(g++ cmake make libstxxl-dev libboost-dev libboost-graph-dev libtbb-dev libgtest-dev libgmock-dev
+PACKAGES=(g++ cmake make libstxxl-dev libboost-dev libboost-graph-dev libgtest-dev libgmock-dev
           libbenchmark-dev libcli11-dev nlohmann-json3-dev gnuplot-nox fio)
 JOBS=${JOBS:-$(nproc)}
 

@@ -8,6 +8,7 @@
 
 #include <flashxxl/container/sorter.hpp>
 #include <flashxxl/container/vector.hpp>
+#include <flashxxl/device/device_stats_json.hpp>  // needs nlohmann_json, found by the package config
 #include <flashxxl/machine/machine.hpp>
 
 namespace {
@@ -71,6 +72,8 @@ int main() {
     const bool legacy = legacy_blocks_example(m);
     const bool runtime = runtime_blocks_example(m);
     ok = ok && legacy && runtime && m.max_busy_seconds() > 0;
+    const nlohmann::json stats = m.dev("ssd").stats();
+    ok = ok && stats.is_object() && !stats.empty();
     std::printf("consumer: %s (blocks<Br, Bw>: %s, run-time sizes: %s), modelled %.4f s on %s\n", ok ? "ok" : "FAILED",
                 legacy ? "ok" : "FAILED", runtime ? "ok" : "FAILED", m.dev("ssd").busy_seconds(),
                 m.dev("ssd").name().c_str());
