@@ -37,8 +37,9 @@
 #include <stxxl/stats>
 
 #include "btree_workload.hpp"
+#include "bench_args.hpp"
+#include "bench_json.hpp"
 #include "flashxxl/units.hpp"
-#include "json_file.hpp"
 
 namespace {
 
@@ -299,63 +300,35 @@ int main(int argc, char** argv) {
     w.batch = 20000;
     w.scans = 20;
     w.scan_length = 20000;
-    const char* usage =
-        "usage: bench_map [--dir DIR] [--items N] [--memory SIZE] [--finds N] [--inserts N] [--batch N] [--scans N]\n"
-        "                 [--scan-length N] [--part model|real|both] [--json FILE]\n"
+    bench::arg_parser args(
+        "bench_map",
+        "bench_map: flashxxl::map (two-level B-tree) vs one-block-size layouts and stxxl::map\n"
         "(a) model: flashxxl::map on hybrid-2009's emulated SSD with Br 128KiB / Bw 16MiB (two-level) and with\n"
         "    one block size Br or Bw for its nodes (stxxl::map's layout): modelled seconds, items transferred.\n"
         "(b) real: flashxxl::map two-level vs stxxl::map (nodes of 128KiB and of 16MiB) on syscall files in DIR\n"
-        "    (default ./bench-work, created) with the same memory M (default 160MiB): wall seconds.\n"
-        "    --stxxl-cache cold (default): stxxl::map's caches are written back and emptied where flashxxl's are\n"
-        "    (every phase starts cold, the bulk load and inserts include the write-back); warm: never.\n";
-    for (int i = 1; i < argc; i += 2) {
-        std::string a = argv[i];
-        if (a == "--help" || a == "-h") {
-            std::cout << usage;
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            std::cerr << "option " << a << " needs a value\n" << usage;
-            return 2;
-        }
-        std::string v = argv[i + 1];
-        try {
-            if (a == "--dir") dir = v;
-            else if (a == "--items") w.items = std::stoull(v);
-            else if (a == "--memory") memory = parse_size(v);
-            else if (a == "--finds") w.finds = std::stoull(v);
-            else if (a == "--inserts") w.inserts = std::stoull(v);
-            else if (a == "--batch") w.batch = std::stoull(v);
-            else if (a == "--scans") w.scans = std::stoull(v);
-            else if (a == "--scan-length") w.scan_length = std::stoull(v);
-            else if (a == "--json") json_path = v;
-            else if (a == "--part" && (v == "model" || v == "real" || v == "both")) part = v;
-            else if (a == "--stxxl-cache" && (v == "cold" || v == "warm")) stxxl_cache = v;
-            else if (a == "--part" || a == "--stxxl-cache") {
-                std::cerr << a << " " << v << ": expected " << (a == "--part" ? "model, real or both" : "cold or warm")
-                          << "\n";
-                return 2;
-            }
-            else {
-                std::cerr << "unknown option or value: " << a << " " << v << "\n" << usage;
-                return 2;
-            }
-        } catch (const std::exception& e) {
-            std::cerr << a << " " << v << ": " << e.what() << "\n" << usage;
-            return 2;
-        }
-    }
-    if (!json_path.empty()) {  // before the runs, so that a typo does not waste them
-        if (std::string why = bench_json::why_unwritable(json_path); !why.empty()) {
-            std::cerr << "--json " << json_path << ": cannot write there (" << why << "); expected a writable file path\n";
-            return 2;
-        }
-    }
+        "    (created) with the same memory M: wall seconds.",
+        "Exit status: 0 when every result was right, 1 when a run failed or was wrong (or the JSON could\n"
+        "not be written), 2 for bad options.");
+    args.text("--dir", dir, "folder of the real-file part's files (created)");
+    args.count("--items", w.items, "items in the tree (16 bytes each)");
+    args.size("--memory", memory, "memory M of each implementation");
+    args.count("--finds", w.finds, "random finds");
+    args.count("--inserts", w.inserts, "random inserts");
+    args.count("--batch", w.batch, "batched inserts");
+    args.count("--scans", w.scans, "range scans");
+    args.count("--scan-length", w.scan_length, "items per range scan");
+    args.choice("--part", part, {"model", "real", "both"}, "(a) the model, (b) the real files, or both");
+    args.choice("--stxxl-cache", stxxl_cache, {"cold", "warm"},
+                "cold: stxxl::map's caches are written back and emptied where flashxxl's are (every phase "
+                "starts cold, the bulk load and inserts include the write-back); warm: never");
+    args.text("--json", json_path, "also write the results as JSON to FILE");
+    if (int status = args.parse(argc, argv); status >= 0) return status;
+    if (!bench::check_writable(json_path)) return 2;  // before the runs, so that a typo does not waste them
     setenv("STXXLLOGFILE", "/dev/null", 0);
     setenv("STXXLERRLOGFILE", "/dev/null", 0);
     const block_sizes two_level(br_bytes, bw_bytes);
     const bool stxxl_cold = stxxl_cache == "cold";
-    nlohmann::json j;
+    nlohmann::json j = bench::document("bench_map");
     j["items"] = w.items;
     j["memory_bytes"] = memory;
     bool ok = true;
@@ -412,6 +385,6 @@ int main(int argc, char** argv) {
         std::cerr << "bench_map: " << e.what() << "\n";
         return 1;
     }
-    if (!json_path.empty() && !bench_json::write("bench_map", json_path, j)) return 1;
+    if (!json_path.empty() && !bench::write("bench_map", json_path, j)) return 1;
     return ok ? 0 : 1;
 }

@@ -23,14 +23,16 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "bench_args.hpp"
+#include "bench_json.hpp"
 #include "bench_vs_stxxl_items.hpp"
-#include "json_file.hpp"
 #include "merge_ceiling.hpp"
 
 using namespace bench_vs_stxxl;
@@ -98,64 +100,41 @@ int run_benchmarks(int argc, char** argv) {
     std::string json_path, block_choice = "both", sweep, item_list = "8";
     std::size_t threads_option = 0;
     std::uint64_t custom_br = 0, custom_bw = 0;
-    const char* usage =
-        "usage: bench_container_vs_stxxl [--dir DIR] [--bytes SIZE] [--memory SIZE] [--json FILE]\n"
-        "         [--item 8|16|100[,...]] [--only sorter|sort|pq|pq-interleaved|scan]\n"
-        "         [--side flashxxl|stxxl|both] [--io-threads N]\n"
-        "         [--blocks split|same|both] [--br SIZE --bw SIZE] [--threads T | --sweep T1,T2,...|auto]\n"
-        "Runs flashxxl's containers and STXXL's on syscall files in DIR (default ./bench-work, created)\n"
-        "with the same memory M (default 64MiB) on SIZE bytes of items (default 512MiB). --item: 8-byte\n"
-        "uint64 (default), 16-byte items with an 8-byte key, 100-byte records with a 10-byte key (no\n"
-        "priority queue), or a comma list of these. --io-threads\n"
-        "gives flashxxl's file N I/O threads (queue depth N; default 1, as STXXL has). --blocks: flashxxl\n"
-        "with Br 256KiB / Bw 2MiB (split), with Br = Bw = 2MiB like STXXL (same), or both (default).\n"
-        "--br and --bw (both, e.g. --br 192KiB --bw 3MiB) run flashxxl with that pair instead of --blocks.\n"
-        "--threads T: both libraries sort and merge on T threads (default: the machine's, OpenMP's count).\n"
-        "--sweep: every benchmark at each thread count listed (auto: 1, 2, 4, ... up to the machine's),\n"
-        "with merge throughput, speedup and parallel efficiency against the first count, and the I/O floor\n"
-        "(bytes moved / sequential bandwidth of DIR, measured first). A sweep first times the same merge\n"
-        "in memory (8-byte keys, as many runs as the sorter forms, its output stage and one consumer; no\n"
-        "disk): the speedup this machine allows the merge phase, printed beside the sorter's.\n"
-        "A --memory below a selected benchmark's minimum is refused before any run (STXXL's priority queue\n"
-        "needs 40MiB: 32MiB fixed internal memory and at least 8MiB of pools), and so is an unwritable --json.\n";
-    for (int i = 1; i < argc; i += 2) {
-        std::string a = argv[i];
-        if (a == "--help" || a == "-h") {
-            std::cout << usage;
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            std::cerr << "option " << a << " needs a value\n" << usage;
-            return 2;
-        }
-        std::string v = argv[i + 1];
-        try {
-            if (a == "--dir") st.dir = v;
-            else if (a == "--bytes") st.bytes = parse_size(v);
-            else if (a == "--memory") st.memory = parse_size(v);
-            else if (a == "--json") json_path = v;
-            else if (a == "--only") st.only = v;
-            else if (a == "--item") item_list = v;
-            else if (a == "--blocks" && (v == "split" || v == "same" || v == "both")) block_choice = v;
-            else if (a == "--io-threads" && v.find_first_not_of("0123456789") == std::string::npos && v.size() < 4)
-                st.fx_io_threads = unsigned(std::stoul(v));
-            else if (a == "--threads" && v.find_first_not_of("0123456789") == std::string::npos && v.size() < 5)
-                threads_option = std::stoul(v);
-            else if (a == "--sweep") sweep = v;
-            else if (a == "--br") custom_br = parse_size(v);
-            else if (a == "--bw") custom_bw = parse_size(v);
-            else if (a == "--side" && (v == "flashxxl" || v == "stxxl" || v == "both")) {
-                st.run_flashxxl = v != "stxxl";
-                st.run_stxxl = v != "flashxxl";
-            } else {
-                std::cerr << "unknown option or value: " << a << " " << v << "\n" << usage;
-                return 2;
-            }
-        } catch (const std::exception& e) {
-            std::cerr << a << " " << v << ": " << e.what() << "\n";
-            return 2;
-        }
-    }
+    std::string side = "both";
+    bench::arg_parser args(
+        "bench_container_vs_stxxl",
+        "bench_container_vs_stxxl: flashxxl's containers and STXXL's on syscall files in DIR (created)\n"
+        "with the same memory M on SIZE bytes of items. --blocks: flashxxl with Br 256KiB / Bw 2MiB\n"
+        "(split), with Br = Bw = 2MiB like STXXL (same), or both. --br and --bw (both, e.g. --br 192KiB\n"
+        "--bw 3MiB) run flashxxl with that pair instead. --sweep: every benchmark at each thread count\n"
+        "listed (auto: 1, 2, 4, ... up to the machine's), with merge throughput, speedup and parallel\n"
+        "efficiency against the first count, and the I/O floor (bytes moved / sequential bandwidth of DIR,\n"
+        "measured first). A sweep first times the same merge in memory (8-byte keys, as many runs as the\n"
+        "sorter forms, its output stage and one consumer; no disk): the speedup this machine allows the\n"
+        "merge phase, printed beside the sorter's.",
+        "A --memory below a selected benchmark's minimum is refused before any run (STXXL's priority\n"
+        "queue needs 40MiB: 32MiB fixed internal memory and at least 8MiB of pools), and so is an\n"
+        "unwritable --json. Exit status: 0 when every output was right, 1 when a run failed or was wrong\n"
+        "(or the JSON could not be written), 2 for bad options.");
+    args.text("--dir", st.dir, "folder of both libraries' files (created)");
+    args.size("--bytes", st.bytes, "input bytes of items");
+    args.size("--memory", st.memory, "memory M of each library");
+    args.text("--json", json_path, "also write the results as JSON to FILE");
+    args.text("--item", item_list,
+              "8: uint64; 16: 16-byte items with an 8-byte key; 100: 100-byte records with a 10-byte key (no "
+              "priority queue); or a comma list of these");
+    args.text("--only", st.only, "one benchmark: sorter, sort, pq, pq-interleaved or scan (default: all)");
+    args.choice("--side", side, {"flashxxl", "stxxl", "both"}, "the libraries to run");
+    args.count("--io-threads", st.fx_io_threads, "flashxxl's file's I/O threads (queue depth; STXXL: 1)", 0, 999);
+    args.choice("--blocks", block_choice, {"split", "same", "both"}, "flashxxl's block sizes (see above)");
+    args.size("--br", custom_br, "flashxxl's Br, with --bw (0: --blocks)");
+    args.size("--bw", custom_bw, "flashxxl's Bw, with --br (0: --blocks)");
+    args.count("--threads", threads_option, "threads of both libraries (0: the machine's, OpenMP's count)", 0,
+               9999);
+    args.text("--sweep", sweep, "thread counts T1,T2,... or auto (instead of --threads)");
+    if (int status = args.parse(argc, argv); status >= 0) return status;
+    st.run_flashxxl = side != "stxxl";
+    st.run_stxxl = side != "flashxxl";
     if (!st.only.empty() && st.only != "sorter" && st.only != "sort" && st.only != "pq" && st.only != "pq-interleaved" &&
         st.only != "scan") {
         std::cerr << "--only " << st.only << ": expected sorter, sort, pq, pq-interleaved or scan\n";
@@ -171,7 +150,7 @@ int run_benchmarks(int argc, char** argv) {
     }
     if (custom_br != 0 || custom_bw != 0) {
         if (custom_br == 0 || custom_bw == 0) {
-            std::cerr << "--br and --bw go together\n" << usage;
+            std::cerr << "--br and --bw go together\n";
             return 2;
         }
         try {
@@ -192,12 +171,7 @@ int run_benchmarks(int argc, char** argv) {
         for (const std::string& line : short_of) std::cerr << "  " << line << "\n";
         return 2;
     }
-    if (!json_path.empty()) {
-        if (std::string why = bench_json::why_unwritable(json_path); !why.empty()) {
-            std::cerr << "--json " << json_path << ": cannot write there (" << why << "); expected a writable file path\n";
-            return 2;
-        }
-    }
+    if (!bench::check_writable(json_path)) return 2;
     ::mkdir(st.dir.c_str(), 0755);
     remove_on_exit cfg_file{st.dir + "/flashxxl-bench.stxxl"};
     const std::string& cfg = cfg_file.path;
@@ -271,7 +245,7 @@ int run_benchmarks(int argc, char** argv) {
     for (const auto& [br, rate] : bw.read_at_br)
         std::printf("  reads of Br = %s, queue depth %u: %s/s\n", format_bytes(double(br)).c_str(), st.fx_io_threads,
                     format_bytes(rate).c_str());
-    nlohmann::json j = nlohmann::json::array();
+    nlohmann::json j = nlohmann::json::array();  // the rows, "results" of the document
     bool ok = true;
     if (!ceilings.empty()) {
         std::printf("in-memory merge (no I/O): %zu runs (about the sorter's), %s of 8-byte keys, the sorter's "
@@ -408,7 +382,11 @@ int run_benchmarks(int argc, char** argv) {
                         format_bytes(limit).c_str(), r.fx_merge_wait_s, r.fx_merge_s,
                         100 * r.fx_merge_wait_s / r.fx_merge_s);
         }
-    if (!json_path.empty() && !bench_json::write("bench_container_vs_stxxl", json_path, j)) return 1;
+    if (!json_path.empty()) {
+        nlohmann::json doc = bench::document("bench_container_vs_stxxl");
+        doc["results"] = std::move(j);
+        if (!bench::write("bench_container_vs_stxxl", json_path, doc)) return 1;
+    }
     return ok ? 0 : 1;
 }
 }  // namespace

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_json.hpp"
 #include "flashxxl/container/priority_queue.hpp"
 #include "flashxxl/container/queue.hpp"
 #include "flashxxl/container/sort.hpp"
@@ -585,6 +586,10 @@ int main(int argc, char** argv) {
     // The seconds form of --benchmark_min_time is applied per benchmark (MinTime), so that
     // "--benchmark_min_time=0.01s" works with Debian's libbenchmark 1.7.1 (which wants a bare
     // number) as well as with 1.8+ (which wants the suffix).
+    flashxxl::cli::record_invocation(argc, argv);  // the envelope, in Google Benchmark's context
+    for (const auto& [key, value] :
+         flashxxl::bench::as_text_pairs(flashxxl::bench::document("bench_container_gbench_containers")))
+        benchmark::AddCustomContext(key, value);
     min_time_seconds = take_min_time_flag(argc, argv);
     register_all();
     benchmark::Initialize(&argc, argv);

@@ -19,6 +19,8 @@ python3 - "$dir/cold.json" "$dir/warm.json" <<'PY' || fail "stxxl::map's phases 
 import json, sys
 for path, cold in ((sys.argv[1], True), (sys.argv[2], False)):
     j = json.load(open(path))
+    envelope = ("version", "command_line", "timestamp", "host")
+    assert j["benchmark"] == "bench_map" and all(k in j for k in envelope), sorted(j)
     assert j["stxxl_cache"] == ("cold" if cold else "warm"), j["stxxl_cache"]
     assert len(j["real"]) == 3 and all(r["verified"] for r in j["real"]), [r["layout"] for r in j["real"]]
     for r in j["real"]:
@@ -31,10 +33,14 @@ for path, cold in ((sys.argv[1], True), (sys.argv[2], False)):
 PY
 [ ! -e "$dir/work/flashxxl-bench-map.stxxl" ] || fail "the STXXL config file was left behind"
 
-# Options: a bad value names the option; an unwritable --json is refused before any run (2);
+# Options: a bad value or size names the option; an unwritable --json is refused before any run (2);
 # a failed JSON write is a failed run (1).
 status=0; "$bench" --stxxl-cache hot >"$dir/bad.txt" 2>&1 || status=$?
-[ $status -eq 2 ] && grep -q -- '--stxxl-cache hot: expected cold or warm' "$dir/bad.txt" || fail "--stxxl-cache hot: exit $status"
+[ $status -eq 2 ] && grep -q -- "--stxxl-cache: 'hot' is not accepted; expected cold or warm" "$dir/bad.txt" \
+    || fail "--stxxl-cache hot: exit $status"
+status=0; "$bench" --memory 64M >"$dir/bad.txt" 2>&1 || status=$?
+[ $status -eq 2 ] && grep -q -- "--memory: '64M' is not a size" "$dir/bad.txt" ||
+    fail "--memory 64M: exit $status"
 status=0; "$bench" --part real --dir "$dir/work" "${small[@]}" --json "$dir/no/such/dir/out.json" >"$dir/bad.txt" 2>&1 || status=$?
 [ $status -eq 2 ] && grep -q -- "--json $dir/no/such/dir/out.json: cannot write there" "$dir/bad.txt" &&
     ! grep -q 'real file' "$dir/bad.txt" || fail "unwritable --json: exit $status or it ran first"

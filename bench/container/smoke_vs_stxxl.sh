@@ -27,7 +27,7 @@ grep -q '^  reads of Br = 2 MiB, queue depth 1: ' "$dir/out.txt" || fail "no rea
 awk '/"benchmark": "sorter/ { sorter = 1 }
      /"flashxxl_merge_io_wait_s":/ { gsub(/[,"]/, "", $2); wait = $2; seen = 1 }
      /"flashxxl_merge_s":/ { gsub(/[,"]/, "", $2); phase = $2 }
-     /^  }/ { if (sorter) { rows++; if (!seen || wait < 0 || wait > phase) bad++ } sorter = 0; seen = 0 }
+     /^    }/ { if (sorter) { rows++; if (!seen || wait < 0 || wait > phase) bad++ } sorter = 0; seen = 0 }
      END { exit !(rows == 4 && bad == 0) }' "$dir/out.json" || fail "a sorter row's merge I/O wait is missing or outside [0, its merge time]"
 # Bad input names the option and what was expected.
 if "$bench" --dir "$dir/work" --sweep 1,x >"$dir/bad.txt" 2>&1; then fail "--sweep 1,x was accepted"; fi
@@ -40,7 +40,10 @@ grep -q '^vector scan, 8-byte items, fx 2 MiB/2 MiB: both sides have the same by
     "$dir/scan.txt" || fail "the scan's read-ahead is not in the table's notes"
 python3 - "$dir/scan.json" <<'PY' || fail "scan rows: read-ahead or STXXL block size wrong in the JSON"
 import json, sys
-rows = json.load(open(sys.argv[1]))
+doc = json.load(open(sys.argv[1]))
+envelope = ("version", "command_line", "timestamp", "host")
+assert doc["benchmark"] == "bench_container_vs_stxxl" and all(k in doc for k in envelope), sorted(doc)
+rows = doc["results"]
 assert len(rows) == 2 and all(r["ok"] for r in rows), rows
 for r in rows:
     assert r["flashxxl_readahead_bytes"] == r["stxxl_readahead_bytes"] == (4 << 20 if r["flashxxl_blocks"].startswith("256") else 32 << 20), r
@@ -50,7 +53,7 @@ PY
 "$bench" --dir "$dir/work" --bytes 2MiB --memory 40MiB --only pq --item 8,16 --blocks split --json "$dir/pq.json" \
     >"$dir/pq.txt" 2>&1 || { cat "$dir/pq.txt"; fail "the priority queue failed"; }
 grep -qE '^ +8 priority_queue n push, n pop +256 KiB/2 MiB +128 KiB ' "$dir/pq.txt" || fail "no st_B of 128 KiB in the PQ row"
-python3 -c 'import json, sys; rows = json.load(open(sys.argv[1])); assert len(rows) == 2 and all(r["ok"] and r["stxxl_block_bytes"] == 128 << 10 for r in rows), rows' \
+python3 -c 'import json, sys; rows = json.load(open(sys.argv[1]))["results"]; assert len(rows) == 2 and all(r["ok"] and r["stxxl_block_bytes"] == 128 << 10 for r in rows), rows' \
     "$dir/pq.json" || fail "PQ rows: stxxl_block_bytes is not 128 KiB"
 # Refused before any run (exit 2, nothing measured): a --memory below a selected benchmark's
 # minimum (STXXL's PQ: 40 MiB), an unwritable --json. A failed JSON write is a failed run (1).

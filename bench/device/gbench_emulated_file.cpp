@@ -12,6 +12,7 @@
 #include <stxxl/bits/common/aligned_alloc.h>
 #include <stxxl/bits/io/mem_file.h>
 
+#include "bench_json.hpp"
 #include "flashxxl/device/emulated_file.hpp"
 #include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/units.hpp"
@@ -80,11 +81,16 @@ BENCHMARK_CAPTURE(random_reads_4k, emulated_accounting, true)->UseRealTime();
 BENCHMARK_CAPTURE(sequential_writes_1m, bare_mem_file, false)->UseRealTime();
 BENCHMARK_CAPTURE(sequential_writes_1m, emulated_accounting, true)->UseRealTime();
 
+constexpr const char* benchmark_name = "bench_device_gbench_emulated_file";
+
 int main(int argc, char** argv) {
+    flashxxl::cli::record_invocation(argc, argv);  // for the envelope: context and RESULT line
+    for (const auto& [key, value] : flashxxl::bench::as_text_pairs(flashxxl::bench::document(benchmark_name)))
+        benchmark::AddCustomContext(key, value);
     benchmark::Initialize(&argc, argv);
     ratio_reporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
-    nlohmann::json j;
+    nlohmann::json j = flashxxl::bench::document(benchmark_name);
     std::printf("\n%-22s %14s %14s %10s\n", "workload", "bare_ns", "emulated_ns", "ratio");
     for (const char* w : {"random_reads_4k", "sequential_writes_1m"}) {
         auto bare = reporter.ns_per_iteration.find(std::string(w) + "/bare_mem_file/real_time");

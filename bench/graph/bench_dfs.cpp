@@ -8,47 +8,43 @@
 
 #include <nlohmann/json.hpp>
 
-#include "flashxxl/graph/dfs_experiment.hpp"
+#include "bench_args.hpp"
+#include "bench_json.hpp"
+#include "flashxxl/reproduce/dfs_experiment.hpp"
 #include "flashxxl/units.hpp"
 
 namespace {
 
 using namespace flashxxl;
+using namespace flashxxl::reproduce;
 
-//! Reads key=value arguments into the options; throws config_error naming a bad one.
-dfs_experiment_options parse(int argc, char** argv) {
-    dfs_experiment_options o;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto eq = a.find('=');
-        if (eq == std::string::npos) throw config_error("argument '" + a + "': expected key=value (see --help)");
-        std::string k = a.substr(0, eq), v = a.substr(eq + 1);
-        auto whole = [&] {
-            if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos)
-                throw config_error(a + ": expected a whole number");
-            return std::stoull(v);
-        };
-        if (k == "side") o.side = whole();
-        else if (k == "br") o.br = parse_size(v);
-        else if (k == "bw") o.bw = parse_size(v);
-        else if (k == "memory") o.memory = parse_size(v);
-        else if (k == "cache") o.graph_cache = parse_size(v);
-        else if (k == "device") o.device_bytes = parse_size(v);
-        else if (k == "marks") o.marks = parse_dfs_marks(v);
-        else if (k == "share") {
-            std::size_t used = 0;
-            double share = -1;
-            try {
-                share = std::stod(v, &used);
-            } catch (const std::exception&) {
-            }
-            if (used != v.size() || !(share >= 0 && share <= 1)) throw config_error(a + ": expected a number from 0 to 1");
-            o.cache_share = share;
-        } else if (k == "shuffle") o.shuffle_seed = whole();
-        else throw config_error("unknown key '" + k + "' (expected side, br, bw, memory, cache, device, marks, share, shuffle)");
-    }
-    if (o.side == 0) throw config_error("side=0: expected a grid side of at least 1");
-    return o;
+//! Reads the options (`side=64`, as docs/bfs.md writes them, or `--side 64`) into `o`; returns
+//! -1 to go on, else the exit status (0 after --help, 2 for a bad option, named).
+int parse(int argc, char** argv, dfs_experiment_options& o) {
+    bench::arg_parser args(
+        "bench_graph_dfs",
+        "bench_graph_dfs: DFS on a side x side grid with B = Br, B = Bw and the translation layer (pages\n"
+        "Br, segments Bw) on the emulated 2009 Hama SSD (seeds/001 Section 4). Prints a table with each\n"
+        "configuration's modelled time and read volume over Br's (Bw/Br, TL/Br; all three run on the same\n"
+        "grid in this one run), then JSON. Options are written key=value (side=64) or --key value.",
+        "Exit status 1 when a configuration could not run or visited the wrong number of nodes, 2 for a bad "
+        "argument.");
+    std::string marks = to_string(o.marks);
+    args.allow_bare_key_value();
+    args.count("--side", o.side, "grid side", 1);
+    args.size("--br", o.br, "read block size Br");
+    args.size("--bw", o.bw, "write block size Bw");
+    args.size("--memory", o.memory, "memory M");
+    args.size("--cache", o.graph_cache, "the graph's cache");
+    args.size("--device", o.device_bytes, "the emulated device's bytes");
+    args.choice("--marks", marks, {"separate", "with_nodes"}, "where the visited marks live");
+    args.number("--share", o.cache_share,
+                "0.5 caps every cache at half its structure, as the paper's with-nodes run did", 0, 1);
+    args.count("--shuffle", o.shuffle_seed, 
+               "numbers the nodes through a permutation seeded S (0: row-major)");
+    const int status = args.parse(argc, argv);
+    o.marks = parse_dfs_marks(marks);
+    return status;
 }
 
 //! `row`'s figure over Br's (null when either did not run or Br's is 0).
@@ -69,25 +65,8 @@ std::string ratio_text(const nlohmann::json& ratio) {
 int main(int argc, char** argv) {
     setenv("STXXLLOGFILE", "/dev/null", 0);
     setenv("STXXLERRLOGFILE", "/dev/null", 0);
-    if (argc > 1 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-        std::cout << "usage: bench_graph_dfs [side=256] [br=4KiB] [bw=512KiB] [memory=4MiB] [cache=1MiB] [device=1GiB]\n"
-                     "                       [marks=separate|with_nodes] [share=0] [shuffle=1]\n"
-                     "DFS on a side x side grid with B = Br, B = Bw and the translation layer (pages Br, segments\n"
-                     "Bw) on the emulated 2009 Hama SSD (seeds/001 Section 4); share=0.5 caps every cache at half\n"
-                     "its structure, as the paper's with-nodes run did; shuffle=S numbers the nodes\n"
-                     "through a permutation seeded S (0: row-major). Prints a table with each configuration's\n"
-                     "modelled time and read volume over Br's (Bw/Br, TL/Br; all three run on the same grid in\n"
-                     "this one run), then JSON. Exit status 1 when a configuration could not run or visited the\n"
-                     "wrong number of nodes, 2 for a bad argument.\n";
-        return 0;
-    }
     dfs_experiment_options o;
-    try {
-        o = parse(argc, argv);
-    } catch (const std::exception& e) {
-        std::cerr << "bench_graph_dfs: " << e.what() << "\n";
-        return 2;
-    }
+    if (int status = parse(argc, argv, o); status >= 0) return status;
     std::vector<dfs_experiment_row> rows;
     try {
         std::printf("DFS, %s marks, %llu x %llu grid, Br %s, Bw %s, M %s, cache share %.2f\n", to_string(o.marks),
@@ -136,7 +115,9 @@ int main(int argc, char** argv) {
                 std::printf("%s/Br: modelled time %s, read volume %s\n", label,
                             ratio_text(row["modelled_s_over_br"]).c_str(), ratio_text(row["read_bytes_over_br"]).c_str());
     }
-    std::cout << all.dump() << "\n";
+    nlohmann::json doc = bench::document("bench_graph_dfs");
+    doc["results"] = all;
+    std::cout << doc.dump() << "\n";
     for (const std::string& f : failures) std::cerr << "bench_graph_dfs: " << f << "\n";
     return failures.empty() ? 0 : 1;
 }

@@ -13,13 +13,16 @@ grep -qE '^Bw/Br: modelled time [0-9.]+, read volume [0-9.]+$' "$dir/out.txt" ||
 grep -qE '^TL/Br: modelled time [0-9.]+, read volume [0-9.]+$' "$dir/out.txt" || fail "no TL/Br line"
 tail -n 1 "$dir/out.txt" | python3 -c '
 import json, sys
-rows = {r["config"]: r for r in json.load(sys.stdin)}
+doc = json.load(sys.stdin)
+assert doc["benchmark"] == "bench_graph_dfs" and doc["command_line"][1:] == ["side=32"], doc["command_line"]
+assert all(k in doc for k in ("version", "timestamp", "host")), sorted(doc)
+rows = {r["config"]: r for r in doc["results"]}
 assert set(rows) == {"TL", "Br", "Bw"} and all(r["ran"] and r["visited"] == 1024 for r in rows.values()), rows
 assert rows["Br"]["modelled_s_over_br"] == 1.0 and rows["Br"]["read_bytes_over_br"] == 1.0
 bw = rows["Bw"]
 assert abs(bw["modelled_s_over_br"] - bw["modelled_s"] / rows["Br"]["modelled_s"]) < 1e-9
 assert abs(bw["read_bytes_over_br"] - bw["read_bytes"] / rows["Br"]["read_bytes"]) < 1e-9
-' || fail "JSON rows lack the ratios to Br"
+' || fail "JSON: no envelope, or rows lack the ratios to Br"
 
 # Caches capped at half of a tiny structure: no configuration can run; the table says why, the exit status 1.
 status=0
@@ -28,5 +31,10 @@ status=0
 grep -q '^Bw  not run: ' "$dir/bad.txt" || fail "no 'not run' row"
 status=0
 "$bench" side=x >"$dir/bad.txt" 2>&1 || status=$?
-[ "$status" -eq 2 ] && grep -q 'side=x: expected a whole number' "$dir/bad.txt" || fail "side=x: exit $status or unclear error"
+[ "$status" -eq 2 ] && grep -q -- "--side: 'x' is not accepted; expected a whole number" "$dir/bad.txt" ||
+    fail "side=x: exit $status or unclear error"
+status=0
+"$bench" --side 8 --shufle 2 >"$dir/bad.txt" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q -- 'did you mean --shuffle for --shufle?' "$dir/bad.txt" ||
+    fail "--shufle: exit $status or no suggestion"
 echo "smoke_dfs: ok"

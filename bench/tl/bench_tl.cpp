@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -17,6 +16,8 @@
 #include <nlohmann/json.hpp>
 #include <stxxl/bits/io/wbtl_file.h>
 
+#include "bench_args.hpp"
+#include "bench_json.hpp"
 #include "flashxxl/device/emulated_file.hpp"
 #include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/tl/translation_layer.hpp"
@@ -152,55 +153,57 @@ void run_wbtl(const options& o, std::uint64_t working_pages, std::mt19937_64& rn
     wb.reset();
 }
 
-std::vector<double> parse_list(const std::string& s) {
+//! "0,25" (percent) -> {0, 0.25}; config_error naming `option` and the item that is not a number.
+std::vector<double> parse_percent_list(const std::string& option, const std::string& s) {
     std::vector<double> v;
     std::stringstream ss(s);
     std::string item;
-    while (std::getline(ss, item, ',')) v.push_back(parse_number(item) / 100.0);
+    while (std::getline(ss, item, ',')) {
+        try {
+            v.push_back(parse_number(item) / 100.0);
+        } catch (const config_error& e) {
+            throw config_error(option + " " + s + ": " + e.what() + "; expected percentages such as 25,50");
+        }
+    }
     return v;
 }
 
-void usage() {
-    std::cout << "bench_tl: random Br-page writes on an emulated SSD, directly vs through the translation layer\n"
-                 "options (sizes in IEC units):\n"
-                 "  --preset NAME        device model (hama-ssd-2009)\n"
-                 "  --span SIZE          device bytes the layer manages (4GiB)\n"
-                 "  --page SIZE          Br (128KiB)     --segment SIZE  Bw (16MiB)\n"
-                 "  --spares LIST        spares in percent of the span, 0 = automatic 1/8 (0,25)\n"
-                 "  --utils LIST         utilizations of the logical capacity in percent (25,50,75,90)\n"
-                 "  --warmup R --rounds R  random overwrites before / while measuring, in physical capacities (1, 2)\n"
-                 "  --direct-writes N    measured direct writes (2000)\n"
-                 "  --no-wbtl            skip stxxl::wbtl_file\n"
-                 "  --json FILE          also write the results as JSON to FILE\n";
+//! Reads the options into `o`; returns -1 to go on, else the exit status (0 after --help, 2 for
+//! a bad option, named).
+int parse(int argc, char** argv, options& o) {
+    bench::arg_parser args("bench_tl", "bench_tl: random Br-page writes on an emulated SSD, directly vs "
+                                       "through the translation layer (sizes in IEC units)");
+    std::string spares = "0,25", utils = "25,50,75,90";
+    bool no_wbtl = false;
+    args.text("--preset", o.preset, "device model");
+    args.size("--span", o.span, "device bytes the layer manages");
+    args.size("--page", o.page, "Br");
+    args.size("--segment", o.segment, "Bw");
+    args.text("--spares", spares, "spares in percent of the span, 0 = automatic 1/8");
+    args.text("--utils", utils, "utilizations of the logical capacity in percent");
+    args.number("--warmup", o.warmup_rounds, "random overwrites before measuring, in physical capacities", 0);
+    args.number("--rounds", o.rounds, "random overwrites while measuring, in physical capacities", 0);
+    args.count("--direct-writes", o.direct_writes, "measured direct writes");
+    args.flag("--no-wbtl", no_wbtl, "skip stxxl::wbtl_file");
+    args.text("--json", o.json_path, "also write the results as JSON to FILE");
+    if (int status = args.parse(argc, argv); status >= 0) return status;
+    try {
+        o.spares = parse_percent_list("--spares", spares);
+        o.utils = parse_percent_list("--utils", utils);
+    } catch (const config_error& e) {
+        std::cerr << "bench_tl: " << e.what() << "\n";
+        return 2;
+    }
+    o.wbtl = !no_wbtl;
+    return bench::check_writable(o.json_path) ? -1 : 2;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
     options o;
+    if (int status = parse(argc, argv, o); status >= 0) return status;
     try {
-        for (int i = 1; i < argc; ++i) {
-            std::string a = argv[i];
-            auto value = [&]() -> std::string {
-                if (i + 1 >= argc) throw config_error("option " + a + " needs a value");
-                return argv[++i];
-            };
-            if (a == "--help" || a == "-h") {
-                usage();
-                return 0;
-            } else if (a == "--preset") o.preset = value();
-            else if (a == "--span") o.span = parse_size(value());
-            else if (a == "--page") o.page = parse_size(value());
-            else if (a == "--segment") o.segment = parse_size(value());
-            else if (a == "--spares") o.spares = parse_list(value());
-            else if (a == "--utils") o.utils = parse_list(value());
-            else if (a == "--warmup") o.warmup_rounds = parse_number(value());
-            else if (a == "--rounds") o.rounds = parse_number(value());
-            else if (a == "--direct-writes") o.direct_writes = std::uint64_t(parse_number(value()));
-            else if (a == "--no-wbtl") o.wbtl = false;
-            else if (a == "--json") o.json_path = value();
-            else throw config_error("unknown option '" + a + "' (see --help)");
-        }
         const double seq = sequential_bw_mibps(o);
         std::printf("bench_tl: %s, span %s, Br %s, Bw %s, greedy cleaning, modelled time\n", o.preset.c_str(),
                     format_bytes(double(o.span)).c_str(), format_size(o.page).c_str(), format_size(o.segment).c_str());
@@ -211,7 +214,7 @@ int main(int argc, char** argv) {
         std::printf("%6s %5s %6s | %8s %6s | %8s %6s %7s %5s |\n", "%", "%", "", "MiB/s", "to seq", "MiB/s",
                     "to seq", "x dir", "");
 
-        nlohmann::json out;
+        nlohmann::json out = bench::document("bench_tl");
         out["preset"] = o.preset;
         out["span_bytes"] = o.span;
         out["page_bytes"] = o.page;
@@ -287,11 +290,7 @@ int main(int argc, char** argv) {
         std::printf("\ntarget (<= 50%% utilization: >= 80%% of sequential Bw writes and >= 5x direct): %s\n",
                     target_text.c_str());
         std::cout << "JSON " << out.dump() << std::endl;
-        if (!o.json_path.empty()) {
-            std::ofstream f(o.json_path);
-            if (!f) throw io_failure("cannot write '" + o.json_path + "'");
-            f << out.dump(2) << "\n";
-        }
+        if (!o.json_path.empty() && !bench::write("bench_tl", o.json_path, out)) return 1;
     } catch (const std::exception& e) {
         std::cerr << "bench_tl: " << e.what() << std::endl;
         return 1;
