@@ -67,6 +67,7 @@ struct sort_benchmark {
             {
                 typename V::stream_writer w(v);
                 generate([&](const T& x) { w.push(x); }, 0.3, "generating");
+                w.finish();  // its failure must reach the user: the destructor would latch the vector
             }
             bar.update(0.3, "sorting");
             auto before = snapshot(m);

@@ -15,6 +15,7 @@
 #include "flashxxl/error.hpp"
 #include "invocation.hpp"
 #include "option_checks.hpp"
+#include "out_of_space_hint.hpp"
 #include "stxxl_messages.hpp"
 
 namespace {
@@ -85,6 +86,10 @@ int main(int argc, char** argv) {
     } catch (const flashxxl::refused_output& e) {  // an output path that must not be written
         std::cerr << "flashxxl: error: " << e.what() << "\n";
         return exit_usage_error;
+    } catch (const flashxxl::out_of_space& e) {
+        std::cerr << "flashxxl: error: " << e.what() << "\n"
+                  << "flashxxl: hint: " << flashxxl::cli::out_of_space_hint(e) << "\n";
+        return exit_runtime_error;
     } catch (const flashxxl::error& e) {
         std::cerr << "flashxxl: error: " << e.what() << "\n";
         return exit_runtime_error;

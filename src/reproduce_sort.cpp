@@ -33,6 +33,7 @@ sort_column sort_on_hama(bool tl, const block_sizes& b, std::uint64_t bytes, std
         vector<std::uint64_t>::stream_writer w(v);
         std::mt19937_64 rng(2009);
         for (std::uint64_t i = 0; i < bytes / 8; ++i) w.push(rng());
+        w.finish();  // a failure must reach the caller: the destructor would only latch the vector
     }
     const io_counters before = m.dev(0).stats().total;
     const modelled_time t0 = m.modelled();
