@@ -13,6 +13,7 @@
 #include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/blocks.hpp"
+#include "flashxxl/text_checks.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl {
@@ -66,9 +67,9 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
     };
     while (std::getline(in, line)) {
         ++line_no;
-        if (line_no == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0)
-            throw fail("", "the file starts with a UTF-8 byte-order mark (bytes EF BB BF); expected plain text: "
-                           "save it without the mark");
+        std::string text_problem = line_no == 1 ? byte_order_mark_problem(line) : std::string();
+        if (text_problem.empty()) text_problem = lone_cr_problem(line);
+        if (!text_problem.empty()) throw fail("", text_problem);
         if (auto nul = line.find('\0'); nul != std::string::npos)
             throw fail("", "NUL byte at column " + std::to_string(nul + 1) +
                                " (expected a text file of disk=, flash=, placement= and name= lines)");
@@ -96,8 +97,11 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
                 options.emplace_back(tokens[i], "");  // an STXXL flag without a value
                 continue;
             }
-            if (e == std::string::npos || e == 0)
+            if (e == std::string::npos || e == 0) {
+                if (std::string split = split_value_problem(tokens[i - 1], tokens[i]); !split.empty())
+                    throw fail(tokens[i - 1].substr(0, tokens[i - 1].find('=')), split);
                 throw fail(tokens[i], "expected key=value, got '" + tokens[i] + "'");
+            }
             options.emplace_back(tokens[i].substr(0, e), tokens[i].substr(e + 1));
         }
         if (key == "name") {

@@ -26,7 +26,7 @@ done <"$corpus/expected.txt"
 # Every file (and the directory case) of the corpus is listed.
 while read -r f; do
     rel=${f#"$corpus"/}
-    [[ "$rel" == expected.txt || "$rel" == experiments/a_directory/* ]] && continue
+    [[ "$rel" == expected.txt || "$rel" == */a_directory/* ]] && continue
     found=0
     for l in "${listed[@]}"; do [[ "$l" == "$rel" ]] && found=1; done
     [ $found -eq 1 ] || { echo "FAIL $rel: not listed in expected.txt"; fail=1; }

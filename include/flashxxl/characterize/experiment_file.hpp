@@ -14,6 +14,7 @@
 
 #include "flashxxl/characterize/experiment.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/text_checks.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl::characterize {
@@ -112,7 +113,13 @@ public:
         if (v == "no" || v == "false" || v == "0" || v == "off") return false;
         fail(key, "expected yes or no, got '" + v + "'");
     }
-    //! Throws for the first key no reader asked for, listing the keys the verb knows.
+    //! fail(key, what) from finish(), after the check for unknown keys: a key the verb does not
+    //! know (`foo=1`, a typo of `count=`) explains more than a rule its absence seems to break.
+    void fail_at_finish(const std::string& key, const std::string& what) {
+        if (deferred_key_.empty()) deferred_key_ = key, deferred_what_ = what;
+    }
+    //! Throws for the first key no reader asked for, listing the keys the verb knows; then for a
+    //! failure fail_at_finish() kept.
     void finish(const std::string& verb) const {
         for (const auto& kv : values_)
             if (!used_.count(kv.first)) {
@@ -120,6 +127,7 @@ public:
                 for (const auto& k : used_) known += (known.empty() ? "" : ", ") + k;
                 fail(kv.first, "unknown key for verb '" + verb + "' (known: " + known + ")");
             }
+        if (!deferred_key_.empty()) fail(deferred_key_, deferred_what_);
     }
 
 private:
@@ -127,6 +135,7 @@ private:
     std::size_t line_;
     std::map<std::string, std::string> values_;
     std::set<std::string> used_;
+    std::string deferred_key_, deferred_what_;  // fail_at_finish()
 };
 
 inline io_op parse_op(line_keys& k, const std::string& key, const std::string& fallback) {
@@ -195,7 +204,7 @@ inline void parse_limits(line_keys& k, experiment_step& s, bool need_limit) {
     s.count = k.count("count", 0);
     s.time_s = k.seconds("time", 0);
     if (need_limit && s.count == 0 && s.time_s == 0)
-        k.fail("count", "a run needs count=N or time=SECONDS (or both; the first reached ends it)");
+        k.fail_at_finish("count", "a run needs count=N or time=SECONDS (or both; the first reached ends it)");
     s.repeat = k.count("repeat", 1);
     if (s.repeat == 0 || s.repeat > 1000) k.fail("repeat", "expected 1 .. 1000");
 }
@@ -208,10 +217,13 @@ inline experiment_step parse_experiment_line(const std::string& text, const std:
     std::string verb, tok;
     in >> verb;
     detail::line_keys k(origin, line);
-    while (in >> tok) {
+    for (std::string previous = verb; in >> tok; previous = tok) {
         auto eq = tok.find('=');
-        if (eq == std::string::npos || eq == 0)
+        if (eq == std::string::npos || eq == 0) {
+            if (std::string split = split_value_problem(previous, tok); !split.empty())
+                throw config_error(origin, line, previous.substr(0, previous.find('=')), split);
             throw config_error(origin, line, "", "expected key=value, got '" + tok + "'");
+        }
         k.add(tok.substr(0, eq), tok.substr(eq + 1));
     }
     experiment_step s;
@@ -327,6 +339,9 @@ inline std::vector<experiment_step> parse_experiments(const std::string& text, c
     std::size_t number = 0;
     while (std::getline(in, line)) {
         ++number;
+        std::string text_problem = number == 1 ? byte_order_mark_problem(line) : std::string();
+        if (text_problem.empty()) text_problem = lone_cr_problem(line);
+        if (!text_problem.empty()) throw config_error(origin, number, "", text_problem);
         auto hash = line.find('#');
         if (hash != std::string::npos) line.resize(hash);
         bool blank = true;

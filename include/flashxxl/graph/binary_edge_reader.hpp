@@ -100,6 +100,16 @@ public:
     const binary_edge_format::header& file_header() const { return header_; }
     //! The file's path.
     const std::string& path() const { return path_; }
+    //! Where node_count() comes from, for messages: "PATH: byte offset 16: the header declares N
+    //! nodes", or, for a header of no edges and no nodes, "PATH: byte offset 24: no edges: ...".
+    std::string node_count_origin() const {
+        namespace fmt = binary_edge_format;
+        if (header_.edges == 0 && header_.nodes == 0)
+            return path_ + ": byte offset " + std::to_string(fmt::offset_edges) +
+                   ": no edges: the header declares 0 edges and 0 nodes";
+        return path_ + ": byte offset " + std::to_string(fmt::offset_nodes) + ": the header declares " +
+               std::to_string(header_.nodes) + " nodes";
+    }
     //! Where the edge last yielded starts: "PATH: byte offset N (edge K)", for messages.
     std::string position() const {
         std::uint64_t last = index_ ? index_ - 1 : 0;

@@ -84,11 +84,16 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
         arcs.push(bfs_arc{bfs_node(e.v), bfs_node(e.u)});
     }
     st.nodes = source.node_count();
+    // "g.txt: no edges: the file is empty", "g.bin: byte offset 16: the header declares N nodes":
+    // a file names itself; a generator says nothing.
+    const std::string origin = node_count_origin(source);
+    if (st.nodes == 0 && !origin.empty()) throw input_error(origin + " (expected at least one edge)");
     if (st.input_edges > 0 && max_id >= st.nodes)
         throw input_error("build_csr: node id " + std::to_string(max_id) + " is not below the node count " +
                           std::to_string(st.nodes));
     if (st.nodes >= no_bfs_node)
-        throw input_error("build_csr: " + std::to_string(st.nodes) + " nodes do not fit 32-bit BFS records (at most 2^32 - 2)");
+        throw input_error((origin.empty() ? "build_csr: " + std::to_string(st.nodes) + " nodes" : origin) +
+                          "; 32-bit BFS records hold at most 2^32 - 2 nodes");
     if ((st.nodes + 1) * sizeof(std::uint64_t) > room)
         throw input_error("build_csr: a node count of " + std::to_string(st.nodes) + " " + offsets_beyond(st.nodes));
     arcs.sort();

@@ -38,6 +38,8 @@ public:
     virtual std::string describe() const = 0;
     //! Where the edge yielded last comes from, "g.txt:7" (edge_position); empty for generators.
     virtual std::string position() const = 0;
+    //! Where node_count() comes from, for messages (node_count_origin); empty for generators.
+    virtual std::string node_count_origin() const = 0;
 };
 
 namespace detail {
@@ -49,6 +51,7 @@ public:
     node_id node_count() const override { return s_.node_count(); }
     std::string describe() const override { return d_; }
     std::string position() const override { return edge_position(s_); }
+    std::string node_count_origin() const override { return flashxxl::node_count_origin(s_); }
 
 private:
     Source s_;
@@ -179,6 +182,9 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
     // them, parsing from the middle of a line).
     if (::access(spec.c_str(), R_OK) != 0)
         throw input_error("cannot open graph file '" + spec + "': " + std::strerror(errno) + " (expected a file or " +
+                          graph_spec_help() + ")");
+    if (struct stat dir {}; ::stat(spec.c_str(), &dir) == 0 && S_ISDIR(dir.st_mode))
+        throw input_error("graph file '" + spec + "' is a directory (expected an edge-list file or " +
                           graph_spec_help() + ")");
     stdio_file f(spec, "rb");
     // Binary by content: the magic, or bytes no text edge list has (NUL, control characters):

@@ -13,6 +13,7 @@
 #include "flashxxl/graph/edge.hpp"
 #include "flashxxl/graph/edge_source.hpp"
 #include "flashxxl/graph/stdio_file.hpp"
+#include "flashxxl/text_checks.hpp"
 
 namespace flashxxl {
 
@@ -21,8 +22,9 @@ namespace flashxxl {
 //! Format (docs/graph-formats.md): each line is blank, a comment whose first non-blank
 //! character is '#', or two non-negative decimal node ids `u v` separated by spaces or tabs
 //! (leading / trailing blanks and a CR before the LF are allowed). Anything else (a third token,
-//! a negative number, non-numeric text, a number above 2^64 - 1, an id >= the node bound)
-//! throws `input_error` with the message "FILE:LINE: what was expected, what was found".
+//! a negative number, non-numeric text, a number above 2^64 - 1, an id >= the node bound, a
+//! byte-order mark, CR-only line ends) throws `input_error` with the message "FILE:LINE: what
+//! was expected, what was found".
 //! An edge source (edge_source.hpp).
 class text_edge_reader {
 public:
@@ -49,6 +51,7 @@ public:
             const char* line = nullptr;
             std::size_t len = 0;
             if (!next_line(line, len)) return false;
+            check_text(line_no_, line, len);
             if (edges_ == 0) note_declared_nodes(line, len);
             if (parse_line(line, len, e)) {
                 ++edges_;
@@ -78,6 +81,21 @@ public:
     const std::string& path() const { return path_; }
     //! Where the edge last yielded stands: "PATH:LINE", for messages.
     std::string position() const { return path_ + ":" + std::to_string(line_no_); }
+    //! Where node_count() comes from, for messages: "PATH:1: the '# Nodes: N' comment declares N
+    //! nodes", "PATH: the largest node id is 7, so 8 nodes", or, before any edge, "PATH: no
+    //! edges: the file is empty" / "PATH: no edges: its 3 lines are all blank or comments".
+    std::string node_count_origin() const {
+        if (bound_ != no_node) return path_ + ": the node bound is " + std::to_string(bound_);
+        if (declared_nodes_ != no_node && node_count() == declared_nodes_ && declared_nodes_ > 0)
+            return path_ + ":" + std::to_string(declared_line_) + ": the '# Nodes: " + std::to_string(declared_nodes_) +
+                   "' comment declares " + std::to_string(declared_nodes_) + " nodes";
+        if (max_id_ != no_node)
+            return path_ + ": the largest node id is " + std::to_string(max_id_) + ", so " +
+                   std::to_string(node_count()) + " nodes";
+        return path_ + ": no edges: " +
+               (line_no_ == 0 ? std::string("the file is empty")
+                              : "its " + std::to_string(line_no_) + " lines are all blank or comments");
+    }
 
 private:
     // Finds the next line in the buffer, refilling it as needed; false at end of file.
@@ -108,9 +126,11 @@ private:
                 end_ -= begin_;
                 begin_ = 0;
             }
-            if (end_ == buf_.size())
+            if (end_ == buf_.size()) {
+                check_text(line_no_ + 1, buf_.data(), end_);  // CR-only line ends make one long line
                 fail(line_no_ + 1, "line longer than " + std::to_string(buf_.size()) +
                                        " bytes (expected 'u v')");
+            }
             std::size_t got = file_.read_some(buf_.data() + end_, buf_.size() - end_);
             if (got == 0) eof_ = true;
             end_ += got;
@@ -122,6 +142,14 @@ private:
 
     [[noreturn]] void fail(std::uint64_t line, const std::string& what) const {
         throw input_error(path_ + ":" + std::to_string(line) + ": " + what);
+    }
+
+    // Refuses a byte-order mark (line 1) and CR-only line ends (a CR inside line `number`), the
+    // checks every line-based input makes (text_checks.hpp).
+    void check_text(std::uint64_t number, const char* line, std::size_t len) const {
+        std::string problem = number == 1 ? byte_order_mark_problem(line, len) : std::string();
+        if (problem.empty() && len > 1 && std::memchr(line, '\r', len - 1)) problem = lone_cr_problem(line, len);
+        if (!problem.empty()) fail(number, problem);
     }
 
     // The token starting at p (up to the next blank), quoted and shortened for messages.
@@ -182,7 +210,7 @@ private:
             if (n > (no_node - 1 - node_id(*p - '0')) / 10) return;  // beyond any id: not a count
             n = n * 10 + node_id(*p - '0');
         }
-        if (p != digits && (p == end || is_blank(*p))) declared_nodes_ = n;
+        if (p != digits && (p == end || is_blank(*p))) declared_nodes_ = n, declared_line_ = line_no_;
     }
 
     bool parse_line(const char* p, std::size_t len, edge& e) const {
@@ -209,6 +237,7 @@ private:
     std::uint64_t edges_ = 0;
     node_id max_id_ = no_node;
     node_id declared_nodes_ = no_node;  // N of a "# Nodes: N" header, if any
+    std::uint64_t declared_line_ = 0;   // its line
 };
 
 //! Streams every edge of the text file `path` into `sink(const edge&)`; see text_edge_reader.
