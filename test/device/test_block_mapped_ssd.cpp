@@ -220,3 +220,27 @@ TEST(BlockMappedSsd, RejectsBadRequestsAndParameters) {
     EXPECT_THROW(hama({{"open_logs", "1.5"}}), config_error);
     EXPECT_THROW(hama({{"chunk", "512KB"}}), config_error); // decimal units are rejected
 }
+
+// An integer model parameter has a range that means something, stated in the error: more open
+// logs than chunks (10^10 was accepted), and no exponent or wrap-around in a count.
+TEST(BlockMappedSsd, OpenLogsRangeIsStated) {
+    const auto refusal = [](const char* k) {
+        try {
+            hama({{"capacity", "16MiB"}, {"open_logs", k}});
+        } catch (const config_error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_NE(refusal("10000000000").find("parameter 'open_logs' = 10000000000 must lie in [0, capacity / chunk = 32]"),
+              std::string::npos)
+        << refusal("10000000000");
+    EXPECT_EQ(refusal("32"), "");
+    EXPECT_EQ(refusal("0"), "");
+    EXPECT_NE(refusal("33").find("must lie in [0, capacity / chunk = 32]"), std::string::npos);
+    EXPECT_NE(refusal("1e30").find("parameter 'open_logs': '1e30' is not accepted; expected a whole number from 0 to "
+                                   "2^64 - 1"),
+              std::string::npos)
+        << refusal("1e30");
+    EXPECT_NE(refusal("99999999999999999999").find("'99999999999999999999' overflows 64 bits"), std::string::npos);
+}

@@ -184,3 +184,25 @@ TEST(HddModel, RejectsBadRequestsAndParameters) {
     EXPECT_THROW(barracuda({{"rpm", "-1"}}), config_error);
     EXPECT_THROW(barracuda({{"seek_t1_ms", "x"}}), config_error);
 }
+
+// n_ws, the write cache's segments, has a stated range: a drive has tens of them, and the
+// T / (n_ws + 1) of a write would divide by zero once n_ws + 1 wrapped.
+TEST(HddModel, WriteSegmentsRangeIsStated) {
+    try {
+        barracuda({{"n_ws", "100000"}});
+        ADD_FAILURE() << "n_ws=100000 accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("parameter 'n_ws': '100000' is out of range; expected a whole number from 0 to 1024"), std::string::npos)
+            << e.what();
+    }
+    try {
+        barracuda({{"n_ws", "18446744073709551615"}});
+        ADD_FAILURE() << "n_ws=2^64 - 1 accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("parameter 'n_ws': '18446744073709551615' is out of range; expected a "
+                                             "whole number from 0 to 1024"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_NO_THROW(barracuda({{"n_ws", "1024"}}));
+}

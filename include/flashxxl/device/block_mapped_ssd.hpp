@@ -82,6 +82,10 @@ public:
             if (!(t_read_ms >= 0)) fail("parameter 't_read_ms' must be >= 0");
             if (!(c_w_ms >= 0)) fail("parameter 'c_w_ms' must be >= 0");
             if (!(t_merge_ms >= 0)) fail("parameter 't_merge_ms' must be >= 0");
+            // More open logs than chunks would mean nothing: every chunk has one already.
+            if (open_logs > capacity / chunk)
+                fail("parameter 'open_logs' = " + std::to_string(open_logs) + " must lie in [0, capacity / chunk = " +
+                     std::to_string(capacity / chunk) + "]");
         }
     };
 

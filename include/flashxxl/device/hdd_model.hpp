@@ -39,6 +39,8 @@ public:
         double c_r_ms = 0.073;                    //!< per-read command overhead ("c_r_ms")
         double c_w_ms = 0.090;                    //!< per-write command overhead ("c_w_ms")
         std::uint64_t n_ws = 14;                  //!< write-cache segments ("n_ws")
+        //! The most write-cache segments: a drive's cache has tens of them (the Barracuda's 14).
+        static constexpr std::uint64_t max_write_segments = 1024;
 
         //! Reads every key from `p` (the current values are the defaults).
         void take(model_params& p) {
@@ -50,7 +52,7 @@ public:
             seek_a_ms = p.take_number("seek_a_ms", seek_a_ms);
             c_r_ms = p.take_number("c_r_ms", c_r_ms);
             c_w_ms = p.take_number("c_w_ms", c_w_ms);
-            n_ws = p.take_count("n_ws", n_ws);
+            n_ws = p.take_count("n_ws", n_ws, 0, max_write_segments);
         }
         //! key=value pairs that take() reads back to the same config.
         std::vector<std::pair<std::string, std::string>> list() const {
@@ -77,6 +79,9 @@ public:
             if (!(seek_a_ms >= 0)) fail("parameter 'seek_a_ms' must be >= 0");
             if (!(c_r_ms >= 0)) fail("parameter 'c_r_ms' must be >= 0");
             if (!(c_w_ms >= 0)) fail("parameter 'c_w_ms' must be >= 0");
+            if (n_ws > max_write_segments)
+                fail("parameter 'n_ws' = " + std::to_string(n_ws) + " must lie in [0, " +
+                     std::to_string(max_write_segments) + "]");
         }
     };
 

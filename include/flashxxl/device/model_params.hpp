@@ -1,6 +1,8 @@
 // Named parameter overrides for a device model, with a check that every one was understood.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -46,13 +48,29 @@ public:
             throw config_error("parameter '" + key + "': " + e.what());
         }
     }
-    //! A non-negative integer count; default when absent.
-    std::uint64_t take_count(const std::string& key, std::uint64_t fallback) {
-        double v = take_number(key, static_cast<double>(fallback));
-        if (v < 0 || v != static_cast<double>(static_cast<std::uint64_t>(v)))
-            throw config_error("parameter '" + key + "': expected a non-negative integer, got '" +
-                               values_.at(key) + "'");
-        return static_cast<std::uint64_t>(v);
+    //! A whole number from `min` to `max` in decimal digits (no sign, exponent or fraction, no
+    //! wrap-around); default when absent. config_error naming the key and the range.
+    std::uint64_t take_count(const std::string& key, std::uint64_t fallback, std::uint64_t min = 0,
+                             std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
+        known_.insert(key);
+        auto it = values_.find(key);
+        if (it == values_.end()) return fallback;
+        const std::string& text = it->second;
+        const std::string expected =
+            "expected a whole number from " + std::to_string(min) + " to " +
+            (max == std::numeric_limits<std::uint64_t>::max() ? std::string("2^64 - 1") : std::to_string(max));
+        const auto refuse = [&](const std::string& why) {
+            throw config_error("parameter '" + key + "': '" + text + "' " + why + "; " + expected);
+        };
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) refuse("is not accepted");
+        std::uint64_t v = 0;
+        for (char c : text) {
+            const std::uint64_t digit = std::uint64_t(c - '0');
+            if (v > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) refuse("overflows 64 bits");
+            v = v * 10 + digit;
+        }
+        if (v < min || v > max) refuse("is out of range");
+        return v;
     }
 
     //! Throws config_error if a key was given that no take_* asked for.
