@@ -24,7 +24,12 @@
 #include "flashxxl/graph/cluster_cache.hpp"
 #include "flashxxl/graph/cluster_file.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
+#include "flashxxl/graph/mm_cluster_loader.hpp"
+#include "flashxxl/graph/mm_cluster_requests.hpp"
 #include "flashxxl/graph/mm_clustering.hpp"
+#include "flashxxl/graph/mm_frontier_ranks.hpp"
+#include "flashxxl/graph/mm_hot_pool.hpp"
+#include "flashxxl/graph/mm_level_writer.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/memory_charge.hpp"
@@ -172,8 +177,8 @@ struct mm_bfs_split {
 //! 2. the requested clusters are read in ascending order (role static_data), those whose Br
 //!    blocks overlap with one read; the unrequested clusters wholly in the blocks read go to a
 //!    cluster_cache (clean copies, kept while M has room, never spilled; ranked by hops from
-//!    the loaded clusters, the nearest kept longest), which serves later requests without a read; the requested records go
-//!    to a staging area;
+//!    the loaded clusters, the nearest kept longest), which serves later requests without a
+//!    read; the requested records go to a staging area;
 //! 3. the staged records are sorted, the lists of L(t-1)'s nodes go to S_N, the rest is merged
 //!    into the in-memory pool (or, if the staging area filled, merged into the overflow);
 //! 4. S_N sorted, repeats dropped, L(t-1) and L(t-2) subtracted: that is L(t).
@@ -181,11 +186,17 @@ struct mm_bfs_split {
 //! (mm_bfs_split says how; config_error below the minimum); every buffer is charged to
 //! `account` (when given), so a test can compare its peak with M. Streams use block sizes
 //! `b`; the file keeps its own. res.level_details gets one entry per level.
+//!
+//! The parts, each with its own state: mm_hot_pool (H: steps 1 and 3), mm_cluster_requests
+//! (which clusters are loaded and requested), mm_cluster_loader (step 2, with cluster_cache and
+//! mm_frontier_ranks), mm_level_writer (L(t-2), L(t-1) and step 4). The level loop is a cycle
+//! of four states, each one call: extract (H against L(t-1): S_N filled, requests listed) ->
+//! load (only when something was requested: staged into H) -> settle (H merged) -> write (L(t)
+//! from S_N; empty: done) -> back to extract with t + 1.
 template <class Visitor>
 void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
                   Visitor& vis, bfs_result& res, const mm_bfs_options& opts = {},
                   memory_account* account = nullptr) {
-    using pool = vector<adjacency_record>;
     using n_sorter = small_sorter<level_record, level_by_node>;
     b.validate();
     memory_account own_account;
@@ -199,347 +210,64 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     const std::uint64_t clusters = file.clusters();
     const mm_bfs_split split(memory, b, clusters, opts, file_blocks);
     res.pool_memory_bytes = split.pool;
+    check_frontier_ranks(opts);
     // The cluster file's read buffer (allocated in its own account) is part of M.
     memory_charge file_buffer(&acc, file_blocks.bw);
-    memory_charge bitsets(&acc, 2 * (clusters / 8 + 8) + clusters);
-    std::vector<bool> loaded(clusters, false), requested(clusters, false);
-    // How soon the frontier is expected to need each cluster (cluster_cache::rank_type).
-    std::vector<cluster_cache::rank_type> rank(clusters, cluster_cache::far);
-    check_frontier_ranks(opts);
-    const unsigned ranks = opts.prefer_frontier_clusters ? opts.frontier_ranks : 0;
-    // The request list: each cluster is requested at most once at a time (the `requested`
-    // bitset), so `clusters` entries always suffice; reserved once, as the split counts it (4
-    // bytes per cluster), it never grows (a doubling would take up to 8 bytes per cluster, the
-    // old and new arrays side by side while it moves).
-    std::vector<bfs_node> requests;
-    requests.reserve(clusters);
-    memory_charge requests_charge(&acc, requests.capacity() * sizeof(bfs_node));
-
-    // The in-memory pool: hot[0, prefix) sorted by (v, w); records of visited nodes are
-    // tombstoned (w = no_bfs_node) until the compaction after the scan. Loaded records are
-    // staged in hot[prefix, end) (at most `stage`) and merged in through a copy of them.
-    // hot[0, keep) survives from level to level; the excess is merged into the overflow by
-    // the next level's merge-scan (one rewrite per level). Staging at least 512 records. The
-    // array starts at the split's kept share plus the staging area; with pool_memory unset,
-    // the records to keep are the pool's before the cache's (its clusters are clean copies,
-    // the pool's are not), so `keep` takes the cache's floor too and the array grows into it
-    // while M has room, the cache giving memory back (otherwise the pool overflows).
-    const std::uint64_t keep = (split.keep + (opts.pool_memory ? 0 : split.cache)) / sizeof(adjacency_record);
-    const std::uint64_t stage = split.stage / sizeof(adjacency_record);
-    const std::uint64_t max_capacity = keep + stage;
-    std::vector<adjacency_record> hot;
-    hot.reserve(split.keep / sizeof(adjacency_record) + stage);
-    memory_charge hot_charge(&acc, hot.capacity() * sizeof(adjacency_record));
+    mm_cluster_requests requests(clusters, acc);
     // The cache admits while the account has room under M and gives back its newest entries
     // whenever another structure needs the memory: its share of the split is the least it has
     // (and the most, when pool_memory caps the pool).
     cluster_cache cache(opts.pool_memory ? split.cache : memory, &acc, limit);
+    const unsigned ranks_told_apart = opts.prefer_frontier_clusters ? opts.frontier_ranks : 0;
+    mm_frontier_ranks ranks(clusters, ranks_told_apart, requests, cache, acc);
+    // The pool's array starts at the split's kept share plus the staging area (at least 512
+    // records); with pool_memory unset, the records to keep are the pool's before the cache's
+    // (its clusters are clean copies, the pool's are not), so `keep` takes the cache's floor too
+    // and the array grows into it while M has room, the cache giving memory back (otherwise the
+    // pool overflows).
+    mm_hot_pool::sizes sizes;
+    sizes.stage = split.stage / sizeof(adjacency_record);
+    sizes.keep = (split.keep + (opts.pool_memory ? 0 : split.cache)) / sizeof(adjacency_record);
+    sizes.initial = split.keep / sizeof(adjacency_record) + sizes.stage;
+    mm_hot_pool hot(m, b, sizes, acc, limit, cache);
     const reclaimer_scope reclaim(acc, limit, [&cache](std::uint64_t excess) { cache.evict(excess); });
-    // Lowers cluster c's rank to k and, through its held copy's records, its neighbours' to
-    // k + 1 (recursion at most `ranks` deep).
-    auto lower_rank = [&](auto& self, bfs_node c, unsigned k) -> void {
-        if (k >= ranks || loaded[c] || rank[c] <= k) return;
-        rank[c] = cluster_cache::rank_type(k);
-        cache.rerank(c, rank[c]);
-        if (k + 1 < ranks) cache.visit(c, [&](const adjacency_record& r) { self(self, r.cw, k + 1); });
-    };
-    // Grows the pool's array towards max_capacity when M has room for the new array beside the
-    // old one once the cache has given back what it holds; false when it cannot grow.
-    auto grow_hot = [&] {
-        const std::uint64_t cap = hot.capacity();
-        if (cap >= max_capacity) return false;
-        const std::uint64_t want = std::min(max_capacity, std::max(2 * cap, cap + stage));
-        if (acc.current() - cache.bytes() + want * sizeof(adjacency_record) > limit) return false;
-        hot_charge.set(want * sizeof(adjacency_record));  // both arrays while it moves (the cache makes room)
-        hot.reserve(want);
-        return true;
-    };
-    // A cluster just copied into the cache: its rank from its neighbours', then theirs from it.
-    auto rank_cached = [&](bfs_node x) {
-        if (ranks < 2) return;
-        unsigned best = cluster_cache::far;
-        cache.visit(x, [&](const adjacency_record& r) { best = std::min<unsigned>(best, rank[r.cw]); });
-        if (best + 1 < rank[x]) lower_rank(lower_rank, x, best + 1);
-        if (rank[x] + 1u < ranks) cache.visit(x, [&](const adjacency_record& r) { lower_rank(lower_rank, r.cw, rank[x] + 1u); });
-    };
-    std::uint64_t prefix = 0, dead = 0;
-    std::unique_ptr<pool> overflow;  // the external sorted pool (null when empty)
-    const adjacency_by_owner by_owner;
-
-    auto prev2 = std::make_unique<bfs_level_store>(m, b, split.level, acc);
-    auto prev = std::make_unique<bfs_level_store>(m, b, split.level, acc);
-    prev2->finish();
-    prev->push(level_record{bfs_node(source), 0, bfs_node(source)});
-    prev->finish();
+    mm_cluster_loader loader(file, cache, requests, ranks,
+                             mm_load_policy{opts.merge_block_requests, opts.load_block_neighbours,
+                                            opts.complete_straddling_clusters});
+    mm_level_writer levels(m, b, split.level, acc, source);
     vis.discover_vertex(source, 0, source);
     vis.finish_level(0, 1);
     res.level_sizes.push_back(1);
     res.level_details.push_back(bfs_level_detail{1, 0, 0, 0, 0, 0});
 
-    // Merges the sorted records [first, last) into the overflow pool (one rewrite).
-    auto spill = [&](const adjacency_record* first, const adjacency_record* last) {
-        if (first == last) return;
-        auto merged = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
-        {
-            pool::stream_writer out(*merged, &acc);
-            if (overflow) {
-                pool::stream_reader h(*overflow, 0, std::uint64_t(-1), 1, &acc);
-                for (; first != last; ++first) {
-                    while (!h.empty() && by_owner(*h, *first)) {
-                        out.push(*h);
-                        ++h;
-                    }
-                    out.push(*first);
-                }
-                for (; !h.empty(); ++h) out.push(*h);
-            } else {
-                for (; first != last; ++first) out.push(*first);
-            }
-            out.finish();
-        }
-        overflow = std::move(merged);
-    };
-
     for (std::uint64_t t = 1;; ++t) {
         // Level t-1's entry: the clusters its nodes needed, the pool after loading them.
         bfs_level_detail& detail = res.level_details.back();
         n_sorter neighbours(m, split.neighbours, b, level_by_node(), role::scratch, &acc);
-        const std::uint64_t overflow_records = overflow ? overflow->size() : 0;
-        res.pool_records_scanned += prefix - dead + overflow_records;
-        res.max_pool_records = std::max<std::uint64_t>(res.max_pool_records, prefix - dead + overflow_records);
-        // 1. L(t-1) against H: the kept records by binary search; the overflow and the records
-        // beyond what stays in memory (the excess) by one merge-scan that writes the new
-        // overflow. What stays leaves a staging area's room in the array, grown first if M lets.
-        {
-            while (prefix + stage > hot.capacity() && grow_hot()) {
-            }
-            const std::uint64_t kept = std::min({prefix, keep, std::uint64_t(hot.capacity()) - stage});
-            std::unique_ptr<pool> rest;
-            std::unique_ptr<pool::stream_reader> h;
-            std::unique_ptr<pool::stream_writer> out;
-            if (overflow || prefix > kept) {
-                rest = std::make_unique<pool>(m, pool::min_memory(b), b, role::hot);
-                if (overflow) h = std::make_unique<pool::stream_reader>(*overflow, 0, std::uint64_t(-1), 1, &acc);
-                out = std::make_unique<pool::stream_writer>(*rest, &acc);
-            }
-            auto e = hot.begin() + kept;
-            const auto e_end = hot.begin() + prefix;
-            // Writes the overflow's and the excess's records before node v (all with v = no_bfs_node).
-            auto emit_before = [&](bfs_node v) {
-                for (;;) {
-                    const bool he = h && !h->empty() && (*h)->v < v;
-                    const bool ee = e != e_end && e->v < v;
-                    if (!he && !ee) return;
-                    if (he && (!ee || by_owner(**h, *e))) {
-                        out->push(**h);
-                        ++*h;
-                    } else {
-                        out->push(*e);
-                        ++e;
-                    }
-                }
-            };
-            auto pos = hot.begin();
-            const auto end = hot.begin() + kept;
-            for (auto l = prev->read(); !l.empty(); ++l) {
-                const bfs_node v = l->v;
-                bool found = false;
-                pos = std::lower_bound(pos, end, v, [](const adjacency_record& r, bfs_node x) { return r.v < x; });
-                for (; pos != end && pos->v == v; ++pos) {
-                    neighbours.push(level_record{pos->w, pos->cw, v});
-                    pos->w = no_bfs_node;
-                    ++dead;
-                    found = true;
-                }
-                if (out) {
-                    emit_before(v);
-                    for (; h && !h->empty() && (*h)->v == v; ++*h) {
-                        neighbours.push(level_record{(*h)->w, (*h)->cw, v});
-                        found = true;
-                    }
-                    for (; e != e_end && e->v == v; ++e) {
-                        neighbours.push(level_record{e->w, e->cw, v});
-                        found = true;
-                    }
-                }
-                if (!found && !loaded[l->c] && !requested[l->c]) {
-                    requested[l->c] = true;
-                    requests.push_back(l->c);
-                }
-            }
-            if (out) {
-                emit_before(no_bfs_node);
-                for (; h && !h->empty(); ++*h) out->push(**h);  // records of node no_bfs_node: none
-                out->finish();
-                out.reset();
-                h.reset();
-                overflow = rest->empty() ? nullptr : std::move(rest);
-                hot.resize(kept);
-                prefix = kept;
-            }
-        }
-        if (dead > 0) {  // compact the tombstones
-            auto kept = std::remove_if(hot.begin(), hot.begin() + prefix,
-                                       [](const adjacency_record& r) { return r.w == no_bfs_node; });
-            hot.erase(kept, hot.begin() + prefix);
-            prefix = hot.size();
-            dead = 0;
-        }
-        // 2./3. Load the requested clusters into the staging area hot[prefix, end).
+        auto found = [&neighbours](const level_record& r) { neighbours.push(r); };
+        res.pool_records_scanned += hot.records();
+        res.max_pool_records = std::max<std::uint64_t>(res.max_pool_records, hot.records());
+        hot.extract(levels.previous(), found, [&requests](const level_record& l) { requests.request(l.c); });
         if (!requests.empty()) {
-            std::sort(requests.begin(), requests.end());
-            auto stage_capacity = [&] { return std::min<std::uint64_t>(hot.capacity() - prefix, stage); };
-            // Sorts the staged records, moves the lists of L(t-1)'s nodes to S_N, and merges the
-            // rest into the in-memory pool when it fits (always at the end, `last`: the staging
-            // area is within the array), else into the overflow.
-            auto settle = [&](bool last) {
-                auto first = hot.begin() + prefix;
-                std::sort(first, hot.end(), by_owner);
-                auto out = first;
-                auto l = prev->read();
-                for (auto it = first; it != hot.end(); ++it) {
-                    while (!l.empty() && l->v < it->v) ++l;
-                    if (!l.empty() && l->v == it->v)
-                        neighbours.push(level_record{it->w, it->cw, it->v});
-                    else
-                        *out++ = *it;
-                }
-                hot.erase(out, hot.end());
-                // too little room left to stage and none to grow: overflow
-                if (!last && hot.size() + stage / 2 > hot.capacity() && !grow_hot()) {
-                    spill(hot.data() + prefix, hot.data() + hot.size());
-                    hot.resize(prefix);
-                    return;
-                }
-                const std::uint64_t staged = hot.size() - prefix;
-                if (staged == 0) return;
-                std::vector<adjacency_record> copy;
-                memory_charge copy_charge(&acc, staged * sizeof(adjacency_record));
-                copy.assign(hot.begin() + prefix, hot.end());
-                // Merge from the back: hot[0, prefix) and copy into hot[0, prefix + staged).
-                std::uint64_t i = prefix, j = staged, k = prefix + staged;
-                while (j > 0) {
-                    if (i > 0 && by_owner(copy[j - 1], hot[i - 1]))
-                        hot[--k] = hot[--i];
-                    else
-                        hot[--k] = copy[--j];
-                }
-                prefix = hot.size();
-            };
-            auto stage_record = [&](const adjacency_record& r) {
-                if (rank[r.cw] != 0) lower_rank(lower_rank, r.cw, 0);  // next to a loaded one
-                if (hot.size() - prefix == stage_capacity()) settle(false);
-                hot.push_back(r);
-            };
-            // Requested clusters the cache holds cost no read; so do empty ones.
-            for (bfs_node c : requests) {
-                if (cache.contains(c)) {
-                    cache.take(c, stage_record);
-                } else if (file.cluster_records(c) != 0) {
-                    continue;
-                }
-                loaded[c] = true;
-                ++detail.clusters_loaded;
-            }
-            // The others in groups whose Br blocks overlap: one read of the group's blocks serves
-            // them all (requests are sorted, so a group is a run of them). The read takes the
-            // unrequested clusters that lie wholly in those blocks along, into the cache.
-            // Straddling clusters are completed only while the cache could still take the whole
-            // file: where it cannot, the clusters the extra blocks bring push out others before
-            // they are needed (on the largest Table 2 grid Br read 30 % more).
-            const std::uint64_t whole_file = file.records() * sizeof(adjacency_record) +
-                                             file.clusters() * cluster_cache::entry_overhead;
-            const bool complete_straddlers =
-                opts.load_block_neighbours && opts.complete_straddling_clusters &&
-                cache.has_room(whole_file > cache.bytes() ? whole_file - cache.bytes() : 0);
-            const std::uint64_t reads_before = file.read_requests();
-            for (std::size_t i = 0; i < requests.size();) {
-                const bfs_node c = requests[i];
-                if (loaded[c]) {
-                    ++i;
-                    continue;
-                }
-                auto span = file.block_span(c);
-                bfs_node last_requested = c;
-                std::size_t j = i + 1;
-                for (; j < requests.size(); ++j) {
-                    const bfs_node d = requests[j];
-                    if (loaded[d]) continue;
-                    const auto sd = file.block_span(d);
-                    if (!opts.merge_block_requests || sd.first >= span.second) break;
-                    span.second = std::max(span.second, sd.second);
-                    last_requested = d;
-                }
-                std::uint64_t first = c, last = last_requested + 1;
-                if (opts.load_block_neighbours) {
-                    std::tie(first, last) = file.clusters_in_blocks(span.first, span.second);
-                    if (complete_straddlers) {
-                        // The clusters cut by the span's ends, unless loaded or held already.
-                        auto wanted = [&](std::uint64_t x) { return !loaded[x] && !cache.contains(bfs_node(x)); };
-                        const auto before = span;
-                        if (first > 0 && wanted(first - 1) && file.block_span(first - 1).second > span.first)
-                            span.first = file.block_span(first - 1).first;
-                        if (last < file.clusters() && wanted(last) && file.block_span(last).first < span.second)
-                            span.second = std::max(span.second, file.block_span(last).second);
-                        if (span != before) std::tie(first, last) = file.clusters_in_blocks(span.first, span.second);
-                    }
-                }
-                std::uint64_t current = no_bfs_node;
-                bool to_stage = false, to_cache = false;
-                file.read_cluster_range(first, last, [&](std::uint64_t x, const adjacency_record& r) {
-                    if (x != current) {
-                        if (to_cache) rank_cached(bfs_node(current));
-                        current = x;
-                        // (with merge_block_requests off, a later request in these blocks still
-                        // gets a read of its own)
-                        to_stage = requested[x] && !loaded[x] && x >= c && x <= last_requested;
-                        to_cache = !requested[x] && !loaded[x] && opts.load_block_neighbours &&
-                                   cache.open(bfs_node(x), file.cluster_records(x), rank[x]);
-                    }
-                    if (to_stage)
-                        stage_record(r);
-                    else if (to_cache)
-                        cache.append(r);
-                });
-                if (to_cache) rank_cached(bfs_node(current));
-                for (std::size_t k = i; k < j; ++k) {
-                    if (loaded[requests[k]]) continue;
-                    loaded[requests[k]] = true;
-                    ++detail.clusters_loaded;
-                }
-                i = j;
-            }
-            detail.cluster_reads += file.read_requests() - reads_before;
-            for (bfs_node c : requests) requested[c] = false;
-            requests.clear();
-            settle(true);
+            const mm_load_counts loaded =
+                loader.load([&](const adjacency_record& r) { hot.stage(r, levels.previous(), found); });
+            detail.clusters_loaded += loaded.clusters_loaded;
+            detail.cluster_reads += loaded.reads;
+            hot.settle(levels.previous(), found);
         }
         res.clusters_loaded += detail.clusters_loaded;
         res.cluster_reads += detail.cluster_reads;
-        detail.pool_memory_records = prefix;
-        detail.pool_device_records = overflow ? overflow->size() : 0;
+        detail.pool_memory_records = hot.memory_records();
+        detail.pool_device_records = hot.device_records();
         detail.cache_records = cache.records();
-        // 4. L(t) = S_N minus L(t-1) minus L(t-2).
         res.neighbour_records += neighbours.size();
         neighbours.sort();
-        auto next = std::make_unique<bfs_level_store>(m, b, split.level, acc);
-        std::uint64_t count = 0;
-        {
-            auto r1 = prev->read();
-            auto r2 = prev2->read();
-            count = subtract_sorted(neighbours, r1, r2, [&](const level_record& rec) {
-                next->push(rec);
-                vis.discover_vertex(rec.v, t, rec.parent);
-                vis.tree_edge(rec.parent, rec.v);
-            });
-            next->finish();
-        }
+        const std::uint64_t count = levels.write(neighbours, t, vis);
         if (count == 0) break;
         vis.finish_level(t, count);
         res.level_sizes.push_back(count);
         res.level_details.push_back(bfs_level_detail{count, 0, 0, 0, 0, 0});
-        prev2 = std::move(prev);
-        prev = std::move(next);
+        levels.advance();
     }
     for (std::uint64_t s : res.level_sizes) res.reached += s;
     res.cache_peak_bytes = cache.peak_bytes();
