@@ -18,8 +18,8 @@
 #include "flashxxl/graph/bfs_result_json.hpp"
 #include "flashxxl/graph/bfs_visitor.hpp"
 #include "flashxxl/graph/graph_source.hpp"
-#include "flashxxl/graph/table41_experiment.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/reproduce/table41_experiment.hpp"
 #include "flashxxl/units.hpp"
 #include "cli_graph_algorithms.hpp"
 #include "graph_command.hpp"
@@ -28,6 +28,9 @@
 #include "plot_output.hpp"
 
 namespace flashxxl::cli {
+
+using namespace flashxxl::reproduce;  // seeds/000 Table 4.1's experiment and figures
+
 namespace {
 
 struct placement_options {

@@ -12,15 +12,18 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_experiment.hpp"
 #include "flashxxl/graph/graph_source.hpp"
-#include "flashxxl/graph/table2_experiment.hpp"
-#include "flashxxl/graph/table2_host_model.hpp"
-#include "flashxxl/graph/table2_paper.hpp"
-#include "flashxxl/graph/table41_experiment.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/reproduce/table2_experiment.hpp"
+#include "flashxxl/reproduce/table2_host_model.hpp"
+#include "flashxxl/reproduce/table2_paper.hpp"
+#include "flashxxl/reproduce/table41_experiment.hpp"
 #include "flashxxl/units.hpp"
 #include "reproduce_tables.hpp"
 
 namespace flashxxl::cli::reproduce {
+
+using namespace flashxxl::reproduce;  // the papers' experiments and figures
+
 namespace {
 
 //! `v` with `decimals` digits after the point ("0.342").
@@ -41,7 +44,7 @@ struct phase_figures {
     double total_s() const { return pp_s + bfs_s; }
 };
 
-//! seeds/001 Table 2, one column: graph/table2_experiment.hpp's run (the in-memory-pool MM_BFS
+//! seeds/001 Table 2, one column: reproduce/table2_experiment.hpp's run (the in-memory-pool MM_BFS
 //! on a fresh machine with the 2009 SSD alone, TL in front of it for `tl`).
 phase_figures run_table2_column(std::uint64_t side, table2_block_config c, const table2_options& o) {
     const table2_run r = run_table2(side, c, o);
@@ -99,7 +102,7 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
     t.id = "seeds001_table2";
     t.title = "seeds/001 Table 2: MM_BFS on square grids with block size Br, Bw and the translation layer (TL)";
     t.unit = "ratio";
-    // graph/table2_experiment.hpp at scale 4 (full: Br 32 KiB, Bw 4 MiB, M 128 MiB) or 8 (quick:
+    // reproduce/table2_experiment.hpp at scale 4 (full: Br 32 KiB, Bw 4 MiB, M 128 MiB) or 8 (quick:
     // 16 KiB, 2 MiB, 64 MiB): the paper's 128 KiB / 16 MiB / 512 MiB over the scale, M / Br and
     // M / Bw kept, |V| over the scale. Not 32 (as before 8db66b8): the 2009 SSD's per-command time
     // does not scale with the blocks, and at scale 32 it is a third of a 4 KiB write's time
@@ -126,7 +129,7 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
         t.rows.push_back({tag + ": Bw / Br preprocessing time", p.bw_pp_s / p.br_pp_s, ratio(fbw.pp_s, fbr.pp_s), ""});
         t.rows.push_back({tag + ": Bw / Br BFS-phase time", p.bw_bfs_s / p.br_bfs_s, ratio(fbw.bfs_s, fbr.bfs_s),
                           "target: below 1 on the smallest grid, above 1 on the largest, the paper's crossover"});
-        // Like with like (graph/table2_host_model.hpp): the paper's volumes priced on the SSD
+        // Like with like (reproduce/table2_host_model.hpp): the paper's volumes priced on the SSD
         // beside our I/O, then the paper's wall times beside our I/O plus the paper's host time
         // (the same for TL and Br: same algorithm, block size and levels).
         std::optional<double> paper_tl_device;
@@ -161,7 +164,7 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                   fixed(host.predicted_br_bfs_s(p), 0) + " s against " + fixed(p.br_bfs_s, 1);
     }
     const table2_paper_figures& fitted = table2_paper().front();
-    t.notes.push_back("Host time (graph/table2_host_model.hpp, docs/bfs.md): the paper's Br BFS phase on 2^" +
+    t.notes.push_back("Host time (reproduce/table2_host_model.hpp, docs/bfs.md): the paper's Br BFS phase on 2^" +
                       std::to_string(fitted.log2_nodes) + " took " + fixed(fitted.br_bfs_s, 1) + " s, of which its " +
                       fixed(fitted.br_bfs_read, 3) + " GB of reads are " +
                       fixed(table2_host_model::br_bfs_device_s(fitted), 1) +
@@ -177,7 +180,7 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
                       "only\" compare the layers. No host time for Bw, whose per-level remainder is not constant in "
                       "the paper (0.19 s on 2^20, 0.27 s on 2^22: its hot pool grows), nor for preprocessing (the "
                       "paper's Br preprocessing on 2^20 took less than its volumes take on the SSD).");
-    t.notes.push_back("Scaling (graph/table2_experiment.hpp, scale " + sc +
+    t.notes.push_back("Scaling (reproduce/table2_experiment.hpp, scale " + sc +
                       "; quick 8, full 4, the CLI test's tiny 32): Br " + format_size(o.br()) + ", Bw " +
                       format_size(o.bw()) + ", M " + format_size(o.memory()) +
                       " (the paper's 128 KiB / 16 MiB / 512 MiB over " + sc +

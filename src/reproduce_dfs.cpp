@@ -3,11 +3,14 @@
 #include <string>
 #include <vector>
 
-#include "flashxxl/graph/dfs_experiment.hpp"
+#include "flashxxl/reproduce/dfs_experiment.hpp"
 #include "flashxxl/units.hpp"
 #include "reproduce_tables.hpp"
 
 namespace flashxxl::cli::reproduce {
+
+using namespace flashxxl::reproduce;  // the papers' experiments and figures
+
 namespace {
 
 std::optional<double> ratio(double a, double b) {

@@ -17,7 +17,7 @@
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
-namespace flashxxl {
+namespace flashxxl::reproduce {
 
 //! The experiment's parameters: a side x side grid (seeds/001 ran square grids) on a lone
 //! hama-ssd-2009 of `device_bytes`, DFS with budget `memory` and the graph's page caches of
@@ -118,4 +118,4 @@ inline std::vector<dfs_experiment_row> run_dfs_experiment(const dfs_experiment_o
     return rows;
 }
 
-} // namespace flashxxl
+} // namespace flashxxl::reproduce

@@ -4,10 +4,11 @@
 #include <cmath>
 #include <cstdint>
 
-#include "flashxxl/graph/table2_host_model.hpp"
-#include "flashxxl/graph/table2_paper.hpp"
+#include "flashxxl/reproduce/table2_host_model.hpp"
+#include "flashxxl/reproduce/table2_paper.hpp"
 
 using namespace flashxxl;
+using namespace flashxxl::reproduce;
 
 TEST(Table2HostModel, CornerBfsLevelsOfTheGrids) {
     EXPECT_EQ(grid_corner_bfs_levels(1), 1u);

@@ -2,8 +2,9 @@
 //
 // Use (one configuration, one fresh machine, modelled time only):
 //
-//     flashxxl::table2_options o;                       // scale 32: Br 4 KiB, Bw 512 KiB, M 16 MiB
-//     flashxxl::table2_run r = flashxxl::run_table2(256, flashxxl::table2_block_config::bw, o);
+//     flashxxl::reproduce::table2_options o;  // scale 32: Br 4 KiB, Bw 512 KiB, M 16 MiB
+//     flashxxl::reproduce::table2_run r =
+//         flashxxl::reproduce::run_table2(256, flashxxl::reproduce::table2_block_config::bw, o);
 //     r.bfs_s / ...;  r.preprocessing_s, r.bfs_write_bytes, r.result (the full bfs_result)
 //
 // run_table2(side, config, options) builds the side x side grid on a machine with the 2009 SSD
@@ -12,7 +13,7 @@
 // everything, tl: Br behind the layer) and returns each phase's modelled time and device
 // volumes. The paper's configuration is Br = 128 KiB, Bw = 16 MiB, M = 512 MiB; `scale`
 // divides all three, which keeps M / B (4096 and 32 blocks) and the cluster sizes' ratio
-// (default mu follows Br); the grid sides are chosen by the caller (graph/table2_paper.hpp has
+// (default mu follows Br); the grid sides are chosen by the caller (reproduce/table2_paper.hpp has
 // the paper's rows, docs/bfs.md the sides that match them). The SSD's fixed time per command
 // does not scale, so a smaller scale is more faithful: `flashxxl reproduce` runs 8 (quick) and
 // 4 (full); docs/bfs.md, "Which scale".
@@ -32,7 +33,7 @@
 #include "flashxxl/tl/translation_layer.hpp"
 #include "flashxxl/units.hpp"
 
-namespace flashxxl {
+namespace flashxxl::reproduce {
 
 //! The three columns of seeds/001 Table 2.
 enum class table2_block_config { br, bw, tl };
@@ -132,4 +133,4 @@ inline table2_run run_table2(std::uint64_t side, table2_block_config c, const ta
     return r;
 }
 
-} // namespace flashxxl
+} // namespace flashxxl::reproduce

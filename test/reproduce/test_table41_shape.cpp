@@ -7,9 +7,10 @@
 
 #include "flashxxl/graph/bfs_visitor.hpp"
 #include "flashxxl/graph/graph_source.hpp"
-#include "flashxxl/graph/table41_experiment.hpp"
+#include "flashxxl/reproduce/table41_experiment.hpp"
 
 using namespace flashxxl;
+using namespace flashxxl::reproduce;
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool sanitized = true;

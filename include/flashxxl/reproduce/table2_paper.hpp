@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-namespace flashxxl {
+namespace flashxxl::reproduce {
 
 //! One row of seeds/001 Table 2 (seconds, GB as the paper prints them), read from the garbled
 //! seed text and checked against the ratios they give (Bw / Br preprocessing 1.29 / 0.76 / 2.75 / 2.70,
@@ -40,4 +40,4 @@ inline const std::vector<table2_paper_figures>& table2_paper() {
 //! Levels of a BFS from a corner of a side x side grid (the farthest node is 2 (side - 1) steps away).
 inline std::uint64_t grid_corner_bfs_levels(std::uint64_t side) { return side == 0 ? 0 : 2 * side - 1; }
 
-} // namespace flashxxl
+} // namespace flashxxl::reproduce

@@ -20,7 +20,7 @@
 #include "flashxxl/machine/presets.hpp"
 #include "flashxxl/units.hpp"
 
-namespace flashxxl {
+namespace flashxxl::reproduce {
 
 //! One column of seeds/000 Table 4.1, with the paper's figures for the MM_BFS phase (hours).
 struct table41_configuration {
@@ -189,4 +189,4 @@ private:
     }
 };
 
-} // namespace flashxxl
+} // namespace flashxxl::reproduce

@@ -31,10 +31,10 @@
 #include <optional>
 
 #include "flashxxl/device/block_mapped_ssd.hpp"
-#include "flashxxl/graph/table2_paper.hpp"
+#include "flashxxl/reproduce/table2_paper.hpp"
 #include "flashxxl/units.hpp"
 
-namespace flashxxl {
+namespace flashxxl::reproduce {
 
 //! The paper's host time per BFS level, and the device time of its volumes.
 class table2_host_model {
@@ -101,4 +101,4 @@ private:
     double per_level_s_;
 };
 
-} // namespace flashxxl
+} // namespace flashxxl::reproduce

@@ -4,11 +4,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "flashxxl/graph/table2_experiment.hpp"
-#include "flashxxl/graph/table2_host_model.hpp"
-#include "flashxxl/graph/table2_paper.hpp"
+#include "flashxxl/reproduce/table2_experiment.hpp"
+#include "flashxxl/reproduce/table2_host_model.hpp"
+#include "flashxxl/reproduce/table2_paper.hpp"
 
 using namespace flashxxl;
+using namespace flashxxl::reproduce;
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool sanitized = true;
@@ -148,7 +149,7 @@ TEST(Table2Shape, AtScaleFourTheLayerIsWithinTenPercentOfBr) {
 
 // The quick report's first row (scale 8: Br 16 KiB, Bw 2 MiB, M 64 MiB; 362^2 = 2^17 nodes, the
 // paper's 2^20). In I/O alone TL is 0.80 of Br: its open segment buffer answers a fifth of Br's
-// reads. The paper's times are mostly host time (graph/table2_host_model.hpp: 0.342 s per BFS
+// reads. The paper's times are mostly host time (reproduce/table2_host_model.hpp: 0.342 s per BFS
 // level, fitted on the paper's Br BFS phase of this row); the same host time, scaled as the
 // data, added to both brings TL within 10 % of Br, as in the paper (0.96). About 5 s.
 TEST(Table2Shape, OnTheFirstRowTheLayerIsWithinTenPercentOfBrWithThePapersHostTime) {
