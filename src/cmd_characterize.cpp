@@ -445,7 +445,7 @@ report_outputs open_outputs(const characterize_args& a) {
     if (!a.out_dir.empty()) {
         struct stat st {};
         if (::stat(a.out_dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
-            throw io_failure("--out '" + a.out_dir + "' is not a directory");
+            throw refused_output("--out '" + a.out_dir + "' exists and is not a directory");
         r.json_path = a.out_dir + "/characterize.json";
         if (r.csv_path.empty()) r.csv_path = a.out_dir + "/characterize.csv";
         if (!a.no_plots) {

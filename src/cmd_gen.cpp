@@ -161,6 +161,15 @@ void require_room_for_graph(const gen_options& o, std::uint64_t edges, std::uint
                            format_bytes(double(room)) + " free: choose a smaller graph or another place");
 }
 
+//! config_error naming --id-width and --out when 4-byte ids cannot number the graph's nodes
+//! (the binary writer would refuse it later, naming only its temporary file).
+void require_id_width(const gen_options& o, std::uint64_t nodes) {
+    if (o.format != "binary" || o.id_width != 4 || nodes <= (std::uint64_t(1) << 32)) return;
+    throw config_error("gen " + o.kind + ": --id-width 4 holds node ids below 2^32, but the graph has " +
+                       std::to_string(nodes) + " nodes; expected --id-width 8 (or no --id-width) for --out '" +
+                       o.out + "'");
+}
+
 void require(bool given, const std::string& kind, const std::string& what) {
     if (!given) throw config_error("gen " + kind + ": " + what + " is required");
 }
@@ -212,6 +221,7 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
                     "Nodes: " + std::to_string(g.node_count()) + " Edges: " + std::to_string(g.edge_count()),
                     std::string("self-loops ") + (loops ? "possible" : "none") + ", repeated edges " +
                         (dups ? "possible" : "none") + " (docs/graph-formats.md)"};
+        require_id_width(o, g.node_count());
         require_room_for_graph(o, g.edge_count(), g.node_count());
         r = write_maybe_shuffled(g, o, tmp.path(), comments);
     };

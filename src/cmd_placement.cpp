@@ -106,6 +106,30 @@ struct progress_visitor : cli_bfs_visitor {
     }
 };
 
+//! The cluster file's block sizes (table41_cluster_blocks), refused with the options and values
+//! given ("placement --cluster-br 3000 (3000 bytes): expected a multiple of 4 KiB") rather than a
+//! Bw derived from them.
+block_sizes checked_cluster_blocks(const placement_options& o, const table41_options& t) {
+    const auto aligned = [](const std::string& option, const std::string& text, std::uint64_t bytes) {
+        if (bytes % block_sizes::alignment != 0)
+            throw config_error("placement " + option + " " + text + " (" + std::to_string(bytes) +
+                               " bytes): expected a multiple of 4 KiB (e.g. 8KiB)");
+    };
+    if (!o.cluster_br.empty()) aligned("--cluster-br", o.cluster_br, t.cluster_br);
+    if (!o.cluster_bw.empty()) aligned("--cluster-bw", o.cluster_bw, t.cluster_bw);
+    t.streams.validate();  // --br / --bw name themselves
+    try {
+        return table41_cluster_blocks(t);
+    } catch (const config_error& e) {
+        std::string what = e.what();
+        if (what.rfind("placement: ", 0) == 0) what.erase(0, 11);
+        const std::string given = o.cluster_br.empty() ? "(none: --br " + o.br + ")" : o.cluster_br;
+        throw config_error("placement --cluster-br " + given +
+                           (o.cluster_bw.empty() ? std::string() : ", --cluster-bw " + o.cluster_bw) + " with --bw " +
+                           o.bw + ": " + what);
+    }
+}
+
 void run(const placement_options& o) {
     table41_options t;
     t.memory = parse_memory_option(o.memory);
@@ -132,7 +156,7 @@ void run(const placement_options& o) {
     const std::uint64_t br = t.streams.br, bw = t.streams.bw, memory = t.memory, cluster_br = t.cluster_br,
                         cluster_bw = t.cluster_write_block();
     // The cluster file's Bw counts against M too (a larger one than the streams' needs more).
-    const block_sizes cluster_blocks = table41_cluster_blocks(t);
+    const block_sizes cluster_blocks = checked_cluster_blocks(o, t);
     require_memory("placement", memory, bfs_experiment_min_memory(t.streams, cluster_blocks), o.memory, t.streams,
                    0, " with the cluster file's Br = " + format_size(cluster_blocks.br) + ", Bw = " +
                           format_size(cluster_blocks.bw));

@@ -20,6 +20,7 @@
 #include "flashxxl/reproduce/report_plots.hpp"
 #include "flashxxl/safe_output.hpp"
 #include "invocation.hpp"
+#include "option_checks.hpp"
 #include "reproduce_tables.hpp"
 
 namespace flashxxl::cli::reproduce {

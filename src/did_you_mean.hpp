@@ -39,7 +39,9 @@ inline std::string nearest(const std::string& word, const std::vector<std::strin
 }
 
 //! Suggestions for the words of argv that `app` does not know: an unknown subcommand (the first
-//! word) and unknown --options of the subcommand given. One "did you mean" line per word.
+//! word: "'frobnicate' is not a flashxxl command (expected one of: ...)", then a "did you mean"
+//! line when one is near) and unknown --options of the subcommand given (a "did you mean" line
+//! per word).
 inline std::vector<std::string> did_you_mean(CLI::App& app, int argc, char** argv) {
     std::vector<std::string> lines;
     if (argc < 2) return lines;
@@ -51,6 +53,9 @@ inline std::vector<std::string> did_you_mean(CLI::App& app, int argc, char** arg
     for (CLI::App* s : app.get_subcommands(std::function<bool(CLI::App*)>()))
         if (s->get_name() == first) sub = s;
     if (!sub) {
+        std::string names;
+        for (const std::string& c : commands) names += (names.empty() ? "" : ", ") + c;
+        lines.push_back("'" + first + "' is not a flashxxl command (expected one of: " + names + ")");
         std::string guess = nearest(first, commands);
         if (!guess.empty()) lines.push_back("did you mean '" + guess + "' for '" + first + "'?");
         return lines;

@@ -282,13 +282,33 @@ TEST(characterize_file_target, refuses_tmpfs) {
 }
 
 TEST(characterize_device_safety, block_device_needs_exact_consent_and_no_mounts) {
-    try {
-        ch::block_device_target t("/dev/loop7", "/dev/loop");
-        FAIL() << "written without exact consent";
-    } catch (const flashxxl::io_failure& e) {
-        EXPECT_NE(std::string(e.what()).find("--allow-write=/dev/loop7"), std::string::npos) << e.what();
+    // Consent is asked of a block device: the first loop device this machine has.
+    for (const std::string dev : {"/dev/loop0", "/dev/loop1", "/dev/loop7"}) {
+        struct stat st {};
+        if (::stat(dev.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) continue;
+        try {
+            ch::block_device_target t(dev, dev.substr(0, dev.size() - 1));
+            FAIL() << "written without exact consent";
+        } catch (const flashxxl::refused_output& e) {
+            EXPECT_NE(std::string(e.what()).find("--allow-write=" + dev), std::string::npos) << e.what();
+        }
+        break;
     }
-    EXPECT_THROW(ch::block_device_target("/etc/hostname", "/etc/hostname"), flashxxl::io_failure); // not a block device
+    // A path that is no block device is named as what it is, consent or not (not asked for consent).
+    const auto refusal = [](const std::string& path, const std::string& consent) {
+        try {
+            ch::block_device_target t(path, consent);
+        } catch (const flashxxl::config_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(refusal("/etc/hostname", "").find("'/etc/hostname' is a regular file, not a block device"),
+              std::string::npos);
+    EXPECT_NE(refusal("/dev/null", "/dev/null").find("'/dev/null' is a character device, not a block device"),
+              std::string::npos);
+    EXPECT_NE(refusal("/no/such/device", "").find("'/no/such/device': No such file or directory; expected a block"),
+              std::string::npos);
     std::string mounts = "/dev/sdb1 /data ext4 rw 0 0\n/dev/mapper/vg-root / ext4 rw 0 0\nproc /proc proc rw 0 0\n"
                          "/dev/disk\\040with\\040space /x ext4 rw 0 0\n";
     EXPECT_EQ(ch::mounted_among({"/dev/sdb", "/dev/sdb1", "/dev/sdb2"}, mounts).value_or(""), "/dev/sdb1");

@@ -42,7 +42,7 @@ grep -q "not created by flashxxl characterize" err.txt || fail "refusal message:
 
 # 5. block devices need exact consent; experiment-file errors name the line
 if "$BIN" characterize --block-device /dev/null --allow-write=/dev/nul 2> err.txt; then fail "device without consent"; fi
-grep -q -- "--allow-write=/dev/null" err.txt || fail "consent message: $(cat err.txt)"
+grep -q -- "'/dev/null' is a character device, not a block device" err.txt || fail "not a block device: $(cat err.txt)"
 printf '# plan\nrun op=read block=4KiB count=1 colour=red\n' > bad.txt
 if "$BIN" characterize --model hama-ssd-2009 --experiments bad.txt 2> err.txt; then fail "bad experiment file accepted"; fi
 grep -q "bad.txt:2: field 'colour'" err.txt || fail "experiment error message: $(cat err.txt)"

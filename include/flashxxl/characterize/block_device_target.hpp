@@ -23,8 +23,9 @@
 
 namespace flashxxl::characterize {
 
-//! A raw block device. Refused unless `allow_write` equals `path` exactly (--allow-write=DEVICE),
-//! the path is a block device, neither it nor a partition of it is mounted (/proc/self/mounts),
+//! A raw block device. Refused unless the path is a block device (config_error naming what it is
+//! instead: missing, a regular file, a character device, a directory), `allow_write` equals
+//! `path` exactly (--allow-write=DEVICE), neither it nor a partition of it is mounted (/proc/self/mounts),
 //! sysfs lists no holders (LVM, md, dm), it opens with O_EXCL (the kernel refuses that while a
 //! file system or another exclusive user holds it), and its first 72 KiB carry no file-system,
 //! partition-table or volume signature. Everything is checked before the first write.
@@ -32,12 +33,17 @@ class block_device_target : public target {
 public:
     block_device_target(const std::string& path, const std::string& allow_write, std::uint64_t limit = 0)
         : path_(path) {
+        // What the path is comes first: consent to write a file that is no block device means nothing.
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0)
+            throw config_error("--block-device '" + path + "': " + std::strerror(errno) +
+                               "; expected a block device (e.g. /dev/sdb)");
+        if (!S_ISBLK(st.st_mode))
+            throw config_error("--block-device '" + path + "' is " + file_kind(st.st_mode) +
+                               ", not a block device (expected e.g. /dev/sdb; measure a file with --file PATH)");
         if (allow_write != path)
             throw refused_output("refusing to write block device '" + path + "': pass --allow-write=" + path +
                              " (exactly this path) to consent to destroying its contents");
-        struct stat st {};
-        if (::stat(path.c_str(), &st) != 0) throw io_failure("cannot stat '" + path + "': " + std::strerror(errno));
-        if (!S_ISBLK(st.st_mode)) throw refused_output("'" + path + "' is not a block device");
         std::string dev = canonical_path(path);
         std::vector<std::string> family = partitions_of(dev);
         family.push_back(dev);
@@ -102,6 +108,16 @@ protected:
     }
 
 private:
+    //! "a regular file", "a directory", ... for a stat mode that is no block device.
+    static std::string file_kind(mode_t mode) {
+        if (S_ISREG(mode)) return "a regular file";
+        if (S_ISDIR(mode)) return "a directory";
+        if (S_ISCHR(mode)) return "a character device";
+        if (S_ISFIFO(mode)) return "a FIFO";
+        if (S_ISSOCK(mode)) return "a socket";
+        return "not a device";
+    }
+
     std::string path_;
     int fd_ = -1;
     std::optional<io_guard> guard_;
