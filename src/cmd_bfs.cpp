@@ -169,7 +169,8 @@ void register_bfs_command(CLI::App& app) {
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
     cmd->add_option("--out", o->out,
                     "write `node level parent` lines (discovery order) to this file, after a `# flashxxl bfs --out:` "
-                    "line; an existing file only if an earlier --out wrote it, or with --force");
+                    "line; an existing file only if an earlier --out wrote it, or with --force")
+        ->check(non_empty_path("a file"));
     add_plot_options(cmd, *o);
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });

@@ -754,18 +754,23 @@ void register_characterize_command(CLI::App& app) {
     auto* machine = cmd->add_option("--machine", a->machine,
                                     "machine preset (" + machine_preset_names() + ") or config file");
     auto* config = cmd->add_option("--config,-c", a->machine_config,
-                                   "machine config file (as in every command; the same as --machine FILE)");
+                                   "machine config file (as in every command; the same as --machine FILE)")
+                       ->check(non_empty_path("a machine config file"));
+    machine->check(non_empty_path("a machine preset or config file"));
     machine->excludes(config);
     config->excludes(machine);
     cmd->add_option("--device", a->device, "with --machine: the name of the device to measure (as in every command)");
-    cmd->add_option("--block-device", a->block_device, "a block device to measure by writing it (needs --allow-write)");
+    cmd->add_option("--block-device", a->block_device, "a block device to measure by writing it (needs --allow-write)")
+        ->check(non_empty_path("a block device"));
     cmd->add_option("--allow-write", a->allow_write, "consent to destroy the contents of this block device (exact path)");
     cmd->add_option("--limit", a->limit_text, "block device: use only the first SIZE bytes");
-    cmd->add_option("--file", a->file, "target file (created and marked by characterize; existing foreign files are refused)");
+    cmd->add_option("--file", a->file, "target file (created and marked by characterize; existing foreign files are refused)")
+        ->check(non_empty_path("a file"));
     cmd->add_option("--size", a->size_text, "usable size of the target file (IEC units, e.g. 4GiB)");
     cmd->add_flag("--keep", a->keep, "keep the target file after the run");
     cmd->add_option("--plan", a->plan, "built-in plan: ajwani, uflip, stride, quick (default quick)");
-    cmd->add_option("--experiments", a->experiments, "experiment file (verb key=value lines)");
+    cmd->add_option("--experiments", a->experiments, "experiment file (verb key=value lines)")
+        ->check(non_empty_path("an experiment file"));
     cmd->add_option("--span", a->span_text, "bytes of the target to use (default: all; models: 8GiB flash, 112GiB hdd)");
     cmd->add_option("--time", a->time_s,
                     "time limit per repeat in seconds, 0: none (modelled on a model; ajwani 30, quick 0.5, quick on a "
@@ -783,12 +788,15 @@ void register_characterize_command(CLI::App& app) {
         ->check(CLI::Range(0.01, 1.0));
     cmd->add_option("--write-share", a->write_share, "Bw threshold: share of peak sequential write (default 0.90)")
         ->check(CLI::Range(0.01, 1.0));
-    cmd->add_option("--out", a->out_dir, "directory for characterize.json, .csv and the plots");
+    cmd->add_option("--out", a->out_dir, "directory for characterize.json, .csv and the plots")
+        ->check(non_empty_path("a directory"));
     cmd->add_flag("--json", a->json, "print the JSON report on stdout (and only it); --out DIR also writes it to a file");
-    cmd->add_option("--csv", a->csv_path, "write the CSV (one row per experiment, repeat and block size) here");
+    cmd->add_option("--csv", a->csv_path, "write the CSV (one row per experiment, repeat and block size) here")
+        ->check(non_empty_path("a file"));
     cmd->add_option("--io-log", a->io_log_path,
                     "write every request's offset and response time here (CSV, streamed as the requests "
-                    "complete: nothing per request is held in memory)");
+                    "complete: nothing per request is held in memory)")
+        ->check(non_empty_path("a file"));
     cmd->add_flag("--no-plots", a->no_plots, "do not write or run the gnuplot script");
     cmd->add_flag("--force", a->force,
                   "replace existing output files flashxxl did not write; run a plan that writes more than " +

@@ -173,7 +173,8 @@ void register_dfs_command(CLI::App& app) {
     cmd->add_option("--out", o->out,
                     "write `d node time parent` (discovery; a root is its own parent) and `f node time` (finish) "
                     "lines in event order to this file, after a `# flashxxl dfs --out:` line; an existing file only if "
-                    "an earlier --out wrote it, or with --force");
+                    "an earlier --out wrote it, or with --force")
+        ->check(non_empty_path("a file"));
     add_plot_options(cmd, *o);
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run(*o); });

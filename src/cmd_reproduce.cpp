@@ -182,7 +182,8 @@ void register_reproduce_command(CLI::App& app) {
         "about 3.5 minutes (measured 3 min 22 s; 1 GiB)");
     auto o = std::make_shared<reproduce::reproduce_options>();
     cmd->add_option("--out", o->out, "directory for report.md, report.json and the plots (created if absent)")
-        ->required();
+        ->required()
+        ->check(non_empty_path("a directory"));
     cmd->add_flag("--quick", o->quick, "smaller sizes, same ratios (about 3.5 minutes on a 2-core machine, measured)");
     cmd->add_flag("--tiny", o->tiny, "the smallest sizes (seconds per table; for tests, numbers not meaningful)");
     cmd->add_option("--tables", o->tables,

@@ -62,8 +62,10 @@ inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
                                        " (default: the STXXL config STXXL would read ($STXXLCFG, ./.stxxl.$HOSTNAME, ./.stxxl, $HOME/.stxxl.$HOSTNAME, "
                                        "$HOME/.stxxl) if there is one, else " +
                                        default_preset + ")");
+    preset->check(non_empty_path("a machine preset or config file"));
     auto* config = cmd->add_option("--config,-c", choice.config_file,
-                                   "machine config file (disk=/flash= lines, see docs/machine-config.md)");
+                                   "machine config file (disk=/flash= lines, see docs/machine-config.md)")
+                       ->check(non_empty_path("a machine config file"));
     preset->excludes(config);
     config->excludes(preset);
     cmd->add_option("--backing-dir", choice.backing_dir,

@@ -27,9 +27,12 @@ constexpr int exit_usage_error = 2;
 
 constexpr const char* exit_status_help =
     "Exit status: 0 success; 1 runtime error (an I/O failure of a device or file, out of space, a failed output "
-    "check, out of memory); 2 usage error (an invalid or missing option; an input named on the command line that "
-    "is missing or malformed: machine config, experiment file, model parameter, edge list; an output path that "
-    "must not be written).";
+    "check, out of memory, an interrupt); 2 usage error: an invalid or missing option or "
+    "command, or a path named on the command line that does not fit its place: an input (machine config, "
+    "experiment file, model parameter, edge list, block device) that is missing, empty, a directory or malformed, "
+    "or an output path that is empty, must not be written (a device, FIFO, link, a file flashxxl did not write) or "
+    "is a file where a directory is expected (characterize --out, reproduce --out, --plot). Every command follows "
+    "this rule.";
 
 // A report that could not be written (stdout on a full disk, a closed pipe's file) is a runtime
 // error, not a success: flushes std::cout and stdout and says why they failed.

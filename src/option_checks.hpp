@@ -71,6 +71,16 @@ inline CLI::Validator finite_number(double min = -std::numeric_limits<double>::m
         description);
 }
 
+//! A path that is not empty: `--plot ''` is refused instead of meaning "no plots" in silence.
+//! `expected` says what the path names ("a directory for the charts").
+inline CLI::Validator non_empty_path(const std::string& expected) {
+    return CLI::Validator(
+        [expected](std::string& text) -> std::string {
+            return text.empty() ? "empty path; expected " + expected : std::string();
+        },
+        "DIR");
+}
+
 //! A directory that exists (followed through links): "--backing-dir '/x': no such directory"
 //! names the option (CLI11 prefixes it) before any device is built.
 inline CLI::Validator existing_directory() {

@@ -50,4 +50,18 @@ check "characterize --out FILE" 2 "--out 'empty.file' exists and is not a direct
     "$bin" characterize --model hama-ssd-2009 --out empty.file --dry-run
 check "reproduce --out FILE" 2 "--out 'empty.file' exists and is not a directory" \
     "$bin" reproduce --tiny --tables uflip_table3 --out empty.file
+check "reproduce --out ''" 2 "--out: empty path; expected a directory" "$bin" reproduce --tiny --out ''
+check "characterize --out ''" 2 "--out: empty path; expected a directory" \
+    "$bin" characterize --model hama-ssd-2009 --out '' --dry-run
+check "characterize --experiments ''" 2 "--experiments: empty path; expected an experiment file" \
+    "$bin" characterize --model hama-ssd-2009 --experiments '' --dry-run
+check "characterize --csv ''" 2 "--csv: empty path; expected a file" \
+    "$bin" characterize --model hama-ssd-2009 --csv '' --dry-run
+check "characterize --io-log ''" 2 "--io-log: empty path; expected a file" \
+    "$bin" characterize --model hama-ssd-2009 --io-log '' --dry-run
+check "bfs --out ''" 2 "--out: empty path; expected a file" "$bin" bfs grid:side=3 --out '' "${graph[@]}"
+check "dfs --out ''" 2 "--out: empty path; expected a file" "$bin" dfs grid:side=3 --out '' "${graph[@]}"
+check "machine --config ''" 2 "--config: empty path; expected a machine config file" "$bin" machine --config '' --no-probe
+check "machine --machine ''" 2 "--machine: empty path; expected a machine preset or config file" \
+    "$bin" machine --machine '' --no-probe
 exit $fail
