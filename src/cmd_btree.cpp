@@ -35,6 +35,12 @@ struct btree_options {
 void run_btree(const btree_options& o) {
     const std::uint64_t memory = parse_memory_option(o.memory);
     if (o.work.items == 0) throw config_error("--items must be at least 1");
+    if (o.work.scan_length == 0) throw config_error("--scan-length must be at least 1");
+    if (o.work.scans > max_scan_visits / o.work.scan_length)
+        throw config_error("--scans " + std::to_string(o.work.scans) + " x --scan-length " +
+                           std::to_string(o.work.scan_length) +
+                           " would visit more than 10^10 items, more than a run can finish; expected a product "
+                           "of at most 10000000000");
     if (o.layout != "two-level" && o.layout != "br" && o.layout != "bw" && o.layout != "all")
         throw config_error("--layout '" + o.layout + "' (expected two-level, br, bw or all)");
     const btree_workload& w = o.work;
@@ -133,19 +139,34 @@ void register_btree_command(CLI::App& app) {
         cmd, o->br, o->bw, o->memory,
         "memory budget M of the map (IEC units): at least map::min_memory, about 4 Bw + 4 Br + "
         "64 KiB, for every layout run (8 Bw for bw and all)");
-    cmd->add_option("--items", o->work.items, "items bulk loaded (16 B each)")
+    // Every count is bounded by what a run can finish (option_checks.hpp): 2^36 items, 10^8
+    // operations a phase, 10^10 items visited by the scans.
+    const std::string ops = " (at most 10^8)";
+    cmd->add_option("--items", o->work.items, "items bulk loaded (16 B each; at most 2^36)")
         ->capture_default_str()
-        ->check(whole_number(1));
-    cmd->add_option("--finds", o->work.finds, "random finds")->capture_default_str();
+        ->check(whole_number(1, max_items));
+    cmd->add_option("--finds", o->work.finds, "random finds" + ops)
+        ->capture_default_str()
+        ->check(whole_number(0, max_operations));
     cmd->add_option(
            "--inserts", o->work.inserts,
            "random inserts of keys not bulk loaded (drawn from the 3 x --items keys between the loaded ones: "
            "a key drawn again is already present and stays as it is, like std::map::insert; the repeat "
-           "costs only its search)")
-        ->capture_default_str();
-    cmd->add_option("--batch", o->work.batch, "keys not bulk loaded, inserted as one sorted batch (from the same 3 x --items keys)")->capture_default_str();
-    cmd->add_option("--scans", o->work.scans, "range scans")->capture_default_str();
-    cmd->add_option("--scan-length", o->work.scan_length, "items per range scan")->capture_default_str();
+           "costs only its search)" +
+               ops)
+        ->capture_default_str()
+        ->check(whole_number(0, max_operations));
+    cmd->add_option("--batch", o->work.batch,
+                    "keys not bulk loaded, inserted as one sorted batch (from the same 3 x --items keys)" +
+                        ops)
+        ->capture_default_str()
+        ->check(whole_number(0, max_operations));
+    cmd->add_option("--scans", o->work.scans, "range scans" + ops + "; --scans x --scan-length at most 10^10")
+        ->capture_default_str()
+        ->check(whole_number(0, max_operations));
+    cmd->add_option("--scan-length", o->work.scan_length, "items per range scan (at least 1)")
+        ->capture_default_str()
+        ->check(whole_number(1, max_scan_visits));
     cmd->add_option("--seed", o->work.seed, "seed of the random keys")->capture_default_str();
     cmd->add_option("--layout", o->layout,
                     "two-level (Br reads inside Bw nodes), br or bw (one block size for nodes, like stxxl::map), "

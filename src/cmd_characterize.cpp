@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "flashxxl/comma_list.hpp"
 #include "flashxxl/characterize/block_device_target.hpp"
 #include "flashxxl/characterize/csv_report.hpp"
 #include "flashxxl/characterize/experiment_check.hpp"
@@ -76,18 +77,16 @@ struct characterize_args {
 std::vector<unsigned> parse_queue_depths(const std::string& text) {
     if (text == "none") return {};
     std::vector<unsigned> depths;
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-        std::size_t comma = text.find(',', pos);
-        std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        if (item.empty() || item.size() > 2 || item.find_first_not_of("0123456789") != std::string::npos ||
+    // The list's rules are every list's (parse_comma_list); a depth is compared by its value.
+    const auto depth = [&](const std::string& item) {
+        if (item.size() > 2 || item.find_first_not_of("0123456789") != std::string::npos ||
             std::stoul(item) < 1 || std::stoul(item) > 64)
             throw config_error("--queue-depths '" + text + "': expected depths 1..64 separated by commas (e.g. "
                                "1,2,4,8,16) or 'none', got '" + item + "'");
+        return std::to_string(std::stoul(item));
+    };
+    for (const std::string& item : parse_comma_list("--queue-depths", text, depth))
         depths.push_back(unsigned(std::stoul(item)));
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
-    }
     return depths;
 }
 

@@ -240,7 +240,7 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
             if (cmd->count("--levels") == 0) levels = tree_generator::default_levels(parse_size(o.block), o.item_bytes);
             tree_generator g(o.nodes, levels);
             params["nodes"] = o.nodes;
-            params["levels"] = levels;
+            params["levels"] = g.levels();  // generated: fewer than --levels when --nodes - 1 is smaller
             params["chains"] = g.chains();
             write(g);
         } else if (o.kind == "random") {
@@ -313,7 +313,9 @@ void register_gen_command(CLI::App& app) {
     cmd->add_option("kind", o->kind, "graph kind: " + join(kinds, " | "))->required();
     cmd->add_option("--side", o->side, "grid: side length (side x side nodes)");
     cmd->add_option("--nodes", o->nodes, "tree, random: number of nodes");
-    cmd->add_option("--levels", o->levels, "tree: levels below the source (default round(sqrt(block / item-bytes)))");
+    cmd->add_option("--levels", o->levels,
+                    "tree: the most levels below the source (default round(sqrt(block / item-bytes))); fewer "
+                    "when --nodes - 1 is fewer, and the header and --json give the levels generated");
     cmd->add_option("--block", o->block, "tree: block size B in bytes for the default levels (IEC units)")
         ->capture_default_str();
     cmd->add_option("--item-bytes", o->item_bytes, "tree: item size for the default levels")->capture_default_str();

@@ -106,6 +106,19 @@ struct progress_visitor : cli_bfs_visitor {
     }
 };
 
+//! config_error naming both options when the last run's cluster size is not smaller than the
+//! first three's: its column is "flash_aware with a smaller cluster size".
+void require_smaller_cluster(const placement_options& o, const table41_options& t) {
+    if (t.small_mu < t.mu) return;
+    const auto given = [](std::uint64_t v, std::uint64_t resolved, const char* derived) {
+        return std::to_string(resolved) + (v == 0 ? std::string(" (") + derived + ")" : std::string());
+    };
+    throw config_error("--small-mu " + given(o.small_mu, t.small_mu, "--mu / 8, at least 1") +
+                       " is not smaller than --mu " + given(o.mu, t.mu, "8 x --small-mu") +
+                       ": the last run is flash_aware with a smaller cluster size; give a --small-mu "
+                       "below --mu");
+}
+
 //! The cluster file's block sizes (table41_cluster_blocks), refused with the options and values
 //! given ("placement --cluster-br 3000 (3000 bytes): expected a multiple of 4 KiB") rather than a
 //! Bw derived from them.
@@ -148,6 +161,7 @@ void run(const placement_options& o) {
     if (o.mu != 0 || o.small_mu != 0) t.mu = o.mu, t.small_mu = o.small_mu;
     if (t.mu == 0) t.mu = 8 * t.small_mu;
     if (t.small_mu == 0) t.small_mu = std::max<std::uint64_t>(1, t.mu / 8);
+    require_smaller_cluster(o, t);
     t.seed = o.seed;
     t.source = o.source;
     t.machine.backing_dir = o.backing_dir;
@@ -300,10 +314,16 @@ void register_placement_command(CLI::App& app) {
                     "write block size of the cluster file, the unit random striping places (a multiple of "
                     "--cluster-br; empty: 64KiB if that is one, else whole --cluster-br reads in --bw)");
     cmd->add_option("--memory", o->memory, "memory budget M of each phase (IEC units)")->capture_default_str();
-    cmd->add_option("--mu", o->mu, "cluster size of the first three runs (0: 512, or 8 x --small-mu)")
-        ->capture_default_str();
-    cmd->add_option("--small-mu", o->small_mu, "cluster size of the last run (0: 64, or --mu / 8)")
-        ->capture_default_str();
+    // Cluster sizes in nodes, at most 2^32: more than the node count of any graph these runs take.
+    cmd->add_option("--mu", o->mu,
+                    "cluster size of the first three runs (0: 512, or 8 x --small-mu; at most 2^32)")
+        ->capture_default_str()
+        ->check(whole_number(0, std::uint64_t(1) << 32));
+    cmd->add_option("--small-mu", o->small_mu,
+                    "cluster size of the last run, smaller than --mu (0: 64, or --mu / 8, at least 1; at "
+                    "most 2^32)")
+        ->capture_default_str()
+        ->check(whole_number(0, std::uint64_t(1) << 32));
     cmd->add_option("--seed", o->seed, "seed of the master choice")->capture_default_str();
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
     cmd->add_option("--backing-dir", o->backing_dir,
@@ -314,7 +334,8 @@ void register_placement_command(CLI::App& app) {
         ->capture_default_str()
         ->check(finite_number(1e-6, 1e6));
     cmd->add_option("--plot", o->plot,
-                    "write CSV tables and gnuplot charts here: per-device stacked modelled time, paper vs ours ratios");
+                    "write CSV tables and gnuplot charts here: per-device stacked modelled time, paper vs ours ratios")
+        ->check(non_empty_path("a directory for the charts"));
     cmd->add_flag("--force", o->force, "with --plot: replace files flashxxl did not write");
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o, cmd] {

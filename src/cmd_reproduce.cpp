@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "flashxxl/comma_list.hpp"
 #include "common_options.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/reproduce/report.hpp"
@@ -54,10 +55,7 @@ constexpr const char* json_signature = "\"generator\": \"flashxxl reproduce\"";
 std::vector<table_entry> select_tables(const std::string& list) {
     std::vector<table_entry> all = all_tables(), chosen;
     if (list.empty()) return all;
-    std::vector<std::string> wanted;
-    std::stringstream ss(list);
-    for (std::string id; std::getline(ss, id, ',');)
-        if (!id.empty()) wanted.push_back(id);
+    const std::vector<std::string> wanted = parse_comma_list("reproduce --tables", list);
     std::string known;
     for (const table_entry& e : all) known += (known.empty() ? "" : ", ") + e.id;
     for (const std::string& id : wanted) {

@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "flashxxl/comma_list.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
@@ -33,8 +34,10 @@ inline void add_block_size_options(CLI::App* cmd, std::string& br, std::string& 
     cmd->add_option("--memory", memory, memory_help)->capture_default_str();
 }
 
-//! A size option's value; config_error naming the option ("--br: size '128K' uses a decimal unit ...").
+//! A size option's value; config_error naming the option ("--br: size '128K' uses a decimal unit ...",
+//! "--br '64KiB,128KiB': --br takes one value, not a comma-separated list").
 inline std::uint64_t parse_size_option(const std::string& option, const std::string& text) {
+    require_single_value(option, text);
     try {
         return parse_size(text);
     } catch (const config_error& e) {

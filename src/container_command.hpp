@@ -15,6 +15,7 @@
 #include "bench_items.hpp"
 #include "common_options.hpp"
 #include "container_report.hpp"
+#include "flashxxl/comma_list.hpp"
 #include "flashxxl/container/parallel_merge.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/machine.hpp"
@@ -56,22 +57,13 @@ struct container_command_text {
 };
 
 //! The values of a size option that may list several (`--br 64KiB,128KiB`); {""} when empty
-//! (the device's). Each value is checked as a size here, so that a typo is an error, not a skip.
+//! (the device's). parse_comma_list's rules: no empty entry, no size given twice (64KiB and
+//! 65536 are the same Br); each value is checked as a size here, so that a typo is an error.
 inline std::vector<std::string> size_list(const std::string& option, const std::string& text) {
-    std::vector<std::string> v;
-    std::string::size_type start = 0;
-    while (true) {
-        std::string::size_type comma = text.find(',', start);
-        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (!text.empty()) {
-            if (item.empty()) throw config_error(option + " '" + text + "': an empty entry in the list");
-            parse_size_option(option, item);
-        }
-        v.push_back(item);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return v;
+    if (text.empty()) return {""};
+    return parse_comma_list(option, text, [&](const std::string& item) {
+        return std::to_string(parse_size_option(option, item));
+    });
 }
 
 //! Charts of --plot DIR for a container command: NAME-devices (one run: each device's read and
@@ -148,6 +140,11 @@ void run_container_benchmark(const container_options& o, role data_role) {
         using T = std::remove_pointer_t<decltype(tag)>;
         std::uint64_t n = o.items_given ? o.items : parse_size_option("--bytes", bytes) / sizeof(T);
         if (n == 0) throw config_error("--bytes " + bytes + " holds no item of " + std::to_string(sizeof(T)) + " bytes");
+        if (n > max_items)
+            throw config_error("--bytes " + bytes + " holds " + std::to_string(n) + " items of " +
+                               std::to_string(sizeof(T)) + " bytes; expected at most " +
+                               std::to_string(max_items) +
+                               " items (2^36), the most a run can finish (give a smaller --bytes)");
         // The pairs to run, each checked (rules, minimum memory) before any input is generated.
         std::vector<block_sizes> pairs;
         std::vector<skipped_pair> skipped;
@@ -222,12 +219,18 @@ void add_container_command(CLI::App& app, const std::string& name, container_com
     add_block_size_options(cmd, o->br, o->bw, o->memory, text.memory_help + "; " + text.min_memory_help);
     cmd->get_option("--br")->description(cmd->get_option("--br")->get_description() +
                                          "; a comma-separated list (with --bw) runs a sweep of every pair");
-    cmd->add_option("--plot", o->plot,
-                    "write a CSV table and a gnuplot chart here (one run: volume per device; a sweep: modelled time "
-                    "per Br and Bw)");
+    cmd->add_option(
+           "--plot", o->plot,
+           "write a CSV table and a gnuplot chart here (one run: volume per device; a sweep: modelled time "
+           "per Br and Bw)")
+        ->check(non_empty_path("a directory for the charts"));
     cmd->add_flag("--force", o->force, "with --plot: replace files flashxxl did not write");
-    CLI::Option* items = cmd->add_option("--items", o->items, text.items_help)->check(whole_number(1));
-    cmd->add_option("--bytes", o->bytes, text.bytes_help + " (default " + default_input + " when neither is given)");
+    CLI::Option* items =
+        cmd->add_option("--items", o->items, text.items_help + " (at most 2^36, the most a run can finish)")
+            ->check(whole_number(1, max_items));
+    cmd->add_option("--bytes", o->bytes,
+                    text.bytes_help + " (default " + default_input +
+                        " when neither is given; at most 2^36 items)");
     cmd->add_option("--element-size", o->element_size, "item size in bytes: 8, 16 or 40")->capture_default_str();
     cmd->add_option("--seed", o->seed, "seed of the random keys")->capture_default_str();
     cmd->add_option("--mode", o->mode, text.mode_help)->capture_default_str();

@@ -20,6 +20,7 @@
 #include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
 #include "machine_options.hpp"
+#include "option_checks.hpp"
 #include "plot_output.hpp"
 
 namespace flashxxl::cli {
@@ -38,7 +39,8 @@ struct graph_command_options {
 //! Adds --plot DIR and --force (the chart of write_phase_plot).
 inline void add_plot_options(CLI::App* cmd, graph_command_options& o) {
     cmd->add_option("--plot", o.plot,
-                    "write a CSV table and a gnuplot chart here: per phase, each device's modelled busy time");
+                    "write a CSV table and a gnuplot chart here: per phase, each device's modelled busy time")
+        ->check(non_empty_path("a directory for the charts"));
     cmd->add_flag("--force", o.force,
                   "with --plot or --out: replace files flashxxl did not write (never the input graph)");
 }

@@ -17,10 +17,29 @@
 
 namespace flashxxl::cli {
 
-//! "from MIN to MAX" for messages; the uint64 maximum is spelled 2^64 - 1.
+//! The most items of one run of sort, pq and btree (--items, and --bytes over the item size):
+//! 2^36 (64 Gi), 512 GiB of 8-byte items, whose every pass streams for minutes on the emulated
+//! devices; beyond it a run would not finish in any reasonable time, if the devices held it.
+constexpr std::uint64_t max_items = std::uint64_t(1) << 36;
+//! The most operations of one btree phase (--finds, --inserts, --batch, --scans): 10^8, each a
+//! search of the tree in host time, minutes in all.
+constexpr std::uint64_t max_operations = 100000000;
+//! The most items btree's range scans visit, --scans x --scan-length: 10^10.
+constexpr std::uint64_t max_scan_visits = 10000000000ull;
+
+//! "from MIN to MAX" for messages; the uint64 maximum is spelled 2^64 - 1, a power of two of at
+//! least 2^30 is followed by its exponent ("68719476736 (2^36)").
 inline std::string describe_range(std::uint64_t min, std::uint64_t max) {
-    return "from " + std::to_string(min) + " to " +
-           (max == std::numeric_limits<std::uint64_t>::max() ? std::string("2^64 - 1") : std::to_string(max));
+    if (max == std::numeric_limits<std::uint64_t>::max())
+        return "from " + std::to_string(min) + " to 2^64 - 1";
+    std::string power;
+    if (max >= (std::uint64_t(1) << 30) && (max & (max - 1)) == 0) {
+        int k = 0;
+        while ((std::uint64_t(1) << k) != max)
+            ++k;
+        power = " (2^" + std::to_string(k) + ")";
+    }
+    return "from " + std::to_string(min) + " to " + std::to_string(max) + power;
 }
 
 //! A whole number written in decimal digits only (no sign, no 0x), between min and max. CLI11
@@ -33,6 +52,8 @@ inline CLI::Validator whole_number(std::uint64_t min = 0, std::uint64_t max = st
         [min, max](std::string& text) -> std::string {
             std::string expected = "expected a whole number " + describe_range(min, max);
             if (text.empty()) return "empty value; " + expected;
+            if (text.find(',') != std::string::npos)
+                return "'" + text + "' is a list; this option takes one value (" + expected + ")";
             std::uint64_t v = 0;
             for (char c : text) {
                 if (c < '0' || c > '9') return "'" + text + "' is not accepted; " + expected;

@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "flashxxl/characterize/gnuplot_report.hpp"
 #include "flashxxl/error.hpp"
@@ -31,18 +33,32 @@ public:
     //! ("written by flashxxl characterize"), so those may be replaced too.
     static constexpr const char* plot_signature = "written by flashxxl";
 
-    //! `dir` empty: no plots (every call is a no-op). Creates the directory.
+    //! `dir` empty: no plots (every call is a no-op). Creates the directory; a run that fails
+    //! (the object is destroyed by an exception) removes it again when this object created it
+    //! and it is still empty, so that a refused or failed run leaves no trace.
     plot_directory(std::string dir, std::string option, bool force)
         : dir_(std::move(dir)), option_(std::move(option)), force_(force) {
         if (dir_.empty()) return;
         struct stat st {};
         if (::stat(dir_.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
             throw refused_output(option_ + " '" + dir_ + "' is not a directory");
-        if (::mkdir(dir_.c_str(), 0755) != 0 && errno != EEXIST)
+        if (::mkdir(dir_.c_str(), 0755) == 0)
+            created_ = true;
+        else if (errno != EEXIST)
             throw io_failure(option_ + " '" + dir_ + "': cannot create the directory: " + std::strerror(errno));
-        check_writable_directory(dir_, option_ + " '" + dir_ + "'");  // before the run, not after it
-        terminal_ = gnuplot_terminal();
+        try {
+            check_writable_directory(dir_, option_ + " '" + dir_ + "'"); // before the run, not after it
+            terminal_ = gnuplot_terminal();
+        } catch (...) {
+            remove_if_created();
+            throw;
+        }
     }
+    ~plot_directory() {
+        if (std::uncaught_exceptions() > exceptions_at_start_) remove_if_created();
+    }
+    plot_directory(const plot_directory&) = delete;
+    plot_directory& operator=(const plot_directory&) = delete;
 
     bool enabled() const { return !dir_.empty(); }
 
@@ -99,11 +115,17 @@ public:
     }
 
 private:
+    //! rmdir of the directory this object made: it fails, harmlessly, unless the directory is empty.
+    void remove_if_created() const {
+        if (created_) ::rmdir(dir_.c_str());
+    }
     std::string image_extension() const { return terminal_ == "svg" ? ".svg" : ".png"; }
     std::string path(const std::string& name, const std::string& ext) const { return dir_ + "/" + name + ext; }
 
     std::string dir_, option_;
     bool force_ = false;
+    bool created_ = false; // mkdir made the directory
+    int exceptions_at_start_ = std::uncaught_exceptions();
     std::string terminal_;
 };
 

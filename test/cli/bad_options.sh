@@ -11,7 +11,7 @@ small=(--config tiny.cfg --no-progress --br 4KiB --bw 512KiB --memory 4MiB)
 model=(characterize --model hama-ssd-2009 --dry-run)
 
 # Negative and overflowing integers: CLI11 alone wraps -5 to 2^64 - 5.
-check "sort --items -5" 2 "--items: '-5' is not accepted; expected a whole number from 1 to 2\^64 - 1" \
+check "sort --items -5" 2 "--items: '-5' is not accepted; expected a whole number from 1 to 68719476736 \(2\^36\)" \
     "$bin" sort "${small[@]}" --items -5
 check "sort --items beyond 64 bits" 2 "--items: '99999999999999999999' overflows 64 bits" \
     "$bin" sort "${small[@]}" --items 99999999999999999999
@@ -53,7 +53,7 @@ check "--scale inf" 2 "--scale: 'inf' is not accepted; expected a finite number 
     "$bin" machine --no-probe --pace --scale inf
 check "gen --degree nan" 2 "--degree: 'nan' is not accepted" "$bin" gen random --nodes 10 --degree nan --out g.txt
 check "machine --volume 0" 2 "--volume 0: expected a positive size" "$bin" machine --volume 0
-check "a generator spec's bad number names the spec and the key" 2 "graph spec 'grid:side=abc': side: size 'abc' is not a number" \
+check "a generator spec's bad number names the spec and the key" 2 "graph spec 'grid:side=abc': side: 'abc' is not a node count" \
     "$bin" bfs grid:side=abc --no-progress
 check "rmat's bad probability names the key" 2 "graph spec 'rmat:scale=4,a=x': a: " "$bin" bfs rmat:scale=4,a=x --no-progress
 check "machine --volume not a size" 2 "--volume: size 'lots' is not a number" "$bin" machine --volume lots
@@ -65,8 +65,10 @@ check "bfs --memory beyond physical memory" 2 "--memory 1000TiB is more than thi
     "$bin" bfs grid:side=10 --memory 1000TiB --no-progress
 check "sort input beyond the devices' capacity" 2 "the input of 100000000 items \(762.94 MiB\) needs 762.94 MiB \(stream 762.94 MiB\): more than the capacity of machine 'tiny' \(256 MiB" \
     "$bin" sort "${small[@]}" --items 100000000
-check "sort input volume beyond 64 bits" 2 "--items 999999999999999999 of 40 bytes overflow 64 bits" \
+check "sort --items beyond what a run can finish" 2 "--items: '999999999999999999' is out of range; expected a whole number from 1 to 68719476736 \(2\^36\)" \
     "$bin" sort "${small[@]}" --items 999999999999999999 --element-size 40
+check "sort --bytes beyond 2^36 items" 2 "--bytes 1TiB holds 137438953472 items of 8 bytes; expected at most 68719476736 items" \
+    "$bin" sort "${small[@]}" --bytes 1TiB
 check "--memory 0" 2 "--memory 0: expected a positive memory budget" "$bin" sort --config tiny.cfg --memory 0 --items 10
 check "placement: the cluster file's Bw counts against --memory" 2 "below the .* that Br = 768KiB, Bw = 768KiB with the cluster file's Br = 8KiB, Bw = 32MiB need" \
     "$bin" placement grid:side=4 --cluster-bw 32MiB --memory 64MiB --no-progress

@@ -30,14 +30,14 @@ for r in d['runs']:
         assert p['modelled_io_wait_s'] > 0 or p['modelled_s'] == 0, p
 assert ph(two, 'random finds')['modelled_elapsed_s'] > 0, two" \
     && echo "ok   btree json: layouts, Br reads for finds, Bw writes for the bulk load, modelled elapsed and I/O wait per phase" || { echo "FAIL btree json"; fail=1; }
-check "btree --items 0 states the range it accepts" 2 "--items: '0' is out of range; expected a whole number from 1 to 2\^64 - 1" "$bin" btree --config "$work/tiny.cfg" --no-progress --items 0
-check "btree --items -5 states the range from 1" 2 "--items: '-5' is not accepted; expected a whole number from 1 to 2\^64 - 1" "$bin" btree --config "$work/tiny.cfg" --no-progress --items -5
+check "btree --items 0 states the range it accepts" 2 "--items: '0' is out of range; expected a whole number from 1 to 68719476736 \(2\^36\)" "$bin" btree --config "$work/tiny.cfg" --no-progress --items 0
+check "btree --items -5 states the range from 1" 2 "--items: '-5' is not accepted; expected a whole number from 1 to 68719476736 \(2\^36\)" "$bin" btree --config "$work/tiny.cfg" --no-progress --items -5
 check "bad layout is named" 2 "--layout 'b-tree' \(expected two-level, br, bw or all\)" "$bin" btree $small --layout b-tree
 check "memory too small names the minimum" 2 "--memory 128KiB is below the minimum 341\.78 KiB of the map with --layout two-level, Br = 4KiB, Bw = 64KiB" \
     "$bin" btree $base --memory 128KiB
 # Sizes that cannot be held are refused before any work (they ran for minutes, or until the OOM killer).
-check "items beyond the devices are refused" 2 "--items 100000000000 with --inserts 10000 and --batch 100000: the map with --layout two-level, Br = 128KiB, Bw = 16MiB may need up to [0-9]+ nodes of Bw \(2\.93 TiB.* more than the .* its devices can hold on machine 'hybrid-2009' \(.*static_data -> ssd" \
-    "$bin" btree --items 100000000000 --no-progress
-check "a 64-bit overflow is named" 2 "--items 18446744073709551615 with .* nodes of Bw \(bytes that overflow 64 bits" \
+check "items beyond the devices are refused" 2 "--items 68719476736 with --inserts 10000 and --batch 100000: the map with --layout two-level, Br = 128KiB, Bw = 16MiB may need up to [0-9]+ nodes of Bw \(2\.0[0-9] TiB.* more than the .* its devices can hold on machine 'hybrid-2009' \(.*static_data -> ssd" \
+    "$bin" btree --items 68719476736 --no-progress
+check "items beyond what a run can finish are refused with the bound" 2 "--items: '18446744073709551615' is out of range; expected a whole number from 1 to 68719476736 \(2\^36\)" \
     "$bin" btree --items 18446744073709551615 --no-progress
 exit $fail

@@ -39,4 +39,24 @@ printf 'name=small\nflash=memory,40MiB,memory name=ssd\nplacement=single device=
 refused "room for whole Bw nodes, naming --items and the device" \
     "--items 1000000 with --inserts 10000 and --batch 100000: the map with --layout two-level, Br = 128KiB, Bw = 16MiB may need up to 3 nodes of Bw \(48 MiB.*more than the 40 MiB its devices can hold on machine 'small' \(.*ssd" \
     "$bin" btree --config "$work/small.cfg" --no-progress --items 1000000 --finds 1 --scans 1 --scan-length 1
+# Every count is bounded by what a run can finish, the bound in the error and in --help (the
+# finds and scans of 2^64 - 1 ran without output until killed). Refused as every option value
+# is (CLI11's usage line follows the error).
+bound=(--config "$work/tiny.cfg" --no-progress --br 4KiB --bw 64KiB --items 1000)
+check "--finds 2^64 - 1 is refused with the bound" 2 "--finds: '18446744073709551615' is out of range; expected a whole number from 0 to 100000000" \
+    timeout 20 "$bin" btree "${bound[@]}" --finds 18446744073709551615
+check "--scans 2^64 - 1 is refused with the bound" 2 "--scans: '18446744073709551615' is out of range; expected a whole number from 0 to 100000000" \
+    timeout 20 "$bin" btree "${bound[@]}" --scans 18446744073709551615
+check "--inserts beyond 10^8" 2 "--inserts: '100000001' is out of range; expected a whole number from 0 to 100000000" \
+    timeout 20 "$bin" btree "${bound[@]}" --inserts 100000001
+check "--batch beyond 10^8" 2 "--batch: '100000001' is out of range; expected a whole number from 0 to 100000000" \
+    timeout 20 "$bin" btree "${bound[@]}" --batch 100000001
+check "--items beyond 2^36" 2 "--items: '68719476737' is out of range; expected a whole number from 1 to 68719476736 \(2\^36\)" \
+    timeout 20 "$bin" btree --config "$work/tiny.cfg" --no-progress --items 68719476737
+check "--scan-length 0 is refused" 2 "--scan-length: '0' is out of range; expected a whole number from 1 to" \
+    timeout 20 "$bin" btree "${bound[@]}" --scan-length 0
+refused "--scans x --scan-length beyond 10^10 item visits" \
+    "--scans 100000 x --scan-length 1000000 would visit more than 10\^10 items, more than a run can finish" \
+    timeout 20 "$bin" btree "${bound[@]}" --scans 100000 --scan-length 1000000
+check "btree --help states the bounds" 0 "random finds \(at most 10\^8\)" "$bin" btree --help
 exit $fail

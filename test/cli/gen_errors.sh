@@ -82,6 +82,18 @@ else
     fail "gen tree failed: $(cat err.txt)"
 fi
 
+# --levels is the most levels: 100 nodes reach 99 levels below the source, and the header and
+# --json say 99, not the 1000 asked for (a header that claimed 1000 levels misled a reader).
+if "$bin" gen tree --nodes 100 --levels 1000 --out deep.txt --json >deep.json 2>err.txt; then
+    grep -q '^# flashxxl gen tree .*levels=99 ' deep.txt ||
+        fail "gen tree --nodes 100 --levels 1000: header '$(head -1 deep.txt)' does not say levels=99"
+    grep -q 'levels=1000' deep.txt && fail "gen tree header still claims 1000 levels: $(head -1 deep.txt)"
+    python3 -c "import json,sys; assert json.load(open('deep.json'))['params']['levels'] == 99" ||
+        fail "gen tree --json params.levels is not 99: $(cat deep.json)"
+else
+    fail "gen tree --nodes 100 --levels 1000 failed: $(cat err.txt)"
+fi
+
 # Same seed, same file; another seed, another file.
 "$bin" gen rmat --scale 8 --seed 7 --out r1.txt >/dev/null 2>&1 || fail "gen rmat (seed 7) failed"
 "$bin" gen rmat --scale 8 --seed 7 --out r2.txt >/dev/null 2>&1 || fail "gen rmat (seed 7, again) failed"

@@ -112,4 +112,26 @@ if [ -w /dev/full ]; then
     check "stdout on a full disk" 1 "writing standard output failed" bash -c "'$bin' machine --no-probe --json > /dev/full"
 fi
 check "charts flashxxl wrote are rewritten" 0 "output verified" "$bin" sort "${small[@]}" --br 4KiB --bw 64KiB --items 100000 --plot p1
+
+# --plot '' is refused, not taken for "no plots" (it exited 0 and wrote nothing).
+check "sort --plot ''" 2 "--plot: empty path; expected a directory for the charts" \
+    "$bin" sort "${small[@]}" --items 1000 --plot ''
+check "bfs --plot ''" 2 "--plot: empty path; expected a directory for the charts" "$bin" bfs grid:side=4 --no-progress --plot ''
+check "placement --plot ''" 2 "--plot: empty path; expected a directory for the charts" \
+    "$bin" placement grid:side=4 --no-progress --plot ''
+# A run that fails after --plot made its directory removes it again (only one it made, only empty).
+check "sort --plot NEWDIR with too many items" 2 "more than the capacity of machine 'tiny'" \
+    "$bin" sort "${small[@]}" --br 4KiB --bw 64KiB --items 100000000 --plot newdir
+[ ! -e newdir ] && echo "ok   the failed run removed the directory it made" ||
+    { echo "FAIL the failed run left its --plot directory"; ls -la newdir; fail=1; }
+mkdir olddir
+check "sort --plot an existing directory with too many items" 2 "more than the capacity of machine 'tiny'" \
+    "$bin" sort "${small[@]}" --br 4KiB --bw 64KiB --items 100000000 --plot olddir
+[ -d olddir ] && echo "ok   a directory the failed run did not make stays" || { echo "FAIL olddir was removed"; fail=1; }
+check "placement --plot NEWDIR from a node that is not there" 2 "source 999 is not a node" \
+    "$bin" placement grid:side=4 --no-progress --source 999 --plot newdir2
+check "bfs --plot NEWDIR from a node that is not there" 2 "source 999 is not a node" \
+    "$bin" bfs grid:side=4 --no-progress --source 999 --plot newdir3
+[ ! -e newdir2 ] && [ ! -e newdir3 ] && echo "ok   placement's and bfs's failed runs removed their directories" ||
+    { echo "FAIL a failed graph run left its --plot directory"; ls -la; fail=1; }
 exit $fail

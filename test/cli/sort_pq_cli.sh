@@ -27,7 +27,7 @@ check "--help gives the default input and the minimum memory" 0 "at least [0-9.]
     bash -c "'$bin' sort --help | tr -s ' \n' ' '"
 check "pq --help gives the minimum memory" 0 "at least [0-9.]+ (KiB|MiB) for 8-byte items" bash -c "'$bin' pq --help | tr -s ' \n' ' '"
 check "memory checked before the input is generated (a huge input fails at once)" 2 "--memory 64KiB is below the minimum .* of vector mode" \
-    timeout 20 "$bin" sort $base --br 4KiB --bw 512KiB --memory 64KiB --items 100000000000
+    timeout 20 "$bin" sort $base --br 4KiB --bw 512KiB --memory 64KiB --items 68719476736
 check "memory too small" 2 "--memory 64KiB is below the minimum" "$bin" sort $base --br 4KiB --bw 512KiB --memory 64KiB --items 10
 check "unknown device" 2 "no such device \(it has ssd, hdd\)" "$bin" sort --device flash9 --items 10 --no-progress
 check "pq push-pop" 0 "output verified: sorted" "$bin" pq $small --items 300000
@@ -35,10 +35,10 @@ check "pq interleaved, 16 B" 0 "output verified: sorted" "$bin" pq $small --item
 check "pq interleaved, 1 item" 0 "output verified: sorted" "$bin" pq $small --items 1 --mode interleaved
 check "pq bad mode" 2 "push-pop or interleaved" "$bin" pq $small --items 10 --mode lifo
 # --items 0 is an error, not the default 1 GiB; a thread count is capped before any thread starts.
-# The range --items states is the one it accepts (README): 1 to 2^64 - 1.
-check "sort --items 0 is refused (not the default input)" 2 "--items: '0' is out of range; expected a whole number from 1 to 2\^64 - 1" "$bin" sort $small --items 0
-check "pq --items 0 is refused" 2 "--items: '0' is out of range; expected a whole number from 1 to 2\^64 - 1" "$bin" pq $small --items 0
-check "sort --items -5 states the range from 1" 2 "--items: '-5' is not accepted; expected a whole number from 1 to 2\^64 - 1" "$bin" sort $small --items -5
+# The range --items states is the one it accepts (README): 1 to 2^36, the most a run can finish.
+check "sort --items 0 is refused (not the default input)" 2 "--items: '0' is out of range; expected a whole number from 1 to 68719476736 \(2\^36\)" "$bin" sort $small --items 0
+check "pq --items 0 is refused" 2 "--items: '0' is out of range; expected a whole number from 1 to 68719476736 \(2\^36\)" "$bin" pq $small --items 0
+check "sort --items -5 states the range from 1" 2 "--items: '-5' is not accepted; expected a whole number from 1 to 68719476736 \(2\^36\)" "$bin" sort $small --items -5
 check "--items with --bytes: one of them" 2 "one of --items N and --bytes SIZE, not both" "$bin" sort $small --items 5 --bytes 1MiB
 check "--threads above 1024 names the option and the range" 2 "--threads: '100000' is out of range; expected a whole number from 0 to 1024" \
     "$bin" sort $small --items 10 --threads 100000

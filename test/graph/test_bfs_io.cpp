@@ -38,6 +38,9 @@ TEST(bfs_graph_source, generator_specs) {
     auto t = open_graph_source("tree:nodes=1001,levels=10");
     EXPECT_EQ(count_edges(*t), 1000u);
     EXPECT_NE(t->describe().find("levels=10"), std::string::npos);
+    // levels= is the most levels: 100 nodes have 99 below the source, and the description says so.
+    EXPECT_NE(open_graph_source("tree:nodes=100,levels=1000")->describe().find("levels=99"),
+              std::string::npos);
     auto td = open_graph_source("tree:nodes=50000");
     EXPECT_NE(td->describe().find("levels=105"), std::string::npos);  // sqrt(128 KiB / 12)
     auto r = open_graph_source("random:nodes=1000,degree=4,seed=3");
@@ -65,6 +68,18 @@ TEST(bfs_graph_source, bad_specs_name_the_problem) {
     } catch (const config_error& e) {
         EXPECT_NE(std::string(e.what()).find("side= is given twice"), std::string::npos) << e.what();
     }
+    // A count is a count: no byte unit (side=1KiB was 1024 nodes per side), no trailing comma.
+    for (const char* spec :
+         {"grid:side=1KiB", "tree:nodes=1MiB", "random:nodes=10,edges=1KiB", "grid:side=4,"})
+        EXPECT_THROW(open_graph_source(spec), config_error) << spec;
+    try {
+        open_graph_source("grid:side=1KiB");
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find(
+                      "'1KiB' is not a node count (nodes per side) (byte units do not apply"),
+                  std::string::npos)
+            << e.what();
+    }
     try {
         open_graph_source("rmat:scale=4294967297");
         ADD_FAILURE() << "accepted";
@@ -75,7 +90,10 @@ TEST(bfs_graph_source, bad_specs_name_the_problem) {
         open_graph_source("grid:side=3037000501");  // 2 side (side - 1) edges would wrap 64 bits
         ADD_FAILURE() << "accepted";
     } catch (const config_error& e) {
-        EXPECT_NE(std::string(e.what()).find("side <= 3037000500"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("side: '3037000501' is out of range; expected a node count "
+                                             "(nodes per side), a whole number from 1 to 3037000500"),
+                  std::string::npos)
+            << e.what();
     }
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "flashxxl/characterize/experiment.hpp"
+#include "flashxxl/comma_list.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/text_checks.hpp"
 #include "flashxxl/units.hpp"
@@ -272,12 +273,14 @@ inline experiment_step parse_experiment_line(const std::string& text, const std:
         }
     } else if (verb == "sweep") {
         s.kind = step_kind::sweep;
-        std::string list = k.text("patterns", "SR,RR,SW,RW");
-        std::stringstream ls(list);
-        std::string code;
-        while (std::getline(ls, code, ','))
-            if (!code.empty()) s.sweep_patterns.push_back(detail::parse_baseline(k, "patterns", code));
-        if (s.sweep_patterns.empty()) k.fail("patterns", "no pattern given");
+        std::vector<std::string> codes;
+        try { // every list's rules: no empty entry, no pattern twice
+            codes = parse_comma_list("the list", k.text("patterns", "SR,RR,SW,RW"));
+        } catch (const config_error& e) {
+            k.fail("patterns", e.what());
+        }
+        for (const std::string& code : codes)
+            s.sweep_patterns.push_back(detail::parse_baseline(k, "patterns", code));
         detail::parse_span(k, s.pattern);
         s.from = k.size("from", 512);
         s.to = k.size("to", 8 * MiB);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "flashxxl/comma_list.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/binary_edge_format.hpp"
 #include "flashxxl/graph/binary_edge_reader.hpp"
@@ -58,18 +60,16 @@ private:
     std::string d_;
 };
 
-//! key=value pairs after "KIND:", comma-separated; unknown keys are errors.
+//! key=value pairs after "KIND:", comma-separated (parse_comma_list: an empty entry is refused as
+//! in every list); unknown keys are errors.
 class spec_params {
 public:
     spec_params(const std::string& spec, const std::string& kind, const std::string& text,
                 const std::vector<std::string>& allowed)
         : spec_(spec), kind_(kind) {
-        std::size_t pos = 0;
-        while (pos < text.size()) {
-            std::size_t comma = text.find(',', pos);
-            std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-            pos = comma == std::string::npos ? text.size() : comma + 1;
-            if (item.empty()) continue;
+        if (text.empty()) return; // "grid:": the missing key is named by integer()
+        for (const std::string& item :
+             parse_comma_list("graph spec '" + spec + "': the parameter list", text)) {
             std::size_t eq = item.find('=');
             if (eq == std::string::npos)
                 throw config_error("graph spec '" + spec + "': '" + item + "' is not key=value");
@@ -93,6 +93,37 @@ public:
         return named(k, [&] { return parse_size(it->second); });
     }
     std::uint64_t integer(const std::string& k, std::uint64_t dflt) const { return has(k) ? integer(k) : dflt; }
+    //! A count (nodes, edges, levels, a seed), `noun` naming it ("a node count"): whole decimal
+    //! digits from `min` to `max`, no byte unit (side=1KiB is not 1024 nodes per side).
+    std::uint64_t count(const std::string& k, const std::string& noun, std::uint64_t min = 0,
+                        std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) const {
+        auto it = values_.find(k);
+        if (it == values_.end())
+            throw config_error("graph spec '" + spec_ + "': " + kind_ + " needs " + k + "=");
+        const std::string& text = it->second;
+        const std::string refused = "graph spec '" + spec_ + "': " + k + ": '" + text + "' is ";
+        const std::string expected =
+            "; expected " + noun + ", a whole number from " + std::to_string(min) + " to " +
+            (max == std::numeric_limits<std::uint64_t>::max() ? "2^64 - 1" : std::to_string(max));
+        const std::size_t digits = text.find_first_not_of("0123456789");
+        if (text.empty() || digits != std::string::npos)
+            throw config_error(refused + "not " + noun +
+                               (digits != 0 && !text.empty() ? " (byte units do not apply to a count)" : "") +
+                               expected);
+        std::uint64_t v = 0;
+        for (char c : text) {
+            if (v > (std::numeric_limits<std::uint64_t>::max() - std::uint64_t(c - '0')) / 10)
+                throw config_error(refused + "out of range" + expected);
+            v = v * 10 + std::uint64_t(c - '0');
+        }
+        if (v < min || v > max) throw config_error(refused + "out of range" + expected);
+        return v;
+    }
+    //! count(), `dflt` when `k` is not given.
+    std::uint64_t count(const std::string& k, const std::string& noun, std::uint64_t dflt, std::uint64_t min,
+                        std::uint64_t max) const {
+        return has(k) ? count(k, noun, min, max) : dflt;
+    }
     double number(const std::string& k, double dflt) const {
         auto it = values_.find(k);
         return it == values_.end() ? dflt : named(k, [&] { return parse_number(it->second); });
@@ -134,28 +165,31 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
     std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
     if (kind == "grid") {
         detail::spec_params p(spec, kind, rest, {"side"});
-        std::uint64_t side = p.integer("side");
+        std::uint64_t side = p.count("side", "a node count (nodes per side)", 1, grid_generator::max_side);
         return std::make_unique<detail::edge_source_holder<grid_generator>>(grid_generator(side), "grid side=" + std::to_string(side));
     }
     if (kind == "tree") {
         detail::spec_params p(spec, kind, rest, {"nodes", "levels", "block", "item_bytes"});
-        std::uint64_t n = p.integer("nodes");
+        std::uint64_t n = p.count("nodes", "a node count", 1);
         if (p.has("levels") && (p.has("block") || p.has("item_bytes")))
             throw config_error("graph spec '" + spec + "': give levels= or block= / item_bytes=, not both");
-        std::uint64_t levels = p.has("levels") ? p.integer("levels")
-                                               : tree_generator::default_levels(p.integer("block", 128 * 1024),
-                                                                                p.integer("item_bytes", 12));
-        return std::make_unique<detail::edge_source_holder<tree_generator>>(
-            tree_generator(n, levels), "tree nodes=" + std::to_string(n) + " levels=" + std::to_string(levels));
+        std::uint64_t levels =
+            p.has("levels")
+                ? p.count("levels", "a level count", 1)
+                : tree_generator::default_levels(p.integer("block", 128 * 1024), p.integer("item_bytes", 12));
+        tree_generator g(n, levels); // described by the levels it has: fewer than levels= when n - 1 is
+        const std::string description =
+            "tree nodes=" + std::to_string(n) + " levels=" + std::to_string(g.levels());
+        return std::make_unique<detail::edge_source_holder<tree_generator>>(std::move(g), description);
     }
     if (kind == "random") {
         detail::spec_params p(spec, kind, rest, {"nodes", "degree", "edges", "seed"});
-        std::uint64_t n = p.integer("nodes");
+        std::uint64_t n = p.count("nodes", "a node count", 1);
         if (p.has("degree") == p.has("edges"))
             throw config_error("graph spec '" + spec + "': random needs exactly one of degree= and edges=");
-        std::uint64_t m = p.has("edges") ? p.integer("edges")
+        std::uint64_t m = p.has("edges") ? p.count("edges", "an edge count")
                                          : random_graph_generator::edges_for_degree(n, p.number("degree", 0));
-        std::uint64_t seed = p.integer("seed", 1);
+        std::uint64_t seed = p.count("seed", "a seed", 1, 0, std::numeric_limits<std::uint64_t>::max());
         return std::make_unique<detail::edge_source_holder<random_graph_generator>>(
             random_graph_generator(n, m, seed),
             "random nodes=" + std::to_string(n) + " edges=" + std::to_string(m) + " seed=" + std::to_string(seed));
@@ -163,16 +197,17 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
     if (kind == "rmat") {
         detail::spec_params p(spec, kind, rest, {"scale", "edge_factor", "a", "b", "c", "seed"});
         rmat_params r;
-        const std::uint64_t scale = p.integer("scale");
+        const std::uint64_t scale = p.count("scale", "a scale (log2 of the node count)");
         if (scale > 62)  // checked here: the cast below would wrap 2^32 + 1 to 1
             throw config_error("graph spec '" + spec + "': rmat scale " + std::to_string(scale) +
                                " out of range (expected 1 ... 62)");
         r.scale = unsigned(scale);
-        r.edge_factor = p.integer("edge_factor", r.edge_factor);
+        r.edge_factor = p.count("edge_factor", "an edge count per node", r.edge_factor, 1,
+                                std::numeric_limits<std::uint64_t>::max());
         r.a = p.number("a", r.a);
         r.b = p.number("b", r.b);
         r.c = p.number("c", r.c);
-        std::uint64_t seed = p.integer("seed", 1);
+        std::uint64_t seed = p.count("seed", "a seed", 1, 0, std::numeric_limits<std::uint64_t>::max());
         return std::make_unique<detail::edge_source_holder<rmat_generator>>(
             rmat_generator(r, seed), "rmat scale=" + std::to_string(r.scale) + " edge_factor=" +
                                          std::to_string(r.edge_factor) + " seed=" + std::to_string(seed));
