@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/machine/placement_registry.hpp"
 #include "did_you_mean.hpp"
 #include "option_checks.hpp"
 
@@ -54,6 +55,16 @@ private:
     std::vector<std::size_t> created_;
 };
 
+//! --placement's help, from placement_policies(): the names, and the policies whose options
+//! are required (usage not in brackets), which --placement alone cannot give.
+inline std::string placement_option_help() {
+    std::string required;
+    for (const placement_entry& e : placement_policies())
+        if (!e.usage.empty() && e.usage[0] != '[') required += (required.empty() ? "" : " / ") + e.name;
+    return "override the placement policy: " + placement_policy_names() +
+           (required.empty() ? std::string() : " (options of " + required + " need a config file)");
+}
+
 //! Adds --machine, --config, --backing-dir, --placement, --pace, --scale to a subcommand. `choice`
 //! must outlive the parse (--scale records in it that it was given).
 inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
@@ -72,9 +83,7 @@ inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
                     "back the preset's emulated devices by sparse files in this directory instead of memory "
                     "(unlinked once open: nothing is left behind, even by a killed run)")
         ->check(writable_directory());
-    cmd->add_option("--placement", choice.placement,
-                    "override the placement policy: random_striping, flash_aware, single or per_role "
-                    "(options of single / per_role need a config file)");
+    cmd->add_option("--placement", choice.placement, placement_option_help());
     cmd->add_flag("--pace", choice.pace, "pace wall time to the device models (preset machines)");
     cmd->add_option("--scale", choice.scale, "wall seconds per modelled second when pacing (with --pace only)")
         ->capture_default_str()

@@ -83,6 +83,25 @@ TEST(Placement, SingleAndPerRole) {
     EXPECT_EQ(per_role.allocate(role::scratch, 4 * KiB, 1)->dev->name(), "hdd");
 }
 
+TEST(Placement, EveryRegisteredPolicyIsBuiltByItsNameAndListedInTheError) {
+    std::string unknown;
+    try {
+        make_placement("nope", {});
+    } catch (const config_error& e) {
+        unknown = e.what();
+    }
+    for (const placement_entry& e : placement_policies()) {
+        EXPECT_FALSE(e.description.empty()) << e.name;
+        EXPECT_NE(unknown.find(e.name), std::string::npos) << unknown;
+        placement_options options;
+        if (e.name == "single") options["device"] = "hdd";
+        EXPECT_EQ(make_placement(e.name, options)->name(), e.name);
+        if (!e.any_keys) {
+            EXPECT_THROW(make_placement(e.name, {{"frob", "1"}}), config_error) << e.name;
+        }
+    }
+}
+
 TEST(Placement, RandomStripingIsRoughlyUniformAndDeterministic) {
     auto run = [](std::uint64_t seed) {
         machine m = machine::from_config_text(std::string(kHybrid) + "placement=random_striping seed=" +

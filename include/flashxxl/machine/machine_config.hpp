@@ -44,8 +44,8 @@ bool apply_stxxl_option(device_spec& d, const std::string& key, const std::strin
 //! ...; detail::apply_stxxl_option) are understood, so an existing `.stxxl` line such as
 //! `disk=/var/tmp/stxxl,1G,syscall unlink` loads unchanged. IO_IMPL is memory (sparse, allocated on first
 //! write; PATH must be `memory`), syscall or linuxaio (PATH is a file this machine creates).
-//! `placement=POLICY key=value...` picks random_striping [seed=N], flash_aware, single
-//! device=NAME, or per_role static_data=a,b hot=c ...
+//! `placement=POLICY key=value...` picks a policy of placement_policies()
+//! (machine/placement_registry.hpp) with its options.
 //! Errors throw config_error naming ORIGIN:LINE and the field: also a NUL byte, a UTF-8
 //! byte-order mark, a second name=, an empty model=.
 machine_spec parse_machine_config(const std::string& text, const std::string& origin = "<config>");

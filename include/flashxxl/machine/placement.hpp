@@ -12,6 +12,7 @@
 
 #include "flashxxl/device/device_class.hpp"
 #include "flashxxl/machine/placement_policy.hpp"
+#include "flashxxl/machine/placement_registry.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/role.hpp"
 
@@ -178,10 +179,5 @@ private:
     std::string name_;
     chooser f_;
 };
-
-//! The policies a config or CLI can name: random_striping, flash_aware, single, per_role.
-//! `options` holds the placement line's key=value pairs (seed=, device=, static_data=a,b ...).
-std::unique_ptr<placement_policy> make_placement(const std::string& policy,
-                                                 const std::map<std::string, std::string>& options);
 
 } // namespace flashxxl
