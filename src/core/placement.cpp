@@ -28,7 +28,8 @@ std::uint64_t parse_seed(const std::string& text) {
     for (char c : text) {
         const std::uint64_t digit = std::uint64_t(c - '0');
         if (seed > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
-            throw config_error("placement random_striping: seed '" + text + "' overflows 64 bits; " + expected);
+            throw config_error("placement random_striping: seed '" + text + "' overflows 64 bits; " +
+                               expected);
         seed = seed * 10 + digit;
     }
     return seed;
@@ -84,7 +85,8 @@ std::unique_ptr<placement_policy> make_per_role(const placement_options& options
 void check_keys(const placement_entry& entry, const placement_options& options) {
     for (const auto& kv : options) {
         bool ok = false;
-        for (const auto& k : entry.keys) ok = ok || kv.first == k;
+        for (const auto& k : entry.keys)
+            ok = ok || kv.first == k;
         if (!ok)
             throw config_error("placement " + entry.name + ": unknown option '" + kv.first + "'" +
                                (entry.keys.empty() ? std::string(" (it takes none)")
@@ -96,30 +98,43 @@ void check_keys(const placement_entry& entry, const placement_options& options) 
 
 const std::vector<placement_entry>& placement_policies() {
     static const std::vector<placement_entry> table = {
-        {"random_striping", "[seed=N]",
-         "every block to a uniformly random device with room (the seeds/000 Table 4.1 baseline)", {"seed"},
+        {"random_striping",
+         "[seed=N]",
+         "every block to a uniformly random device with room (the seeds/000 Table 4.1 baseline)",
+         {"seed"},
          make_random_striping},
-        {"flash_aware", "", "static_data on flash devices, hot, scratch, stream on HDDs", {}, make_flash_aware},
+        {"flash_aware",
+         "",
+         "static_data on flash devices, hot, scratch, stream on HDDs",
+         {},
+         make_flash_aware},
         {"single", "device=NAME", "everything on one device", {"device"}, make_single},
-        {"per_role", "static_data=a,b hot=c ...", "explicit lists per role; roles not listed use every device",
-         {}, make_per_role, true},
+        {"per_role",
+         "static_data=a,b hot=c ...",
+         "explicit lists per role; roles not listed use every device",
+         {},
+         make_per_role,
+         true},
     };
     return table;
 }
 
 std::string placement_policy_names() {
     std::vector<std::string> names;
-    for (const placement_entry& e : placement_policies()) names.push_back(e.name);
+    for (const placement_entry& e : placement_policies())
+        names.push_back(e.name);
     return join(names, " or ");
 }
 
-std::unique_ptr<placement_policy> make_placement(const std::string& policy, const placement_options& options) {
+std::unique_ptr<placement_policy> make_placement(const std::string& policy,
+                                                 const placement_options& options) {
     for (const placement_entry& e : placement_policies()) {
         if (e.name != policy) continue;
         if (!e.any_keys) check_keys(e, options);
         return e.make(options);
     }
-    throw config_error("unknown placement policy '" + policy + "' (expected " + placement_policy_names() + ")");
+    throw config_error("unknown placement policy '" + policy + "' (expected " + placement_policy_names() +
+                       ")");
 }
 
 } // namespace flashxxl

@@ -15,13 +15,13 @@ using placement_options = std::map<std::string, std::string>;
 
 //! One policy a `placement=` line or `--placement` can name.
 struct placement_entry {
-    std::string name;                //!< what a config names
-    std::string usage;               //!< its options as a config writes them ("[seed=N]"), empty if none
-    std::string description;         //!< one line: what goes where
-    std::vector<std::string> keys;   //!< the option keys it takes; make_placement refuses others
+    std::string name;              //!< what a config names
+    std::string usage;             //!< its options as a config writes them ("[seed=N]"), empty if none
+    std::string description;       //!< one line: what goes where
+    std::vector<std::string> keys; //!< the option keys it takes; make_placement refuses others
     //! Builds the policy from the options (config_error for a bad value).
     std::unique_ptr<placement_policy> (*make)(const placement_options& options);
-    bool any_keys = false;           //!< `make` checks the keys itself (per_role's keys are roles)
+    bool any_keys = false; //!< `make` checks the keys itself (per_role's keys are roles)
 };
 
 //! Every policy, in the order help and errors list them.
