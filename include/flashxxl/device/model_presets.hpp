@@ -16,14 +16,16 @@
 
 namespace flashxxl {
 
-//! One preset: its name and a one-line description.
+//! One preset (`model=NAME` in a config): its name, a one-line description, and its factory.
 struct model_preset_info {
     std::string name;
     std::string description;
+    //! The preset's model with `overrides` taken (model_params::finish refuses any left over).
+    std::unique_ptr<device_model> (*make)(const std::string& name, model_params& overrides);
 };
 
-//! Every preset with its one-line description, in a fixed order.
-std::vector<model_preset_info> model_presets();
+//! Every preset, in a fixed order: the one table lists, errors and make_model come from.
+const std::vector<model_preset_info>& model_presets();
 
 //! The preset names, in the order of model_presets().
 std::vector<std::string> model_preset_names();
