@@ -502,14 +502,14 @@ TEST(priority_queue, invalid_block_sizes_are_a_config_error_naming_both) {
     EXPECT_THROW((priority_queue<std::uint64_t>(m, 64 * MiB, b)), config_error);
 }
 
-// Code written against blocks<Br, Bw> keeps compiling and means the same; the default
-// (device_blocks) takes the sizes of the device the role (hot) is placed on.
+// Code written against blocks<Br, Bw> passes the value, which converts to block_sizes; without
+// sizes a container takes those of the device the role (hot) is placed on.
 TEST(priority_queue, compile_time_blocks_and_device_block_sizes) {
     machine m = flashxxl_test::tiny_machine();
     {
-        priority_queue<std::uint64_t, std::less<std::uint64_t>, small_blocks> pq(m, mem);
+        priority_queue<std::uint64_t, std::less<std::uint64_t>> pq(m, mem, small_blocks{});
         EXPECT_EQ(pq.blocks(), small);
-        EXPECT_EQ((priority_queue<std::uint64_t, std::less<std::uint64_t>, small_blocks>::min_memory()),
+        EXPECT_EQ((priority_queue<std::uint64_t, std::less<std::uint64_t>>::min_memory(small_blocks{})),
                   priority_queue<std::uint64_t>::min_memory(small));
         for (std::uint64_t i = 0; i < 100000; ++i) pq.push(i * 7919 % 100003);
         EXPECT_GT(flashxxl_test::total_stats(m).total.write_ops, 0u);

@@ -203,14 +203,14 @@ TEST(sorter, exact_io_shapes_at_12KiB_36KiB) {
     check_exact_shapes<item<16>>(b, 512 * KiB, 3, 1);
 }
 
-// Code written against blocks<Br, Bw> keeps compiling and means the same; the default
-// (device_blocks) takes the sizes of the device the role is placed on.
+// Code written against blocks<Br, Bw> passes the value, which converts to block_sizes; without
+// sizes a container takes those of the device the role is placed on.
 TEST(sorter, compile_time_blocks_and_device_block_sizes) {
     machine m = flashxxl_test::tiny_machine();
     {
-        sorter<std::uint64_t, std::less<std::uint64_t>, small_blocks> s(m, mem);
+        sorter<std::uint64_t, std::less<std::uint64_t>> s(m, mem, small_blocks{});
         EXPECT_EQ(s.blocks(), small);
-        EXPECT_EQ((sorter<std::uint64_t, std::less<std::uint64_t>, small_blocks>::min_memory()),
+        EXPECT_EQ((sorter<std::uint64_t, std::less<std::uint64_t>>::min_memory(small_blocks{})),
                   sorter<std::uint64_t>::min_memory(small));
         for (std::uint64_t i = 0; i < 50000; ++i) s.push(50000 - i);
         s.sort();

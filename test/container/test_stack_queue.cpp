@@ -62,11 +62,11 @@ const std::vector<block_sizes>& pairs() {
     return p;
 }
 
-//! A container with the sizes `b` (legacy: through the constructor without sizes, whose
-//! Blocks must then be b).
+//! A container with the sizes `b` (legacy: given as the compile-time value small_blocks{},
+//! which converts to block_sizes and must then be b).
 template <class C>
 C make(machine& m, std::uint64_t memory, const block_sizes& b, bool legacy, role r = role::hot) {
-    if (legacy) return C(m, memory, r);
+    if (legacy) return C(m, memory, small_blocks{}, r);
     return C(m, memory, b, r);
 }
 
@@ -192,7 +192,7 @@ TYPED_TEST_SUITE(stack_queue_typed, item_types);
 
 TYPED_TEST(stack_queue_typed, stack_matches_std_stack) {
     using T = TypeParam;
-    stack_matches_std_stack<T, stack<T, small_blocks>>(small_blocks{}, true);
+    stack_matches_std_stack<T, stack<T>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         stack_matches_std_stack<T, stack<T>>(b, false);
@@ -201,7 +201,7 @@ TYPED_TEST(stack_queue_typed, stack_matches_std_stack) {
 
 TYPED_TEST(stack_queue_typed, queue_matches_std_queue) {
     using T = TypeParam;
-    queue_matches_std_queue<T, queue<T, small_blocks>>(small_blocks{}, true);
+    queue_matches_std_queue<T, queue<T>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         queue_matches_std_queue<T, queue<T>>(b, false);
@@ -209,7 +209,7 @@ TYPED_TEST(stack_queue_typed, queue_matches_std_queue) {
 }
 
 TEST(queue, small_queue_does_no_io) {
-    small_queue_does_no_io<queue<std::uint64_t, small_blocks>>(small_blocks{}, true);
+    small_queue_does_no_io<queue<std::uint64_t>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         small_queue_does_no_io<queue<std::uint64_t>>(b, false);
@@ -217,7 +217,7 @@ TEST(queue, small_queue_does_no_io) {
 }
 
 TEST(queue, long_queue_streams_through_the_device) {
-    long_queue_streams_through_the_device<queue<std::uint64_t, small_blocks>>(small_blocks{}, true);
+    long_queue_streams_through_the_device<queue<std::uint64_t>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         long_queue_streams_through_the_device<queue<std::uint64_t>>(b, false);
@@ -225,24 +225,23 @@ TEST(queue, long_queue_streams_through_the_device) {
 }
 
 TEST(stack_queue, out_of_space_then_recover) {
-    out_of_space_then_recover<stack<std::uint64_t, small_blocks>, queue<std::uint64_t, small_blocks>>(small_blocks{},
-                                                                                                      true);
+    out_of_space_then_recover<stack<std::uint64_t>, queue<std::uint64_t>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         out_of_space_then_recover<stack<std::uint64_t>, queue<std::uint64_t>>(b, false);
     }
 }
 
-// The static helpers: with a pair, and the zero-argument forms kept for blocks<Br, Bw> code
-// (seeds/001's 128 KiB / 16 MiB for the default device_blocks).
+// The static helpers: with a pair (a blocks<Br, Bw> value converts to one), and the
+// zero-argument forms (seeds/001's 128 KiB / 16 MiB).
 TEST(stack_queue, static_memory_helpers_follow_the_block_sizes) {
     const block_sizes odd(12 * KiB, 36 * KiB), seeds;
     EXPECT_EQ(stack<std::uint64_t>::memory_usage(odd), 72 * KiB);
     EXPECT_EQ(stack<std::uint64_t>::memory_usage(), 2 * seeds.bw);
-    EXPECT_EQ((stack<std::uint64_t, small_blocks>::memory_usage()), 2 * bw);
+    EXPECT_EQ(stack<std::uint64_t>::memory_usage(small_blocks{}), 2 * bw);
     EXPECT_EQ(queue<std::uint64_t>::memory_usage(odd), 72 * KiB + 24 * KiB);
     EXPECT_EQ(queue<std::uint64_t>::memory_usage(), 2 * seeds.bw + 2 * seeds.br);
-    EXPECT_EQ((queue<std::uint64_t, small_blocks>::memory_usage()), 2 * bw + 2 * br);
+    EXPECT_EQ(queue<std::uint64_t>::memory_usage(small_blocks{}), 2 * bw + 2 * br);
     machine m = flashxxl_test::tiny_machine();
     stack<item<40>> s(m, stack<item<40>>::memory_usage(odd), odd);
     EXPECT_EQ(s.account().peak(), stack<item<40>>::memory_usage(odd));
@@ -252,7 +251,8 @@ TEST(stack_queue, static_memory_helpers_follow_the_block_sizes) {
     EXPECT_EQ(q.buffer_items(), 3u * (12 * KiB / 40));
 }
 
-// Without sizes, stack<T> and queue<T> take those of the device their role is placed on.
+// Without sizes, stack<T> and queue<T> take those of the device their role is placed on; a
+// blocks<> value wins.
 TEST(stack_queue, default_sizes_come_from_the_device_or_from_blocks) {
     machine m = machine::from_config_text("flash=memory,64MiB,memory name=ssd br=12KiB bw=36KiB\n"
                                           "placement=single device=ssd\n",
@@ -262,9 +262,9 @@ TEST(stack_queue, default_sizes_come_from_the_device_or_from_blocks) {
     EXPECT_EQ(s.blocks(), odd);
     queue<std::uint64_t> q(m, queue<std::uint64_t>::memory_usage(odd));
     EXPECT_EQ(q.blocks(), odd);
-    stack<std::uint64_t, small_blocks> ls(m, stack<std::uint64_t, small_blocks>::memory_usage());
+    stack<std::uint64_t> ls(m, stack<std::uint64_t>::memory_usage(small_blocks{}), small_blocks{});
     EXPECT_EQ(ls.blocks(), block_sizes(br, bw));
-    queue<std::uint64_t, small_blocks> lq(m, queue<std::uint64_t, small_blocks>::memory_usage());
+    queue<std::uint64_t> lq(m, queue<std::uint64_t>::memory_usage(small_blocks{}), small_blocks{});
     EXPECT_EQ(lq.blocks(), block_sizes(br, bw));
 }
 

@@ -35,11 +35,11 @@ int scaled(int ops, const block_sizes& b, int floor = 300) {
     return std::max<int>(floor, int(n));
 }
 
-//! A vector with the sizes `b` (legacy: through the constructor without sizes, whose Blocks
-//! must then be b).
+//! A vector with the sizes `b` (legacy: given as the compile-time value small_blocks{}, which
+//! converts to block_sizes and must then be b).
 template <class V>
 V make_vector(machine& m, std::uint64_t memory, const block_sizes& b, bool legacy, role r = role::stream) {
-    if (legacy) return V(m, memory, r);
+    if (legacy) return V(m, memory, small_blocks{}, r);
     return V(m, memory, b, r);
 }
 
@@ -260,7 +260,7 @@ void stream_writer_out_of_space_keeps_written_groups(const block_sizes& b, bool 
 } // namespace
 
 TEST(vector, stream_writer_out_of_space_keeps_written_groups) {
-    stream_writer_out_of_space_keeps_written_groups<vector<std::uint64_t, small_blocks>>(small_blocks{}, true);
+    stream_writer_out_of_space_keeps_written_groups<vector<std::uint64_t>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         stream_writer_out_of_space_keeps_written_groups<vector<std::uint64_t>>(b, false);
@@ -274,7 +274,7 @@ TYPED_TEST_SUITE(vector_typed, item_types);
 
 TYPED_TEST(vector_typed, random_access_matches_std_vector) {
     using T = TypeParam;
-    random_access_matches_std_vector<T, vector<T, small_blocks>>(small_blocks{}, true);
+    random_access_matches_std_vector<T, vector<T>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         random_access_matches_std_vector<T, vector<T>>(b, false);
@@ -282,7 +282,7 @@ TYPED_TEST(vector_typed, random_access_matches_std_vector) {
 }
 
 TEST(vector, every_write_back_is_bw_when_groups_are_full) {
-    every_write_back_is_bw_when_groups_are_full<vector<std::uint64_t, small_blocks>>(small_blocks{}, true);
+    every_write_back_is_bw_when_groups_are_full<vector<std::uint64_t>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         every_write_back_is_bw_when_groups_are_full<vector<std::uint64_t>>(b, false);
@@ -290,7 +290,7 @@ TEST(vector, every_write_back_is_bw_when_groups_are_full) {
 }
 
 TEST(vector, streams_roundtrip_and_append_to_partial_group) {
-    streams_roundtrip_and_append_to_partial_group<vector<item<40>, small_blocks>>(small_blocks{}, true);
+    streams_roundtrip_and_append_to_partial_group<vector<item<40>>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         streams_roundtrip_and_append_to_partial_group<vector<item<40>>>(b, false);
@@ -332,7 +332,7 @@ TEST(vector, deep_read_ahead_scan_reads_each_block_once) {
 }
 
 TEST(vector, resize_clear_and_errors) {
-    resize_clear_and_errors<vector<std::uint32_t, small_blocks>>(small_blocks{}, true);
+    resize_clear_and_errors<vector<std::uint32_t>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         resize_clear_and_errors<vector<std::uint32_t>>(b, false);
@@ -340,29 +340,28 @@ TEST(vector, resize_clear_and_errors) {
 }
 
 TEST(vector, out_of_space_keeps_data_and_stays_destructible) {
-    out_of_space_keeps_data_and_stays_destructible<vector<std::uint64_t, small_blocks>>(small_blocks{}, true);
+    out_of_space_keeps_data_and_stays_destructible<vector<std::uint64_t>>(small_blocks{}, true);
     for (const block_sizes& b : pairs()) {
         SCOPED_TRACE(b.describe());
         out_of_space_keeps_data_and_stays_destructible<vector<std::uint64_t>>(b, false);
     }
 }
 
-// The static helpers: with a pair, and the zero-argument forms kept for blocks<Br, Bw> code
-// (seeds/001's 128 KiB / 16 MiB for the default device_blocks).
+// The static helpers: with a pair (a blocks<Br, Bw> value converts to one), and the
+// zero-argument forms (seeds/001's 128 KiB / 16 MiB).
 TEST(vector, static_memory_helpers_follow_the_block_sizes) {
     using V = vector<std::uint64_t>;
-    using L = vector<std::uint64_t, small_blocks>;
     const block_sizes odd(12 * KiB, 36 * KiB), seeds;
     EXPECT_EQ(V::min_memory(odd), 36 * KiB + 2 * (12 * KiB + V::frame_overhead) + 4096);
     EXPECT_EQ(V::min_memory(), V::min_memory(seeds));
-    EXPECT_EQ(L::min_memory(), L::min_memory(block_sizes(br, bw)));
+    EXPECT_EQ(V::min_memory(small_blocks{}), V::min_memory(block_sizes(br, bw)));
     EXPECT_EQ(V::stream_reader::memory_usage(odd, 3), 4 * 12 * KiB);
     EXPECT_EQ(V::stream_reader::memory_usage(odd), 2 * 12 * KiB);
     EXPECT_EQ(V::stream_reader::memory_usage(), 2 * seeds.br);
-    EXPECT_EQ(L::stream_reader::memory_usage(1), 2 * br);
+    EXPECT_EQ(V::stream_reader::memory_usage(small_blocks{}, 1), 2 * br);
     EXPECT_EQ(V::stream_writer::memory_usage(odd), 2 * 36 * KiB);
     EXPECT_EQ(V::stream_writer::memory_usage(), 2 * seeds.bw);
-    EXPECT_EQ(L::stream_writer::memory_usage(), 2 * bw);
+    EXPECT_EQ(V::stream_writer::memory_usage(small_blocks{}), 2 * bw);
     // The streams hold exactly what they state.
     machine m = flashxxl_test::tiny_machine();
     V v(m, V::min_memory(odd), odd);
@@ -381,7 +380,7 @@ TEST(vector, static_memory_helpers_follow_the_block_sizes) {
     EXPECT_EQ(ra.peak(), V::stream_reader::memory_usage(odd, 2));
 }
 
-// Without sizes, a vector<T> takes those of the device its role is placed on; blocks<> wins.
+// Without sizes, a vector<T> takes those of the device its role is placed on; a blocks<> value wins.
 TEST(vector, default_sizes_come_from_the_device_or_from_blocks) {
     machine m = machine::from_config_text("flash=memory,64MiB,memory name=ssd br=12KiB bw=36KiB\n"
                                           "placement=single device=ssd\n",
@@ -390,7 +389,7 @@ TEST(vector, default_sizes_come_from_the_device_or_from_blocks) {
     EXPECT_EQ(v.blocks(), block_sizes(12 * KiB, 36 * KiB));
     EXPECT_EQ(v.items_per_page(), 12 * KiB / 8);
     EXPECT_EQ(v.pages_per_group(), 3u);
-    vector<std::uint64_t, small_blocks> l(m, vector<std::uint64_t, small_blocks>::min_memory());
+    vector<std::uint64_t> l(m, vector<std::uint64_t>::min_memory(small_blocks{}), small_blocks{});
     EXPECT_EQ(l.blocks(), block_sizes(br, bw));
     machine plain = flashxxl_test::tiny_machine();
     vector<std::uint64_t> d(plain, vector<std::uint64_t>::min_memory());

@@ -61,8 +61,7 @@ TEST(block_sizes, rejects_each_rule_naming_both_values_and_the_rule) {
 TEST(block_sizes, compile_time_pair_converts) {
     block_sizes b = blocks<64 * 1024, 1024 * 1024>{};
     EXPECT_EQ(b, block_sizes(64 * KiB, MiB));
-    EXPECT_EQ((block_sizes::of<blocks<4096, 16384>>()), block_sizes(4 * KiB, 16 * KiB));
-    EXPECT_EQ(detail::static_block_sizes<device_blocks>(), block_sizes());
+    EXPECT_EQ(block_sizes(blocks<4096, 16384>{}), block_sizes(4 * KiB, 16 * KiB));
 }
 
 TEST(device_blocks, config_line_states_block_sizes_per_device) {

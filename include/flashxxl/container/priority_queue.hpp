@@ -70,9 +70,9 @@ namespace flashxxl {
 //! from every push, top and pop (failure_latch); size() stays readable.
 //!
 //! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
-//! depends on them. `Blocks` only names the sizes the constructor without block_sizes uses:
-//! the device's (device_blocks, the default) or a compile-time blocks<Br, Bw>.
-template <class T, class Cmp = std::less<T>, class Blocks = device_blocks>
+//! depends on them. The constructor without block_sizes uses the device's; a compile-time
+//! blocks<Br, Bw>{} converts to block_sizes.
+template <class T, class Cmp = std::less<T>>
 class priority_queue {
 public:
     using value_type = T;
@@ -94,8 +94,8 @@ public:
         std::uint64_t need = buffer_floor(b);
         return need + reserve(need) + reserve(need) / 32 + 4096;
     }
-    //! min_memory() for the sizes `Blocks` names (seeds/001's 128 KiB / 16 MiB for device_blocks).
-    static std::uint64_t min_memory() { return min_memory(detail::static_block_sizes<Blocks>()); }
+    //! min_memory(b) for seeds/001's sizes (128 KiB / 16 MiB).
+    static std::uint64_t min_memory() { return min_memory(block_sizes()); }
 
     //! A queue with budget `memory` (bytes of buffers and bookkeeping) and block sizes `b`,
     //! writing its external arrays under role `r`. config_error when `b` breaks a rule of
@@ -128,10 +128,9 @@ public:
         arena_ = aligned_buffer(arena_capacity_ * sizeof(T), &account_);
         rebuild_tree();
     }
-    //! The same with the sizes `Blocks` names: blocks<Br, Bw>'s, or for device_blocks those of
-    //! the device role `r` is placed on (machine::block_sizes_for).
+    //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
     priority_queue(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::hot)
-        : priority_queue(m, memory, detail::default_block_sizes<Blocks>::get(m, r), std::move(cmp), r) {}
+        : priority_queue(m, memory, m.block_sizes_for(r), std::move(cmp), r) {}
     priority_queue(const priority_queue&) = delete;
     priority_queue& operator=(const priority_queue&) = delete;
     ~priority_queue() = default;  // readers wait for their requests; their segments give the extents back

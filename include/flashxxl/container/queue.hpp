@@ -27,8 +27,7 @@ namespace flashxxl {
 //! pops take items straight from it and no I/O happens.
 //!
 //! Br and Bw are the run-time block_sizes given to the constructor (or, without them, those of
-//! the device the role is placed on; `Blocks` = blocks<Br, Bw> makes those the default
-//! instead, for code written against it).
+//! the device the role is placed on; a compile-time blocks<Br, Bw>{} converts to block_sizes).
 //!
 //! Memory: memory_usage(b) = 2 x Bw + 2 x Br. T must be trivially copyable; it need not be
 //! default-constructible. Not thread-safe.
@@ -37,7 +36,7 @@ namespace flashxxl {
 //! "structure flashxxl::queue") leaves the queue as it was: the item is not queued. A
 //! failed write or read (io_failure) loses the items of its block: the queue then throws that
 //! failure from every push, front and pop (failure_latch); size() stays readable.
-template <class T, class Blocks = device_blocks>
+template <class T>
 class queue {
 public:
     using value_type = T;
@@ -47,8 +46,8 @@ public:
     static std::uint64_t memory_usage(const block_sizes& b) {
         return 2 * b.bw + block_reader<T>::memory_usage(b, 1);
     }
-    //! memory_usage(b) for the sizes of `Blocks` (seeds/001's 128 KiB / 16 MiB for device_blocks).
-    static std::uint64_t memory_usage() { return memory_usage(detail::static_block_sizes<Blocks>()); }
+    //! memory_usage(b) for seeds/001's sizes (128 KiB / 16 MiB).
+    static std::uint64_t memory_usage() { return memory_usage(block_sizes()); }
 
     //! An empty queue on machine `m` whose extents have role `r`, with block sizes `b`
     //! (config_error when they break a rule of block_sizes, an item does not fit in Br, or the
@@ -63,10 +62,8 @@ public:
                                b.describe() + ")");
         for (auto& buf : buffers_) buf = aligned_buffer(b.bw, &account_);
     }
-    //! The same with the default block sizes: those of `Blocks` when it is a blocks<Br, Bw>,
-    //! else those of the device role `r` is placed on (machine::block_sizes_for).
-    queue(machine& m, std::uint64_t memory, role r = role::hot)
-        : queue(m, memory, detail::default_block_sizes<Blocks>::get(m, r), r) {}
+    //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
+    queue(machine& m, std::uint64_t memory, role r = role::hot) : queue(m, memory, m.block_sizes_for(r), r) {}
     queue(const queue&) = delete;
     queue& operator=(const queue&) = delete;
     //! Waits for the write in flight; its extent (and the reader's) go back with the members.

@@ -25,26 +25,20 @@ struct sort_report {
 
 //! Memory sort() needs beyond the sorter for a vector with block sizes `b`: an input reader
 //! (2 Br) and an output writer (2 Bw).
-template <class T, class Blocks = device_blocks>
+template <class T>
 std::uint64_t sort_stream_memory(const block_sizes& b) {
-    return vector<T, Blocks>::stream_reader::memory_usage(b, 1) + vector<T, Blocks>::stream_writer::memory_usage(b);
-}
-//! sort_stream_memory(b) for the sizes `Blocks` names (seeds/001's 128 KiB / 16 MiB for
-//! device_blocks); a vector's own sizes are v.blocks().
-template <class T, class Blocks>
-std::uint64_t sort_stream_memory() {
-    return sort_stream_memory<T, Blocks>(detail::static_block_sizes<Blocks>());
+    return vector<T>::stream_reader::memory_usage(b, 1) + vector<T>::stream_writer::memory_usage(b);
 }
 
 namespace detail {
 
 //! sort()'s work; sort() names itself in an out_of_space from it.
-template <class T, class Blocks, class Cmp>
-sort_report sort_vector(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch,
+template <class T, class Cmp>
+sort_report sort_vector(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratch,
                         std::size_t threads) {
-    using sorter_type = sorter<T, Cmp>;  // one sorter type per element and comparator, whatever Blocks
+    using sorter_type = sorter<T, Cmp>;
     const block_sizes b = v.blocks();
-    const std::uint64_t streams = sort_stream_memory<T, Blocks>(b);
+    const std::uint64_t streams = sort_stream_memory<T>(b);
     const std::uint64_t minimum = streams + sorter_type::min_memory(b);
     if (memory < minimum)
         throw config_error("flashxxl::sort: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
@@ -56,7 +50,7 @@ sort_report sort_vector(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, rol
     s.set_threads(threads);
     s.expect(v.size());  // double-buffered run formation when it costs no extra pass
     {
-        typename vector<T, Blocks>::stream_reader in(v, 0, v.size(), 1, &account);
+        typename vector<T>::stream_reader in(v, 0, v.size(), 1, &account);
         while (!in.empty()) {
             std::uint64_t k = in.run();
             s.push(&*in, k);
@@ -67,7 +61,7 @@ sort_report sort_vector(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, rol
     try {
         rethrow_out_of_space_in("flashxxl::sort", [&] {
             v.clear();
-            typename vector<T, Blocks>::stream_writer out(v, &account);
+            typename vector<T>::stream_writer out(v, &account);
             drain_into(s, out);  // the sorter has the merger interface (empty, pop_into)
             out.finish();
         });
@@ -98,8 +92,8 @@ sort_report sort_vector(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, rol
 //! that looks like the whole. A failure before that (the runs find no room, a read fails)
 //! leaves the vector as it was. An out_of_space names the device, the role and the structure
 //! ("flashxxl::sorter in flashxxl::sort", "flashxxl::vector in flashxxl::sort").
-template <class T, class Blocks, class Cmp>
-sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch,
+template <class T, class Cmp>
+sort_report sort(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch,
                  std::size_t threads = 0) {
     return rethrow_out_of_space_in("flashxxl::sort", [&] {
         return detail::sort_vector(v, std::move(cmp), memory, scratch, threads);
@@ -107,8 +101,8 @@ sort_report sort(vector<T, Blocks>& v, Cmp cmp, std::uint64_t memory, role scrat
 }
 
 //! sort(v, std::less<T>(), memory).
-template <class T, class Blocks>
-sort_report sort(vector<T, Blocks>& v, std::uint64_t memory) {
+template <class T>
+sort_report sort(vector<T>& v, std::uint64_t memory) {
     return sort(v, std::less<T>(), memory);
 }
 

@@ -68,9 +68,9 @@ namespace flashxxl {
 //! ("structure flashxxl::sorter").
 //!
 //! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
-//! depends on them. `Blocks` only names the sizes the constructor without block_sizes uses:
-//! the device's (device_blocks, the default) or a compile-time blocks<Br, Bw>.
-template <class T, class Cmp = std::less<T>, class Blocks = device_blocks>
+//! depends on them. The constructor without block_sizes uses the device's; a compile-time
+//! blocks<Br, Bw>{} converts to block_sizes.
+template <class T, class Cmp = std::less<T>>
 class sorter {
 public:
     using value_type = T;
@@ -105,8 +105,8 @@ public:
         std::uint64_t need = buffer_floor(b);
         return need + reserve(need) + reserve(need) / 32 + 4096;
     }
-    //! min_memory() for the sizes `Blocks` names (seeds/001's 128 KiB / 16 MiB for device_blocks).
-    static std::uint64_t min_memory() { return min_memory(detail::static_block_sizes<Blocks>()); }
+    //! min_memory(b) for seeds/001's sizes (128 KiB / 16 MiB).
+    static std::uint64_t min_memory() { return min_memory(block_sizes()); }
     //! Bytes of the output stage (operator* / operator++ read from it) of a sorter with budget
     //! `memory` and read blocks `br`: stage_blocks_for M less the reserve, in whole Br.
     static std::uint64_t output_stage_bytes(std::uint64_t memory, std::uint64_t br) {
@@ -142,11 +142,10 @@ public:
         fan_in_ = fan_in_for(merge_buffers_);
         final_fan_in_ = fan_in_for(final_buffers_);
     }
-    //! The same with the sizes `Blocks` names: blocks<Br, Bw>'s, or for device_blocks those of
-    //! the device role `r` is placed on (machine::block_sizes_for).
+    //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
     sorter(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::scratch,
            memory_account* account = nullptr)
-        : sorter(m, memory, detail::default_block_sizes<Blocks>::get(m, r), std::move(cmp), r, account) {}
+        : sorter(m, memory, m.block_sizes_for(r), std::move(cmp), r, account) {}
     sorter(const sorter&) = delete;
     sorter& operator=(const sorter&) = delete;
     ~sorter() { clear_noexcept(); }

@@ -25,8 +25,7 @@ namespace flashxxl {
 //! thrash: every Bw of I/O is paid for by at least Bw / sizeof(T) operations.
 //!
 //! Br and Bw are the run-time block_sizes given to the constructor (or, without them, those of
-//! the device the role is placed on; `Blocks` = blocks<Br, Bw> makes those the default
-//! instead, for code written against it).
+//! the device the role is placed on; a compile-time blocks<Br, Bw>{} converts to block_sizes).
 //!
 //! Memory: memory_usage(b) = 2 x Bw (the budget passed to the constructor must cover it).
 //! T must be trivially copyable; it need not be default-constructible. Not thread-safe.
@@ -36,7 +35,7 @@ namespace flashxxl {
 //! and the operation may be retried; an out_of_space names the device, the role and the structure
 //! ("structure flashxxl::stack"). (The half being spilled is about to take the next push,
 //! so its write is waited for at once: there is nothing to overlap it with.)
-template <class T, class Blocks = device_blocks>
+template <class T>
 class stack {
 public:
     using value_type = T;
@@ -44,8 +43,8 @@ public:
 
     //! Memory a stack with block sizes `b` holds: two halves of Bw.
     static std::uint64_t memory_usage(const block_sizes& b) { return 2 * b.bw; }
-    //! memory_usage(b) for the sizes of `Blocks` (seeds/001's 128 KiB / 16 MiB for device_blocks).
-    static std::uint64_t memory_usage() { return memory_usage(detail::static_block_sizes<Blocks>()); }
+    //! memory_usage(b) for seeds/001's sizes (128 KiB / 16 MiB).
+    static std::uint64_t memory_usage() { return memory_usage(block_sizes()); }
 
     //! An empty stack on machine `m` whose spilled halves have role `r`, with block sizes `b`
     //! (config_error when they break a rule of block_sizes, an item does not fit in Br, or the
@@ -59,10 +58,8 @@ public:
                                format_bytes(double(memory_usage(b))) + " it needs (2 x Bw, " + b.describe() + ")");
         for (half& h : halves_) h.buf = aligned_buffer(b.bw, &account_);
     }
-    //! The same with the default block sizes: those of `Blocks` when it is a blocks<Br, Bw>,
-    //! else those of the device role `r` is placed on (machine::block_sizes_for).
-    stack(machine& m, std::uint64_t memory, role r = role::hot)
-        : stack(m, memory, detail::default_block_sizes<Blocks>::get(m, r), r) {}
+    //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
+    stack(machine& m, std::uint64_t memory, role r = role::hot) : stack(m, memory, m.block_sizes_for(r), r) {}
     stack(const stack&) = delete;
     stack& operator=(const stack&) = delete;
     ~stack() = default;  // no I/O is ever in flight between calls; spilled extents go back with spilled_

@@ -29,8 +29,8 @@ namespace flashxxl {
 //! An array of T on a machine's devices. Items live in groups of Bw bytes (one extent each,
 //! placed by the machine's policy for the vector's role and the group number), in
 //! block_layout<T>: Br / sizeof(T) items per Br page. Br and Bw are the run-time block_sizes
-//! given to the constructor (or, without them, those of the device the role is placed on;
-//! `Blocks` = blocks<Br, Bw> makes those the default instead, for code written against it).
+//! given to the constructor (or, without them, those of the device the role is placed on; a
+//! compile-time blocks<Br, Bw>{} converts to block_sizes).
 //!
 //! Random access goes through a cache of Br pages (clock replacement). A miss reads one Br
 //! page. Evicting a dirty page writes back its whole group with ONE write of Bw bytes: cached
@@ -60,7 +60,7 @@ namespace flashxxl {
 //! "flashxxl::vector::OP: unusable since an earlier failure lost items (FIRST FAILURE)" instead
 //! of going on with fewer items. failed() tells; clear() gives the extents back and makes the
 //! vector usable again, empty. Destruction is always safe.
-template <class T, class Blocks = device_blocks>
+template <class T>
 class vector {
 public:
     using value_type = T;
@@ -72,8 +72,8 @@ public:
     //! The least budget a vector with block sizes `b` accepts: a staging buffer of Bw and two
     //! page frames.
     static std::uint64_t min_memory(const block_sizes& b) { return b.bw + 2 * (b.br + frame_overhead) + 4096; }
-    //! min_memory(b) for the sizes of `Blocks` (seeds/001's 128 KiB / 16 MiB for device_blocks).
-    static std::uint64_t min_memory() { return min_memory(detail::static_block_sizes<Blocks>()); }
+    //! min_memory(b) for seeds/001's sizes (128 KiB / 16 MiB).
+    static std::uint64_t min_memory() { return min_memory(block_sizes()); }
     //! Memory a vector with budget M holds at most (all of it: staging, frames, page map).
     static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
 
@@ -96,10 +96,9 @@ public:
                                format_size(b.bw) + " staging buffer and two Br = " + format_size(b.br) + " pages)");
         frame_count_ = (memory - b.bw - 4096) / (b.br + frame_overhead);
     }
-    //! The same with the default block sizes: those of `Blocks` when it is a blocks<Br, Bw>,
-    //! else those of the device role `r` is placed on (machine::block_sizes_for).
+    //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
     vector(machine& m, std::uint64_t memory, role r = role::stream)
-        : vector(m, memory, detail::default_block_sizes<Blocks>::get(m, r), r) {}
+        : vector(m, memory, m.block_sizes_for(r), r) {}
     vector(const vector&) = delete;
     vector& operator=(const vector&) = delete;
 
@@ -276,9 +275,9 @@ public:
         static std::uint64_t memory_usage(const block_sizes& b, std::size_t prefetch = 1) {
             return block_reader<T>::memory_usage(b, prefetch);
         }
-        //! memory_usage(b, prefetch) for the sizes of `Blocks` (128 KiB / 16 MiB for device_blocks).
+        //! memory_usage(b, prefetch) for seeds/001's sizes (128 KiB / 16 MiB).
         static std::uint64_t memory_usage(std::size_t prefetch = 1) {
-            return memory_usage(detail::static_block_sizes<Blocks>(), prefetch);
+            return memory_usage(block_sizes(), prefetch);
         }
         explicit stream_reader(vector& v, size_type first = 0, size_type last = size_type(-1),
                                std::size_t prefetch = 1, memory_account* account = nullptr)
@@ -329,8 +328,8 @@ public:
     public:
         //! Memory of a writer with block sizes `b`.
         static std::uint64_t memory_usage(const block_sizes& b) { return 2 * b.bw; }
-        //! memory_usage(b) for the sizes of `Blocks` (128 KiB / 16 MiB for device_blocks).
-        static std::uint64_t memory_usage() { return memory_usage(detail::static_block_sizes<Blocks>()); }
+        //! memory_usage(b) for seeds/001's sizes (128 KiB / 16 MiB).
+        static std::uint64_t memory_usage() { return memory_usage(block_sizes()); }
         explicit stream_writer(vector& v, memory_account* account = nullptr) : v_(&v) {
             v.failed_.check("flashxxl::vector::stream_writer");
             v.flush();

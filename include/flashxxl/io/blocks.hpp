@@ -57,18 +57,12 @@ struct block_sizes {
 
     friend bool operator==(const block_sizes& a, const block_sizes& b) { return a.br == b.br && a.bw == b.bw; }
     friend bool operator!=(const block_sizes& a, const block_sizes& b) { return !(a == b); }
-
-    //! The sizes of a compile-time blocks<Br, Bw>.
-    template <class Blocks>
-    static block_sizes of() {
-        return block_sizes{Blocks::read_block, Blocks::write_block};
-    }
 };
 
 //! The compile-time spelling of a block-size pair, kept for research code written against it:
-//! `blocks<128 * 1024, 16 * 1024 * 1024>{}` converts to the run-time block_sizes, and a
-//! container template argument `blocks<Br, Bw>` makes those the sizes its constructors use when
-//! they are given none. The rules are checked at compile time here.
+//! a value `blocks<128 * 1024, 16 * 1024 * 1024>{}` converts to the run-time block_sizes, so it
+//! may be passed wherever block_sizes is taken (`sorter<T, Cmp> s(m, M, blocks<Br, Bw>{})`).
+//! Containers take no block-size template argument. The rules are checked at compile time here.
 template <std::size_t Br, std::size_t Bw>
 struct blocks {
     static_assert(Br > 0 && Br % 4096 == 0, "flashxxl::blocks: Br must be a positive multiple of 4 KiB");
@@ -79,36 +73,8 @@ struct blocks {
     static constexpr std::size_t write_block = Bw;  //!< Bw, bytes per write
     static constexpr std::size_t reads_per_write = Bw / Br;  //!< Br blocks in one Bw block
 
+    //! The run-time value of this pair.
     operator block_sizes() const { return block_sizes{Br, Bw}; }  // NOLINT: the documented conversion
 };
-
-//! The default container template argument: a container built without block sizes uses those of
-//! the device its role is placed on (machine::block_sizes_for).
-struct device_blocks {};
-
-namespace detail {
-//! The sizes a container with template argument `Blocks` uses when its constructor gets none.
-template <class Blocks>
-struct default_block_sizes {
-    template <class Machine, class Role>
-    static block_sizes get(const Machine&, Role) { return block_sizes::of<Blocks>(); }
-};
-template <>
-struct default_block_sizes<device_blocks> {
-    template <class Machine, class Role>
-    static block_sizes get(const Machine& m, Role r) { return m.block_sizes_for(r); }
-};
-//! The sizes that the zero-argument static helpers of a container (min_memory() and the like,
-//! kept for code written against blocks<Br, Bw>) assume: blocks<>'s, or seeds/001's default
-//! for device_blocks.
-template <class Blocks>
-block_sizes static_block_sizes() {
-    return block_sizes::of<Blocks>();
-}
-template <>
-inline block_sizes static_block_sizes<device_blocks>() {
-    return block_sizes();
-}
-} // namespace detail
 
 } // namespace flashxxl

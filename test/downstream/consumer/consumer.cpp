@@ -28,10 +28,10 @@ bool sorts(Sorter& s) {
 }
 
 //! The README's sorter example, in the compile-time spelling blocks<Br, Bw> that code written
-//! before run-time block sizes uses.
+//! before run-time block sizes uses: its value converts to block_sizes.
 bool legacy_blocks_example(flashxxl::machine& m) {
     using B = flashxxl::blocks<128 * 1024, 16 * 1024 * 1024>;
-    flashxxl::sorter<std::uint64_t, std::less<>, B> s(m, 256 << 20);
+    flashxxl::sorter<std::uint64_t, std::less<>> s(m, 256 << 20, B{});
     return sorts(s) && s.blocks() == flashxxl::block_sizes(128 * 1024, 16 * 1024 * 1024);
 }
 
