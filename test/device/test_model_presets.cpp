@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "flashxxl/device/lambert_w.hpp"
 #include "flashxxl/device/model_presets.hpp"
@@ -101,6 +102,72 @@ TEST(ModelPresets, UnknownPresetListsThePresets) {
             EXPECT_TRUE(contains(e.what(), n)) << e.what();
     }
     EXPECT_THROW(model_preset_description("nope"), config_error);
+}
+
+namespace {
+//! The message of `f()`'s config_error, empty if it throws none.
+template <class F> std::string refusal_of(F f) {
+    try {
+        f();
+    } catch (const config_error& e) {
+        return e.what();
+    }
+    return {};
+}
+//! The keys a model's fields visitor declares, in order.
+struct key_collector {
+    using range = model_field_range;
+    void size(const char* k, std::uint64_t, const range&, const char* m) { add(k, m); }
+    void count(const char* k, std::uint64_t, const range&, const char* m) { add(k, m); }
+    void number(const char* k, double, const range&, const char* m) { add(k, m); }
+    void add(const char* key, const char* meaning) {
+        keys.push_back(key);
+        EXPECT_NE(std::string(meaning), "") << key;
+    }
+    std::vector<std::string> keys;
+};
+template <class Config> std::vector<std::string> declared_keys() {
+    key_collector c;
+    const Config defaults{};
+    Config::visit_fields(defaults, c);
+    return c.keys;
+}
+} // namespace
+
+TEST(ModelFields, OneDeclarationGivesParsingListingAndRanges) {
+    // Listing follows the declaration, and every declared key is one a config may override.
+    const auto listed = [](const auto& cfg) {
+        std::vector<std::string> keys;
+        for (const auto& kv : cfg.list()) keys.push_back(kv.first);
+        return keys;
+    };
+    EXPECT_EQ(listed(block_mapped_ssd::config{}), declared_keys<block_mapped_ssd::config>());
+    EXPECT_EQ(listed(page_mapped_ssd::config{}), declared_keys<page_mapped_ssd::config>());
+    EXPECT_EQ(listed(hdd_model::config{}), declared_keys<hdd_model::config>());
+    const std::string unknown = refusal_of([] { make_model("barracuda-7200.11", {{"frob", "1"}}); });
+    for (const std::string& key : declared_keys<hdd_model::config>())
+        EXPECT_TRUE(contains(unknown, key)) << key;
+    // A count's range is enforced while parsing; a value set in code is checked with the range.
+    EXPECT_TRUE(contains(refusal_of([] { make_model("barracuda-7200.11", {{"n_ws", "1025"}}); }),
+                         "parameter 'n_ws': '1025' is out of range; expected a whole number from 0 to 1024"));
+    hdd_model::config c;
+    c.n_ws = 2000;
+    EXPECT_TRUE(
+        contains(refusal_of([&] { hdd_model m(c); }), "parameter 'n_ws' = 2000 must lie in [0, 1024]"));
+    c = hdd_model::config{};
+    c.rho = 1;
+    EXPECT_TRUE(contains(refusal_of([&] { hdd_model m(c); }), "parameter 'rho' must lie in (0, 1)"));
+    page_mapped_ssd::config p;
+    p.op_percent = 0;
+    EXPECT_TRUE(contains(refusal_of([&] { page_mapped_ssd m(p); }),
+                         "parameter 'op_percent' must lie in (0, 1000]"));
+    block_mapped_ssd::config b;
+    b.bw_w_mibps = 0;
+    EXPECT_TRUE(contains(refusal_of([&] { block_mapped_ssd m(b); }), "parameter 'bw_w_mibps' must be > 0"));
+    b = block_mapped_ssd::config{};
+    b.t_merge_ms = -1;
+    EXPECT_TRUE(
+        contains(refusal_of([&] { block_mapped_ssd m(b); }), "parameter 't_merge_ms' must be >= 0"));
 }
 
 TEST(LambertW, KnownValuesAndFifoBound) {

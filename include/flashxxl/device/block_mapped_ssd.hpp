@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "flashxxl/device/device_model.hpp"
-#include "flashxxl/device/model_number_format.hpp"
+#include "flashxxl/device/model_fields.hpp"
 #include "flashxxl/device/model_params.hpp"
 #include "flashxxl/device/model_request_check.hpp"
 #include "flashxxl/error.hpp"
@@ -25,63 +25,52 @@ namespace flashxxl {
 //! SSD fitted to shared/seeds/000 Table 3.1 (see model_presets.hpp).
 class block_mapped_ssd final : public device_model {
 public:
-    //! Parameters; the names are the override keys (units in the names).
+    //! Parameters, each declared once in visit_fields (key, range, meaning); the keys are the
+    //! override keys (units in the names).
     struct config {
-        std::uint64_t capacity = 32 * GiB; //!< emulated capacity in bytes ("capacity")
-        std::uint64_t chunk = 512 * KiB;   //!< mapping unit C ("chunk")
-        std::uint64_t page = 4 * KiB;      //!< flash page P ("page")
-        std::uint64_t open_logs = 1;       //!< K open log chunks, LRU ("open_logs")
-        double c_r_ms = 0.143;             //!< per-read command overhead ("c_r_ms")
-        double t_read_ms = 0.0635;         //!< t_R: a read that starts on a new page ("t_read_ms")
-        double bw_r_mibps = 28.07;         //!< read transfer rate ("bw_r_mibps")
-        double c_w_ms = 0.080;             //!< per-write command overhead ("c_w_ms")
-        double bw_w_mibps = 24.53;         //!< program rate ("bw_w_mibps")
-        double t_merge_ms = 2.42;          //!< t_M: erase + remap part of a merge ("t_merge_ms")
+        std::uint64_t capacity = 32 * GiB;
+        std::uint64_t chunk = 512 * KiB;
+        std::uint64_t page = 4 * KiB;
+        std::uint64_t open_logs = 1;
+        double c_r_ms = 0.143;
+        double t_read_ms = 0.0635;
+        double bw_r_mibps = 28.07;
+        double c_w_ms = 0.080;
+        double bw_w_mibps = 24.53;
+        double t_merge_ms = 2.42;
 
+        //! Calls v.size / v.count / v.number(key, field, range, meaning) per parameter, in the
+        //! order they are parsed and listed (model_fields.hpp). `Self` is config or const config.
+        template <class Self, class V> static void visit_fields(Self& c, V& v) {
+            using r = model_field_range;
+            v.size("capacity", c.capacity, r::any(), "emulated capacity in bytes");
+            v.size("chunk", c.chunk, r::any(), "mapping unit C");
+            v.size("page", c.page, r::above(0), "flash page P");
+            v.count("open_logs", c.open_logs, r::any(), "K open log chunks, LRU");
+            v.number("c_r_ms", c.c_r_ms, r::at_least(0), "per-read command overhead");
+            v.number("t_read_ms", c.t_read_ms, r::at_least(0), "t_R: a read that starts on a new page");
+            v.number("bw_r_mibps", c.bw_r_mibps, r::above(0), "read transfer rate");
+            v.number("c_w_ms", c.c_w_ms, r::at_least(0), "per-write command overhead");
+            v.number("bw_w_mibps", c.bw_w_mibps, r::above(0), "program rate");
+            v.number("t_merge_ms", c.t_merge_ms, r::at_least(0), "t_M: erase + remap part of a merge");
+        }
         //! Reads every key from `p` (the current values are the defaults).
-        void take(model_params& p) {
-            capacity = p.take_size("capacity", capacity);
-            chunk = p.take_size("chunk", chunk);
-            page = p.take_size("page", page);
-            open_logs = p.take_count("open_logs", open_logs);
-            c_r_ms = p.take_number("c_r_ms", c_r_ms);
-            t_read_ms = p.take_number("t_read_ms", t_read_ms);
-            bw_r_mibps = p.take_number("bw_r_mibps", bw_r_mibps);
-            c_w_ms = p.take_number("c_w_ms", c_w_ms);
-            bw_w_mibps = p.take_number("bw_w_mibps", bw_w_mibps);
-            t_merge_ms = p.take_number("t_merge_ms", t_merge_ms);
-        }
+        void take(model_params& p) { take_model_fields(*this, p); }
         //! key=value pairs that take() reads back to the same config.
-        std::vector<std::pair<std::string, std::string>> list() const {
-            return {{"capacity", format_model_size(capacity)},
-                    {"chunk", format_model_size(chunk)},
-                    {"page", format_model_size(page)},
-                    {"open_logs", std::to_string(open_logs)},
-                    {"c_r_ms", format_model_number(c_r_ms)},
-                    {"t_read_ms", format_model_number(t_read_ms)},
-                    {"bw_r_mibps", format_model_number(bw_r_mibps)},
-                    {"c_w_ms", format_model_number(c_w_ms)},
-                    {"bw_w_mibps", format_model_number(bw_w_mibps)},
-                    {"t_merge_ms", format_model_number(t_merge_ms)}};
-        }
-        //! Throws config_error naming `model` and the offending key.
+        std::vector<std::pair<std::string, std::string>> list() const { return list_model_fields(*this); }
+        //! Throws config_error naming `model` and the offending key: each field's range, then the
+        //! bounds between fields.
         void validate(const std::string& model) const {
             auto fail = [&](const std::string& what) {
                 throw config_error("device model " + model + ": " + what);
             };
-            if (page == 0) fail("parameter 'page' must be > 0");
+            check_model_fields(*this, model);
             if (chunk == 0 || chunk % page != 0)
                 fail("parameter 'chunk' = " + std::to_string(chunk) +
                      " must be a positive multiple of 'page' (" + std::to_string(page) + ")");
             if (capacity < chunk)
                 fail("parameter 'capacity' = " + std::to_string(capacity) + " must be at least one chunk (" +
                      std::to_string(chunk) + ")");
-            if (!(bw_r_mibps > 0)) fail("parameter 'bw_r_mibps' must be > 0");
-            if (!(bw_w_mibps > 0)) fail("parameter 'bw_w_mibps' must be > 0");
-            if (!(c_r_ms >= 0)) fail("parameter 'c_r_ms' must be >= 0");
-            if (!(t_read_ms >= 0)) fail("parameter 't_read_ms' must be >= 0");
-            if (!(c_w_ms >= 0)) fail("parameter 'c_w_ms' must be >= 0");
-            if (!(t_merge_ms >= 0)) fail("parameter 't_merge_ms' must be >= 0");
             // More open logs than chunks would mean nothing: every chunk has one already.
             if (open_logs > capacity / chunk)
                 fail("parameter 'open_logs' = " + std::to_string(open_logs) + " must lie in [0, capacity / chunk = " +

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "flashxxl/device/device_model.hpp"
-#include "flashxxl/device/model_number_format.hpp"
+#include "flashxxl/device/model_fields.hpp"
 #include "flashxxl/device/model_params.hpp"
 #include "flashxxl/device/model_request_check.hpp"
 #include "flashxxl/error.hpp"
@@ -28,61 +28,41 @@ namespace flashxxl {
 //! Defaults: Seagate Barracuda 7200.11 500 GB fitted to shared/seeds/000 Table 3.1.
 class hdd_model final : public device_model {
 public:
-    //! Parameters; the names are the override keys (units in the names).
+    //! Parameters, each declared once in visit_fields (key, range, meaning); the keys are the
+    //! override keys (units in the names).
     struct config {
-        std::uint64_t capacity = 500000000000ull; //!< emulated capacity in bytes ("capacity")
-        double r_od_mibps = 87.8;                 //!< transfer rate at the outer diameter ("r_od_mibps")
-        double rho = 0.5;                         //!< inner / outer radius ratio, assumed ("rho")
-        double rpm = 7200;                        //!< spindle speed, T = 60 / rpm ("rpm")
-        double seek_t1_ms = 0.8;                  //!< seek settle time, assumed ("seek_t1_ms")
-        double seek_a_ms = 11.72;                 //!< seek(d) = t1 + a sqrt(d) ("seek_a_ms")
-        double c_r_ms = 0.073;                    //!< per-read command overhead ("c_r_ms")
-        double c_w_ms = 0.090;                    //!< per-write command overhead ("c_w_ms")
-        std::uint64_t n_ws = 14;                  //!< write-cache segments ("n_ws")
+        std::uint64_t capacity = 500000000000ull;
+        double r_od_mibps = 87.8;
+        double rho = 0.5;
+        double rpm = 7200;
+        double seek_t1_ms = 0.8;
+        double seek_a_ms = 11.72;
+        double c_r_ms = 0.073;
+        double c_w_ms = 0.090;
+        std::uint64_t n_ws = 14;
         //! The most write-cache segments: a drive's cache has tens of them (the Barracuda's 14).
         static constexpr std::uint64_t max_write_segments = 1024;
 
+        //! Calls v.size / v.count / v.number(key, field, range, meaning) per parameter, in the
+        //! order they are parsed and listed (model_fields.hpp). `Self` is config or const config.
+        template <class Self, class V> static void visit_fields(Self& c, V& v) {
+            using r = model_field_range;
+            v.size("capacity", c.capacity, r::above(0), "emulated capacity in bytes");
+            v.number("r_od_mibps", c.r_od_mibps, r::above(0), "transfer rate at the outer diameter");
+            v.number("rho", c.rho, r::open(0, 1), "inner / outer radius ratio, assumed");
+            v.number("rpm", c.rpm, r::above(0), "spindle speed, T = 60 / rpm");
+            v.number("seek_t1_ms", c.seek_t1_ms, r::at_least(0), "seek settle time, assumed");
+            v.number("seek_a_ms", c.seek_a_ms, r::at_least(0), "seek(d) = t1 + a sqrt(d)");
+            v.number("c_r_ms", c.c_r_ms, r::at_least(0), "per-read command overhead");
+            v.number("c_w_ms", c.c_w_ms, r::at_least(0), "per-write command overhead");
+            v.count("n_ws", c.n_ws, r::closed(0, double(max_write_segments)), "write-cache segments");
+        }
         //! Reads every key from `p` (the current values are the defaults).
-        void take(model_params& p) {
-            capacity = p.take_size("capacity", capacity);
-            r_od_mibps = p.take_number("r_od_mibps", r_od_mibps);
-            rho = p.take_number("rho", rho);
-            rpm = p.take_number("rpm", rpm);
-            seek_t1_ms = p.take_number("seek_t1_ms", seek_t1_ms);
-            seek_a_ms = p.take_number("seek_a_ms", seek_a_ms);
-            c_r_ms = p.take_number("c_r_ms", c_r_ms);
-            c_w_ms = p.take_number("c_w_ms", c_w_ms);
-            n_ws = p.take_count("n_ws", n_ws, 0, max_write_segments);
-        }
+        void take(model_params& p) { take_model_fields(*this, p); }
         //! key=value pairs that take() reads back to the same config.
-        std::vector<std::pair<std::string, std::string>> list() const {
-            return {{"capacity", format_model_size(capacity)},
-                    {"r_od_mibps", format_model_number(r_od_mibps)},
-                    {"rho", format_model_number(rho)},
-                    {"rpm", format_model_number(rpm)},
-                    {"seek_t1_ms", format_model_number(seek_t1_ms)},
-                    {"seek_a_ms", format_model_number(seek_a_ms)},
-                    {"c_r_ms", format_model_number(c_r_ms)},
-                    {"c_w_ms", format_model_number(c_w_ms)},
-                    {"n_ws", std::to_string(n_ws)}};
-        }
+        std::vector<std::pair<std::string, std::string>> list() const { return list_model_fields(*this); }
         //! Throws config_error naming `model` and the offending key.
-        void validate(const std::string& model) const {
-            auto fail = [&](const std::string& what) {
-                throw config_error("device model " + model + ": " + what);
-            };
-            if (capacity == 0) fail("parameter 'capacity' must be > 0");
-            if (!(r_od_mibps > 0)) fail("parameter 'r_od_mibps' must be > 0");
-            if (!(rho > 0 && rho < 1)) fail("parameter 'rho' must lie in (0, 1)");
-            if (!(rpm > 0)) fail("parameter 'rpm' must be > 0");
-            if (!(seek_t1_ms >= 0)) fail("parameter 'seek_t1_ms' must be >= 0");
-            if (!(seek_a_ms >= 0)) fail("parameter 'seek_a_ms' must be >= 0");
-            if (!(c_r_ms >= 0)) fail("parameter 'c_r_ms' must be >= 0");
-            if (!(c_w_ms >= 0)) fail("parameter 'c_w_ms' must be >= 0");
-            if (n_ws > max_write_segments)
-                fail("parameter 'n_ws' = " + std::to_string(n_ws) + " must lie in [0, " +
-                     std::to_string(max_write_segments) + "]");
-        }
+        void validate(const std::string& model) const { check_model_fields(*this, model); }
     };
 
     //! Validates `cfg` (config_error naming `preset_name`).

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "flashxxl/device/device_model.hpp"
+#include "flashxxl/device/model_fields.hpp"
 #include "flashxxl/device/model_number_format.hpp"
 #include "flashxxl/device/model_params.hpp"
 #include "flashxxl/device/model_request_check.hpp"
@@ -45,54 +46,48 @@ namespace flashxxl {
 //! exists only for blocks that have been opened. A fresh 1 TB model holds about 10 KiB.
 class page_mapped_ssd final : public device_model {
 public:
-    //! Parameters; the names are the override keys (units in the names).
+    //! Parameters, each declared once in visit_fields (key, range, meaning); the keys are the
+    //! override keys (units in the names).
     struct config {
-        std::uint64_t capacity = 1000000000000ull; //!< logical capacity in bytes ("capacity")
-        std::uint64_t page = 4 * KiB;              //!< mapping unit and flash page ("page")
-        std::uint64_t block = 4 * MiB;             //!< erase block ("block")
-        double op_percent = 7;                     //!< over-provisioning, % of capacity ("op_percent")
-        std::uint64_t units = 64;                  //!< parallel units (dies/planes) ("units")
-        double c_r_us = 0;                         //!< per-read command overhead ("c_r_us")
-        double t_read_us = 45;                     //!< unit time per page read ("t_read_us")
-        double bw_r_mibps = 7.45e9 / MiB;          //!< host read transfer cap ("bw_r_mibps")
-        double c_w_us = 17.5;                      //!< per-write cached latency ("c_w_us")
-        double bw_w_mibps = 6.9e9 / MiB;           //!< cached write rate ("bw_w_mibps")
-        double t_prog_us = 0;                      //!< unit time per page program, 0 = free ("t_prog_us")
+        std::uint64_t capacity = 1000000000000ull;
+        std::uint64_t page = 4 * KiB;
+        std::uint64_t block = 4 * MiB;
+        double op_percent = 7;
+        std::uint64_t units = 64;
+        double c_r_us = 0;
+        double t_read_us = 45;
+        double bw_r_mibps = 7.45e9 / MiB;
+        double c_w_us = 17.5;
+        double bw_w_mibps = 6.9e9 / MiB;
+        double t_prog_us = 0;
 
+        //! Calls v.size / v.count / v.number(key, field, range, meaning) per parameter, in the
+        //! order they are parsed and listed (model_fields.hpp). `Self` is config or const config.
+        template <class Self, class V> static void visit_fields(Self& c, V& v) {
+            using r = model_field_range;
+            v.size("capacity", c.capacity, r::any(), "logical capacity in bytes");
+            v.size("page", c.page, r::above(0), "mapping unit and flash page");
+            v.size("block", c.block, r::any(), "erase block");
+            v.number("op_percent", c.op_percent, r::left_open(0, 1000), "over-provisioning, % of capacity");
+            v.count("units", c.units, r::any(), "parallel units (dies/planes)");
+            v.number("c_r_us", c.c_r_us, r::at_least(0), "per-read command overhead");
+            v.number("t_read_us", c.t_read_us, r::at_least(0), "unit time per page read");
+            v.number("bw_r_mibps", c.bw_r_mibps, r::above(0), "host read transfer cap");
+            v.number("c_w_us", c.c_w_us, r::at_least(0), "per-write cached latency");
+            v.number("bw_w_mibps", c.bw_w_mibps, r::above(0), "cached write rate");
+            v.number("t_prog_us", c.t_prog_us, r::at_least(0), "unit time per page program, 0 = free");
+        }
         //! Reads every key from `p` (the current values are the defaults).
-        void take(model_params& p) {
-            capacity = p.take_size("capacity", capacity);
-            page = p.take_size("page", page);
-            block = p.take_size("block", block);
-            op_percent = p.take_number("op_percent", op_percent);
-            units = p.take_count("units", units);
-            c_r_us = p.take_number("c_r_us", c_r_us);
-            t_read_us = p.take_number("t_read_us", t_read_us);
-            bw_r_mibps = p.take_number("bw_r_mibps", bw_r_mibps);
-            c_w_us = p.take_number("c_w_us", c_w_us);
-            bw_w_mibps = p.take_number("bw_w_mibps", bw_w_mibps);
-            t_prog_us = p.take_number("t_prog_us", t_prog_us);
-        }
+        void take(model_params& p) { take_model_fields(*this, p); }
         //! key=value pairs that take() reads back to the same config.
-        std::vector<std::pair<std::string, std::string>> list() const {
-            return {{"capacity", format_model_size(capacity)},
-                    {"page", format_model_size(page)},
-                    {"block", format_model_size(block)},
-                    {"op_percent", format_model_number(op_percent)},
-                    {"units", std::to_string(units)},
-                    {"c_r_us", format_model_number(c_r_us)},
-                    {"t_read_us", format_model_number(t_read_us)},
-                    {"bw_r_mibps", format_model_number(bw_r_mibps)},
-                    {"c_w_us", format_model_number(c_w_us)},
-                    {"bw_w_mibps", format_model_number(bw_w_mibps)},
-                    {"t_prog_us", format_model_number(t_prog_us)}};
-        }
-        //! Throws config_error naming `model` and the offending key.
+        std::vector<std::pair<std::string, std::string>> list() const { return list_model_fields(*this); }
+        //! Throws config_error naming `model` and the offending key: each field's range, then the
+        //! bounds between fields.
         void validate(const std::string& model) const {
             auto fail = [&](const std::string& what) {
                 throw config_error("device model " + model + ": " + what);
             };
-            if (page == 0) fail("parameter 'page' must be > 0");
+            check_model_fields(*this, model);
             if (block == 0 || block % page != 0)
                 fail("parameter 'block' = " + std::to_string(block) +
                      " must be a positive multiple of 'page' (" + std::to_string(page) + ")");
@@ -101,13 +96,6 @@ public:
                      " must be a positive multiple of 'page' (" + std::to_string(page) + ")");
             if (units == 0 || units > capacity / page)
                 fail("parameter 'units' = " + std::to_string(units) + " must lie in [1, capacity / page]");
-            if (!(op_percent > 0 && op_percent <= 1000)) fail("parameter 'op_percent' must lie in (0, 1000]");
-            if (!(bw_r_mibps > 0)) fail("parameter 'bw_r_mibps' must be > 0");
-            if (!(bw_w_mibps > 0)) fail("parameter 'bw_w_mibps' must be > 0");
-            if (!(c_r_us >= 0)) fail("parameter 'c_r_us' must be >= 0");
-            if (!(t_read_us >= 0)) fail("parameter 't_read_us' must be >= 0");
-            if (!(c_w_us >= 0)) fail("parameter 'c_w_us' must be >= 0");
-            if (!(t_prog_us >= 0)) fail("parameter 't_prog_us' must be >= 0");
             const std::uint64_t ppb = block / page;
             const std::uint64_t share = (capacity / page + units - 1) / units;
             const std::uint64_t logical_blocks = (share + ppb - 1) / ppb;
