@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "flashxxl/characterize/aligned_buffer.hpp"
+#include "flashxxl/characterize/pattern_buffer.hpp"
 #include "flashxxl/characterize/device_safety.hpp"
 #include "flashxxl/characterize/posix_io.hpp"
 #include "flashxxl/characterize/target.hpp"

@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-#include "flashxxl/characterize/aligned_buffer.hpp"
+#include "flashxxl/characterize/pattern_buffer.hpp"
 #include "flashxxl/characterize/posix_io.hpp"
 #include "flashxxl/characterize/target.hpp"
 #include "flashxxl/error.hpp"
@@ -228,7 +228,7 @@ private:
     std::uint64_t data_offset_ = header_bytes;
     std::optional<io_guard> guard_;
     request_buffers buf_;  // reads and writes apart: writes always carry the pattern
-    aligned_buffer hdr_, probe_;
+    pattern_buffer hdr_, probe_;
 };
 
 } // namespace flashxxl::characterize

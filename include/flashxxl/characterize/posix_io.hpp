@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "flashxxl/characterize/aligned_buffer.hpp"
+#include "flashxxl/characterize/pattern_buffer.hpp"
 #include "flashxxl/characterize/target.hpp"
 #include "flashxxl/device/device_class.hpp"
 #include "flashxxl/error.hpp"
@@ -55,7 +55,7 @@ inline concurrent_reads_result concurrent_preads(int fd, const std::string& path
     std::mutex failure_mutex;
     const auto start = std::chrono::steady_clock::now();
     auto reader = [&] {
-        aligned_buffer buf;
+        pattern_buffer buf;
         try {
             std::uint8_t* b = buf.get(length);
             for (;;) {

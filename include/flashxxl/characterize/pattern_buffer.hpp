@@ -1,4 +1,4 @@
-// A 4 KiB-aligned, growable I/O buffer for O_DIRECT requests, in huge pages where the kernel allows.
+// A 4 KiB-aligned, growable O_DIRECT buffer holding the 0x00 .. 0xff pattern, in huge pages where allowed.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,10 @@
 
 namespace flashxxl::characterize {
 
-//! Owns a 4 KiB-aligned buffer. The bytes are 0x00 .. 0xff cyclically, as the benchmark of
-//! seeds/000 Appendix A writes ("the values 0x00 to 0xff, cyclically").
+//! Owns a 4 KiB-aligned buffer for characterize's O_DIRECT requests, grown on demand. The bytes
+//! are 0x00 .. 0xff cyclically, as the benchmark of seeds/000 Appendix A writes ("the values 0x00
+//! to 0xff, cyclically"). (The containers' buffers are flashxxl::aligned_buffer, io/: fixed size,
+//! uninitialised, accounted.)
 //!
 //! A buffer larger than one page is mapped at a huge-page boundary, rounded up to whole huge
 //! pages and advised MADV_HUGEPAGE before it is first touched, so a request of up to one huge
@@ -20,14 +22,14 @@ namespace flashxxl::characterize {
 //! that, the measured throughput of large requests depends on how fragmented the free memory
 //! was when the buffer was allocated (2x apart on a virtio disk, see page_backing.hpp), which is
 //! luck, not the device. backing() says what the kernel actually gave.
-class aligned_buffer {
+class pattern_buffer {
 public:
     static constexpr std::size_t alignment = 4096;
 
-    aligned_buffer() = default;
-    aligned_buffer(const aligned_buffer&) = delete;
-    aligned_buffer& operator=(const aligned_buffer&) = delete;
-    ~aligned_buffer() { release(); }
+    pattern_buffer() = default;
+    pattern_buffer(const pattern_buffer&) = delete;
+    pattern_buffer& operator=(const pattern_buffer&) = delete;
+    ~pattern_buffer() { release(); }
 
     //! At least `bytes` bytes; reallocates (and refills) when the buffer is too small.
     std::uint8_t* get(std::size_t bytes) {
@@ -70,7 +72,7 @@ class request_buffers {
 public:
     //! The buffer for a request of `op` and `length` bytes.
     std::uint8_t* get(io_op op, std::size_t length) {
-        aligned_buffer& b = op == io_op::read ? read_ : write_;
+        pattern_buffer& b = op == io_op::read ? read_ : write_;
         std::uint8_t* p = b.get(length);
         last_ = &b;
         return p;
@@ -79,8 +81,8 @@ public:
     page_backing backing() const { return last_ ? last_->backing() : page_backing::unknown; }
 
 private:
-    aligned_buffer read_, write_;
-    const aligned_buffer* last_ = nullptr;
+    pattern_buffer read_, write_;
+    const pattern_buffer* last_ = nullptr;
 };
 
 } // namespace flashxxl::characterize

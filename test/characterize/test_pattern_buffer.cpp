@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "flashxxl/characterize/aligned_buffer.hpp"
+#include "flashxxl/characterize/pattern_buffer.hpp"
 #include "flashxxl/characterize/page_backing.hpp"
 
 namespace ch = flashxxl::characterize;
@@ -22,8 +22,8 @@ bool transparent_huge_pages_on() {
 }
 } // namespace
 
-TEST(characterize_aligned_buffer, one_page_stays_one_page) {
-    ch::aligned_buffer b;
+TEST(pattern_buffer, one_page_stays_one_page) {
+    ch::pattern_buffer b;
     std::uint8_t* p = b.get(4096);
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 4096, 0u);
     EXPECT_EQ(b.size(), 4096u);
@@ -31,11 +31,11 @@ TEST(characterize_aligned_buffer, one_page_stays_one_page) {
     for (std::size_t i = 0; i < 4096; ++i) ASSERT_EQ(p[i], std::uint8_t(i & 0xff)) << i;
 }
 
-TEST(characterize_aligned_buffer, larger_buffers_start_at_a_huge_page_and_cover_whole_huge_pages) {
+TEST(pattern_buffer, larger_buffers_start_at_a_huge_page_and_cover_whole_huge_pages) {
     const std::size_t huge = ch::huge_page_bytes();
     ASSERT_GE(huge, 4096u);
     ASSERT_EQ(huge & (huge - 1), 0u);
-    ch::aligned_buffer b;
+    ch::pattern_buffer b;
     for (std::size_t bytes : {std::size_t(8192), std::size_t(1) << 20, huge + 4096}) {
         std::uint8_t* p = b.get(bytes);
         EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % huge, 0u) << bytes;
@@ -56,7 +56,7 @@ TEST(characterize_aligned_buffer, larger_buffers_start_at_a_huge_page_and_cover_
     EXPECT_EQ(again[0], 0u);
 }
 
-TEST(characterize_aligned_buffer, smaps_tells_base_pages_from_huge_ones) {
+TEST(pattern_buffer, smaps_tells_base_pages_from_huge_ones) {
     // a 64 KiB heap block is not in huge pages unless THP backs every mapping ("always")
     void* p = std::malloc(64 * 1024);
     ASSERT_NE(p, nullptr);
