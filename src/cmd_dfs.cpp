@@ -17,7 +17,7 @@
 #include "flashxxl/graph/csr_builder.hpp"
 #include "flashxxl/graph/dfs.hpp"
 #include "flashxxl/graph/graph_source.hpp"
-#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/units.hpp"
 #include "graph_command.hpp"
 #include "invocation.hpp"

@@ -12,7 +12,7 @@
 
 #include "flashxxl/comma_list.hpp"
 #include "flashxxl/error.hpp"
-#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/machine/placement.hpp"
 #include "flashxxl/role.hpp"

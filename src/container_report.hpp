@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/device/device_stats.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
 #include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/error.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 

@@ -15,7 +15,7 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_result.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
-#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"

@@ -29,13 +29,13 @@
 #include <vector>
 
 #include "bench_json.hpp"
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/priority_queue.hpp"
 #include "flashxxl/container/queue.hpp"
 #include "flashxxl/container/sort.hpp"
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/stack.hpp"
 #include "flashxxl/container/vector.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 

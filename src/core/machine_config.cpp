@@ -1,4 +1,5 @@
 // The machine config parser (core library): STXXL-style disk=/flash= lines plus key=value options.
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/machine/machine_config.hpp"
 
 #include <cctype>
@@ -12,7 +13,6 @@
 
 #include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/error.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/text_checks.hpp"
 #include "flashxxl/units.hpp"
 

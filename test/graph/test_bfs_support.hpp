@@ -7,13 +7,13 @@
 #include <utility>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/graph/edge.hpp"
 #include "flashxxl/graph/grid_generator.hpp"
 #include "flashxxl/graph/random_graph_generator.hpp"
 #include "flashxxl/graph/rmat_generator.hpp"
 #include "flashxxl/graph/splitmix64.hpp"
 #include "flashxxl/graph/tree_generator.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "container/helpers.hpp"
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"
 #include "flashxxl/io/block_writer.hpp"
-#include "flashxxl/io/blocks.hpp"
 
 using namespace flashxxl;
 using flashxxl_test::item;

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/machine/machine.hpp"
 
 using namespace flashxxl;

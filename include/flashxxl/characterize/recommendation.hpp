@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/characterize/queue_depth.hpp"
 #include "flashxxl/characterize/results.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl::characterize {

@@ -9,8 +9,8 @@
 #include <string>
 #include <type_traits>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/error.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl {

@@ -16,12 +16,12 @@
 
 #include <stxxl/bits/io/request.h>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/btree_block_cache.hpp"
 #include "flashxxl/container/btree_node_layout.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/saturating.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/failure_latch.hpp"
 #include "flashxxl/container/parallel_merge.hpp"
 #include "flashxxl/container/parallel_run_merger.hpp"
@@ -22,7 +23,6 @@
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"
 #include "flashxxl/io/block_writer.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/machine/machine.hpp"

@@ -8,11 +8,11 @@
 
 #include <stxxl/bits/io/request.h>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/failure_latch.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/machine/machine.hpp"

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/background_task.hpp"
 #include "flashxxl/container/chunk_sort_pool.hpp"
 #include "flashxxl/failure_latch.hpp"
@@ -20,7 +21,6 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_writer.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/forecast_prefetcher.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/segment.hpp"

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/error.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/memory_charge.hpp"
 #include "flashxxl/machine/machine.hpp"

@@ -7,13 +7,13 @@
 #include <optional>
 #include <string>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_result.hpp"
 #include "flashxxl/graph/csr_builder.hpp"
 #include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/graph/mm_bfs.hpp"
 #include "flashxxl/graph/mr_bfs.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/tl/translation_layer_memory.hpp"
 #include "flashxxl/units.hpp"

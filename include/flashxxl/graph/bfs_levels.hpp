@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <memory>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/bfs_visitor.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/graph/sorted_subtraction.hpp"
 

@@ -11,10 +11,10 @@
 
 #include <stxxl/bits/io/request.h>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/block_writer.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/segment.hpp"

@@ -6,13 +6,13 @@
 #include <memory>
 #include <string>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/graph/edge.hpp"
 #include "flashxxl/graph/edge_source.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 

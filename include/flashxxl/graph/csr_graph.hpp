@@ -6,10 +6,10 @@
 #include <string>
 #include <utility>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 
 namespace flashxxl {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/stack.hpp"
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/error.hpp"
@@ -17,7 +18,6 @@
 #include "flashxxl/graph/bfs_result.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/graph/edge.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/tl/translation_layer_memory.hpp"

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/small_sorter.hpp"
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
@@ -30,7 +31,6 @@
 #include "flashxxl/graph/mm_frontier_ranks.hpp"
 #include "flashxxl/graph/mm_hot_pool.hpp"
 #include "flashxxl/graph/mm_level_writer.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/memory_charge.hpp"
 #include "flashxxl/machine/machine.hpp"

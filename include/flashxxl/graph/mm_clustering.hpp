@@ -10,13 +10,13 @@
 #include <tuple>
 #include <utility>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/spillable_list.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/cluster_file.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"

@@ -6,11 +6,11 @@
 #include <memory>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/graph/bfs_level_store.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/cluster_cache.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/memory_charge.hpp"
 #include "flashxxl/machine/machine.hpp"

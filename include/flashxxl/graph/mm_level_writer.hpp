@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <memory>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_level_store.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/sorted_subtraction.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/machine/machine.hpp"
 

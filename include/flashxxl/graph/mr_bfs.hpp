@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/device/device_class.hpp"
 #include "flashxxl/device/device_model.hpp"
@@ -20,7 +21,6 @@
 #include "flashxxl/graph/bfs_visitor.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
 #include "flashxxl/graph/sorted_subtraction.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "flashxxl/io/blocks.hpp"
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/io/segment_writer.hpp"
 #include "flashxxl/io/span_append.hpp"

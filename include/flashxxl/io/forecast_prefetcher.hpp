@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/io/block_prefetch_pool.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/io/segment.hpp"
 
 namespace flashxxl {

@@ -15,9 +15,9 @@
 #include <stxxl/bits/io/completion_handler.h>
 #include <stxxl/bits/io/request.h>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/device/device_class.hpp"
 #include "flashxxl/device/device_stats.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/extent_allocator.hpp"
 #include "flashxxl/machine/machine_spec.hpp"
 #include "flashxxl/role.hpp"

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/device/memory_backing_budget.hpp"
 #include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/error.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/device.hpp"
 #include "flashxxl/machine/extent.hpp"
 #include "flashxxl/machine/machine_config.hpp"

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/csr_builder.hpp"
 #include "flashxxl/graph/dfs.hpp"
 #include "flashxxl/graph/grid_generator.hpp"
 #include "flashxxl/graph/node_permutation.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 

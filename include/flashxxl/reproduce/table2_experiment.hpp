@@ -23,12 +23,12 @@
 #include <string>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/device/block_mapped_ssd.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_experiment.hpp"
 #include "flashxxl/graph/bfs_visitor.hpp"
 #include "flashxxl/graph/graph_source.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/tl/translation_layer.hpp"
 #include "flashxxl/units.hpp"

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "flashxxl/block_sizes.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_experiment.hpp"
 #include "flashxxl/graph/graph_source.hpp"
-#include "flashxxl/io/blocks.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/machine/placement.hpp"
 #include "flashxxl/machine/presets.hpp"

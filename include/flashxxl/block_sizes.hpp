@@ -1,4 +1,4 @@
-// The block-size pair of the unit-cost flash model, read block Br and write block Bw (seeds/001), as a run-time value.
+// The unit-cost flash model's read and write block sizes Br and Bw (seeds/001), a run-time value every layer uses.
 #pragma once
 
 #include <cstddef>
