@@ -7,11 +7,12 @@
 #                       AddressSanitizer + UBSan build of the tests, then ThreadSanitizer on the
 #                       tests that start threads of their own
 #   ./run.sh build      install and build only (binaries in build/release)
+#   ./run.sh format     apply .clang-format to every tracked C++ file (`./run.sh test` checks it)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(g++ cmake make libstxxl-dev libboost-dev libboost-graph-dev libgtest-dev libgmock-dev
-          libbenchmark-dev libcli11-dev nlohmann-json3-dev gnuplot-nox fio)
+          libbenchmark-dev libcli11-dev nlohmann-json3-dev gnuplot-nox fio clang-format)
 JOBS=${JOBS:-$(nproc)}
 
 install_dependencies() {
@@ -36,6 +37,19 @@ configure_and_build() {  # dir, extra cmake args...
     cmake --build "$1" -j "$JOBS"
 }
 
+# Every tracked C++ source and header, as .clang-format formats it.
+cxx_sources() { git ls-files -z '*.cpp' '*.hpp' '*.h'; }
+check_format() {
+    if ! cxx_sources | xargs -0 clang-format --dry-run --Werror 2>/tmp/flashxxl-format.$$; then
+        grep -m 20 'error:' /tmp/flashxxl-format.$$ >&2
+        echo "run.sh: $(grep -c 'error:' /tmp/flashxxl-format.$$) lines differ from .clang-format; './run.sh format' applies it" >&2
+        rm -f /tmp/flashxxl-format.$$
+        return 1
+    fi
+    rm -f /tmp/flashxxl-format.$$
+    echo "run.sh: every C++ file matches .clang-format"
+}
+
 export STXXLLOGFILE=/dev/null STXXLERRLOGFILE=/dev/null
 # The tests run under ThreadSanitizer (./run.sh test): those that start threads of their own.
 TSAN_TESTS="container_test_parallel_merge container_test_sorter_threads container_test_sorter_workers
@@ -58,6 +72,7 @@ build)
     ;;
 test)
     install_dependencies
+    check_format
     configure_and_build build/release
     ctest --test-dir build/release --output-on-failure -j "$JOBS"
     # Sanitizer build of the library tests (the CLI scripts, benchmarks and packaging test run
@@ -75,8 +90,12 @@ test)
         TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/test/tsan.supp" "build/tsan/test/$t" --gtest_brief=1
     done
     ;;
+format)
+    install_dependencies
+    cxx_sources | xargs -0 clang-format -i
+    ;;
 *)
-    echo "usage: ./run.sh [run|test|build]" >&2
+    echo "usage: ./run.sh [run|test|build|format]" >&2
     exit 2
     ;;
 esac
