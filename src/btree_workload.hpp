@@ -1,4 +1,5 @@
-// The flashxxl::map workload of `flashxxl btree` and bench_map: bulk load, random finds, random inserts, range scans, each measured on the devices.
+// The flashxxl::map workload of `flashxxl btree` and bench_map: bulk load, random finds, random inserts,
+// range scans, each measured on the devices.
 #pragma once
 
 #include <algorithm>
@@ -47,14 +48,14 @@ struct btree_phase {
     std::string name;
     std::uint64_t ops = 0;
     io_counters io;
-    double modelled_s = 0;    //!< the busiest device's busy time (sum of its service times)
-    modelled_time modelled;   //!< the clock's advance over the phase
+    double modelled_s = 0;  //!< the busiest device's busy time (sum of its service times)
+    modelled_time modelled; //!< the clock's advance over the phase
     double wall_s = 0;
 };
 
 //! A run of the workload with one layout (a pair of block sizes).
 struct btree_run {
-    std::string layout;  // "two-level", "one block Br", "one block Bw"
+    std::string layout; // "two-level", "one block Br", "one block Bw"
     block_sizes blocks;
     std::uint64_t memory = 0, entry_bytes = 0, items = 0;
     unsigned height = 0;
@@ -109,7 +110,8 @@ private:
 //! applied in key order, so that the updates of one leaf meet while it is cached).
 inline std::vector<key_t> batch_keys(const btree_workload& w) {
     std::vector<key_t> keys(w.batch);
-    for (std::uint64_t i = 0; i < w.batch; ++i) keys[i] = 4 * (mix64(w.seed * 0x3c6e + i) % w.items) + 1 + (i + 1) % 3;
+    for (std::uint64_t i = 0; i < w.batch; ++i)
+        keys[i] = 4 * (mix64(w.seed * 0x3c6e + i) % w.items) + 1 + (i + 1) % 3;
     std::sort(keys.begin(), keys.end());
     return keys;
 }
@@ -118,8 +120,8 @@ inline std::vector<key_t> batch_keys(const btree_workload& w) {
 
 //! Runs the workload on machine `m` (role static_data) with block sizes `b` and budget
 //! `memory`; `layout` names the run. Throws error when a result is wrong.
-inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const block_sizes& b, const btree_workload& w,
-                                    const std::string& layout) {
+inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const block_sizes& b,
+                                    const btree_workload& w, const std::string& layout) {
     using namespace detail_btree;
     btree_run r;
     r.layout = layout;
@@ -155,7 +157,8 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
             key_t k = mix64(w.seed * 0x9e37 + i) % (4 * w.items);
             auto it = t.find(k);
             bool hit = k % 4 == 0 && k / 4 < w.items;
-            if ((it != t.end()) != hit || (hit && it->second != mix64(k))) fail("find(" + std::to_string(k) + ") is wrong");
+            if ((it != t.end()) != hit || (hit && it->second != mix64(k)))
+                fail("find(" + std::to_string(k) + ") is wrong");
         }
     });
     t.drop_cache();
@@ -164,11 +167,12 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
             key_t k = 4 * (mix64(w.seed * 0x51ed + i) % w.items) + 1 + i % 3;
             t.insert({k, mix64(k)});
         }
-        t.flush();  // the writes the inserts owe
+        t.flush(); // the writes the inserts owe
     });
     t.drop_cache();
     measure("batched inserts", w.batch, [&] {
-        for (key_t k : batch_keys(w)) t.insert({k, mix64(k)});
+        for (key_t k : batch_keys(w))
+            t.insert({k, mix64(k)});
         t.flush();
     });
     t.drop_cache();
@@ -197,7 +201,8 @@ inline void print_btree_table(const std::vector<btree_run>& runs, const std::str
     for (const btree_run& r : runs)
         std::printf("  %-14s %s, M = %s: height %u, %llu nodes, %llu entries per leaf\n", r.layout.c_str(),
                     r.blocks.describe().c_str(), format_bytes(double(r.memory)).c_str(), r.height,
-                    static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(r.leaf_capacity));
+                    static_cast<unsigned long long>(r.nodes),
+                    static_cast<unsigned long long>(r.leaf_capacity));
     std::printf("  %-15s %-14s %12s %12s %14s %14s %10s %10s\n", "phase", "layout", "modelled_s", "vs first",
                 "items read/op", "items wrtn/op", "reads", "wall_s");
     for (std::size_t p = 0; p < runs[0].phases.size(); ++p) {
@@ -205,8 +210,8 @@ inline void print_btree_table(const std::vector<btree_run>& runs, const std::str
         for (const btree_run& r : runs) {
             const btree_phase& ph = r.phases[p];
             const double ops = double(std::max<std::uint64_t>(ph.ops, 1));
-            std::printf("  %-15s %-14s %12.3f %12.2f %14.1f %14.1f %10llu %10.3f\n", ph.name.c_str(), r.layout.c_str(),
-                        ph.modelled_s, base > 0 ? ph.modelled_s / base : 0.0,
+            std::printf("  %-15s %-14s %12.3f %12.2f %14.1f %14.1f %10llu %10.3f\n", ph.name.c_str(),
+                        r.layout.c_str(), ph.modelled_s, base > 0 ? ph.modelled_s / base : 0.0,
                         double(ph.io.read_bytes) / double(r.entry_bytes) / ops,
                         double(ph.io.write_bytes) / double(r.entry_bytes) / ops,
                         static_cast<unsigned long long>(ph.io.read_ops), ph.wall_s);

@@ -1,4 +1,5 @@
-// The CLI's one BFS visitor type, and the graph algorithms instantiated for it once each, in their own translation units.
+// The CLI's one BFS visitor type, and the graph algorithms instantiated for it once each, in their own
+// translation units.
 #pragma once
 
 #include <cstdint>
@@ -28,12 +29,12 @@ struct cli_bfs_visitor : bfs_visitor {
 } // namespace flashxxl::cli
 
 namespace flashxxl {
-extern template bfs_result mm_bfs<cli::cli_bfs_visitor, void>(machine&, csr_graph&, std::uint64_t, const block_sizes&,
-                                                             std::uint64_t, cli::cli_bfs_visitor&,
-                                                             const mm_bfs_options&);
-extern template bfs_result mr_bfs<cli::cli_bfs_visitor, void>(machine&, csr_graph&, std::uint64_t, const block_sizes&,
-                                                             std::uint64_t, cli::cli_bfs_visitor&,
-                                                             const mr_bfs_options&);
-extern template std::unique_ptr<csr_graph> build_csr<any_edge_source>(machine&, std::uint64_t, const block_sizes&,
-                                                                      any_edge_source&, std::uint64_t);
+extern template bfs_result mm_bfs<cli::cli_bfs_visitor, void>(machine&, csr_graph&, std::uint64_t,
+                                                              const block_sizes&, std::uint64_t,
+                                                              cli::cli_bfs_visitor&, const mm_bfs_options&);
+extern template bfs_result mr_bfs<cli::cli_bfs_visitor, void>(machine&, csr_graph&, std::uint64_t,
+                                                              const block_sizes&, std::uint64_t,
+                                                              cli::cli_bfs_visitor&, const mr_bfs_options&);
+extern template std::unique_ptr<csr_graph>
+build_csr<any_edge_source>(machine&, std::uint64_t, const block_sizes&, any_edge_source&, std::uint64_t);
 } // namespace flashxxl

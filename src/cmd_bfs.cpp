@@ -36,7 +36,7 @@ struct bfs_options : graph_command_options {
 //! Writes "v level parent" lines in discovery order and drives the progress bar.
 struct cli_visitor : cli_bfs_visitor {
     out_file* out = nullptr;
-    std::ostream* lines = nullptr;  // out->get()
+    std::ostream* lines = nullptr; // out->get()
     progress_bar* bar = nullptr;
     std::uint64_t nodes = 1, reached = 0;
     void discover_vertex(node_id v, std::uint64_t level, node_id parent) override {
@@ -88,18 +88,26 @@ void run(const bfs_options& o) {
     r = run_bfs_experiment(m, *source, blocks, eo, static_cast<cli_bfs_visitor&>(vis));
     bar.finish();
     out.close();
-    write_phase_plot(plots, "bfs", o.algo + "_bfs on " + r.graph + ": modelled busy time per device", r.bfs.phases);
+    write_phase_plot(plots, "bfs", o.algo + "_bfs on " + r.graph + ": modelled busy time per device",
+                     r.bfs.phases);
     if (o.json) {
-        nlohmann::json j = {{"command", "bfs"},      {"machine", m.name()}, {"placement", m.describe_placement()},
-                            {"algo", o.algo},        {"br_bytes", r.br},          {"bw_bytes", r.bw},
-                            {"memory_bytes", memory},      {"graph", r.graph},    {"csr", r.csr},
-                            {"translation_layer_memory_bytes", r.tl_memory},           {"result", r.bfs}};
+        nlohmann::json j = {{"command", "bfs"},
+                            {"machine", m.name()},
+                            {"placement", m.describe_placement()},
+                            {"algo", o.algo},
+                            {"br_bytes", r.br},
+                            {"bw_bytes", r.bw},
+                            {"memory_bytes", memory},
+                            {"graph", r.graph},
+                            {"csr", r.csr},
+                            {"translation_layer_memory_bytes", r.tl_memory},
+                            {"result", r.bfs}};
         if (o.algo == "mm") {
             j["cache_ranks"] = o.cache_ranks;
             j["cut_clusters"] = o.cut_clusters;
         }
         if (o.algo == "mr") j["mr_adjacency"] = o.mr_adjacency;
-        j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
+        j["modelled_elapsed_s"] = m.modelled().elapsed_s; // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
         j.update(run_metadata(&spec));
         std::cout << j.dump(2) << "\n";
@@ -109,38 +117,44 @@ void run(const bfs_options& o) {
     std::printf("algo %s_bfs, Br %s, Bw %s, M %s", o.algo.c_str(), format_bytes(double(r.br)).c_str(),
                 format_bytes(double(r.bw)).c_str(), format_bytes(double(memory)).c_str());
     if (r.tl_memory > 0)
-        std::printf(" (of which the translation layers' buffers and maps %s)", format_bytes(double(r.tl_memory)).c_str());
+        std::printf(" (of which the translation layers' buffers and maps %s)",
+                    format_bytes(double(r.tl_memory)).c_str());
     if (o.algo == "mm")
         std::printf(", mu %llu%s, seed %llu", (unsigned long long)r.bfs.mu, o.mu ? "" : " (default)",
                     (unsigned long long)o.seed);
     if (o.algo == "mr")
-        std::printf(", adjacency %s (%llu of %llu levels scanned)", o.mr_adjacency.c_str(),
-                    (unsigned long long)std::count(r.bfs.scanned_levels.begin(), r.bfs.scanned_levels.end(), true),
-                    (unsigned long long)r.bfs.scanned_levels.size());
+        std::printf(
+            ", adjacency %s (%llu of %llu levels scanned)", o.mr_adjacency.c_str(),
+            (unsigned long long)std::count(r.bfs.scanned_levels.begin(), r.bfs.scanned_levels.end(), true),
+            (unsigned long long)r.bfs.scanned_levels.size());
     std::printf("\nsource %llu: %llu levels, %llu nodes reached\n", (unsigned long long)o.source,
                 (unsigned long long)r.bfs.levels(), (unsigned long long)r.bfs.reached);
     if (o.algo == "mm") {
         std::uint64_t on_device = 0;
-        for (const bfs_level_detail& d : r.bfs.level_details) on_device = std::max(on_device, d.pool_device_records);
-        std::printf("clusters %llu (%llu growth rounds, cluster file %s), %llu loaded in %llu reads; hot pool: %llu "
-                    "records scanned, %llu at most, %llu at most on the device (in-memory share %s); cache of "
-                    "neighbouring clusters (%llu ranks): at most %s, %llu given back (per level: --json)\n",
-                    (unsigned long long)r.bfs.clusters, (unsigned long long)r.bfs.growth_rounds,
-                    format_bytes(double(r.bfs.cluster_file_bytes)).c_str(), (unsigned long long)r.bfs.clusters_loaded,
-                    (unsigned long long)r.bfs.cluster_reads, (unsigned long long)r.bfs.pool_records_scanned,
-                    (unsigned long long)r.bfs.max_pool_records, (unsigned long long)on_device,
-                    format_bytes(double(r.bfs.pool_memory_bytes)).c_str(), (unsigned long long)o.cache_ranks,
-                    format_bytes(double(r.bfs.cache_peak_bytes)).c_str(), (unsigned long long)r.bfs.clusters_evicted);
+        for (const bfs_level_detail& d : r.bfs.level_details)
+            on_device = std::max(on_device, d.pool_device_records);
+        std::printf(
+            "clusters %llu (%llu growth rounds, cluster file %s), %llu loaded in %llu reads; hot pool: %llu "
+            "records scanned, %llu at most, %llu at most on the device (in-memory share %s); cache of "
+            "neighbouring clusters (%llu ranks): at most %s, %llu given back (per level: --json)\n",
+            (unsigned long long)r.bfs.clusters, (unsigned long long)r.bfs.growth_rounds,
+            format_bytes(double(r.bfs.cluster_file_bytes)).c_str(), (unsigned long long)r.bfs.clusters_loaded,
+            (unsigned long long)r.bfs.cluster_reads, (unsigned long long)r.bfs.pool_records_scanned,
+            (unsigned long long)r.bfs.max_pool_records, (unsigned long long)on_device,
+            format_bytes(double(r.bfs.pool_memory_bytes)).c_str(), (unsigned long long)o.cache_ranks,
+            format_bytes(double(r.bfs.cache_peak_bytes)).c_str(), (unsigned long long)r.bfs.clusters_evicted);
     }
-    for (const phase_stats& p : r.bfs.phases) print_phase(p);
+    for (const phase_stats& p : r.bfs.phases)
+        print_phase(p);
     print_command_modelled_time("bfs", m);
 }
 
 } // namespace
 
 void register_bfs_command(CLI::App& app) {
-    auto* cmd = app.add_subcommand("bfs", "external BFS (Mehlhorn-Meyer mm or Munagala-Ranade mr) with RDV, WRV and "
-                                          "modelled time per device and role, per phase (csr, preprocessing, bfs)");
+    auto* cmd =
+        app.add_subcommand("bfs", "external BFS (Mehlhorn-Meyer mm or Munagala-Ranade mr) with RDV, WRV and "
+                                  "modelled time per device and role, per phase (csr, preprocessing, bfs)");
     auto o = std::make_shared<bfs_options>();
     add_machine_options(cmd, o->choice);
     cmd->add_option("graph", o->graph, std::string("the graph: ") + graph_spec_help())->required();
@@ -151,25 +165,29 @@ void register_bfs_command(CLI::App& app) {
     cmd->add_option("--mu", o->mu, "mm: target cluster size in nodes (0: sqrt(Br / (12 x log2 |V|)))")
         ->capture_default_str();
     cmd->add_option("--seed", o->seed, "mm: seed of the master choice")->capture_default_str();
-    cmd->add_option("--cache-ranks", o->cache_ranks,
-                    "mm: ranks of nearness to the frontier by which the cache of neighbouring clusters keeps them "
-                    "(1: near or far; 0: first come)")
+    cmd->add_option(
+           "--cache-ranks", o->cache_ranks,
+           "mm: ranks of nearness to the frontier by which the cache of neighbouring clusters keeps them "
+           "(1: near or far; 0: first come)")
         ->capture_default_str()
         ->check(whole_number(0, 254));
-    cmd->add_option("--cut-clusters", o->cut_clusters,
-                    "mm: a cluster that a read's first or last block boundary cuts: complete (the read takes "
-                    "the blocks that complete it while the cache could hold the whole cluster file) or reread "
-                    "(it is read with both its blocks when requested)")
+    cmd->add_option(
+           "--cut-clusters", o->cut_clusters,
+           "mm: a cluster that a read's first or last block boundary cuts: complete (the read takes "
+           "the blocks that complete it while the cache could hold the whole cluster file) or reread "
+           "(it is read with both its blocks when requested)")
         ->capture_default_str()
         ->check(CLI::IsMember({"complete", "reread"}));
-    cmd->add_option("--mr-adjacency", o->mr_adjacency,
-                    "mr: how each level's adjacency lists are read: automatic (per level, the cheaper way by the "
-                    "devices' models), random (through the graph's page caches) or scan (one sequential scan)")
+    cmd->add_option(
+           "--mr-adjacency", o->mr_adjacency,
+           "mr: how each level's adjacency lists are read: automatic (per level, the cheaper way by the "
+           "devices' models), random (through the graph's page caches) or scan (one sequential scan)")
         ->capture_default_str();
     cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
-    cmd->add_option("--out", o->out,
-                    "write `node level parent` lines (discovery order) to this file, after a `# flashxxl bfs --out:` "
-                    "line; an existing file only if an earlier --out wrote it, or with --force")
+    cmd->add_option(
+           "--out", o->out,
+           "write `node level parent` lines (discovery order) to this file, after a `# flashxxl bfs --out:` "
+           "line; an existing file only if an earlier --out wrote it, or with --force")
         ->check(non_empty_path("a file"));
     add_plot_options(cmd, *o);
     add_report_flags(cmd, o->json, o->no_progress);

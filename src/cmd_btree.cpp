@@ -1,4 +1,5 @@
-// `flashxxl btree`: the two-level B-tree (flashxxl::map) workload: bulk load, random finds, random inserts, range scans.
+// `flashxxl btree`: the two-level B-tree (flashxxl::map) workload: bulk load, random finds, random inserts,
+// range scans.
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
@@ -37,10 +38,11 @@ void run_btree(const btree_options& o) {
     if (o.work.items == 0) throw config_error("--items must be at least 1");
     if (o.work.scan_length == 0) throw config_error("--scan-length must be at least 1");
     if (o.work.scans > max_scan_visits / o.work.scan_length)
-        throw config_error("--scans " + std::to_string(o.work.scans) + " x --scan-length " +
-                           std::to_string(o.work.scan_length) +
-                           " would visit more than 10^10 items, more than a run can finish; expected a product "
-                           "of at most 10000000000");
+        throw config_error(
+            "--scans " + std::to_string(o.work.scans) + " x --scan-length " +
+            std::to_string(o.work.scan_length) +
+            " would visit more than 10^10 items, more than a run can finish; expected a product "
+            "of at most 10000000000");
     if (o.layout != "two-level" && o.layout != "br" && o.layout != "bw" && o.layout != "all")
         throw config_error("--layout '" + o.layout + "' (expected two-level, br, bw or all)");
     const btree_workload& w = o.work;
@@ -49,7 +51,8 @@ void run_btree(const btree_options& o) {
     if (physical != 0 && w.batch > physical / 2 / sizeof(std::uint64_t))
         throw config_error("--batch " + std::to_string(w.batch) + ": its keys are sorted in memory (" +
                            format_bytes(double(w.batch) * sizeof(std::uint64_t)) +
-                           "), more than half this machine's physical memory (" + format_bytes(double(physical)) + ")");
+                           "), more than half this machine's physical memory (" +
+                           format_bytes(double(physical)) + ")");
     machine_spec spec = bench_machine_spec(o.choice, o.device);
     struct variant {
         std::string name, option;
@@ -59,7 +62,7 @@ void run_btree(const btree_options& o) {
     {
         const kept_files_carry_over kept(spec);
         machine probe(spec);
-        kept.carry_over(spec);  // each layout's fresh machine reopens the keep=on files the probe made
+        kept.carry_over(spec); // each layout's fresh machine reopens the keep=on files the probe made
         const block_sizes b = resolve_block_sizes(probe, role::static_data, o.br, o.bw);
         if (o.layout == "two-level" || o.layout == "all") variants.push_back({"two-level", "two-level", b});
         if (o.layout == "br" || o.layout == "all")
@@ -96,8 +99,9 @@ void run_btree(const btree_options& o) {
                     " and --batch " + std::to_string(w.batch) + ": the map with " + layout(v) +
                     " may need up to " + std::to_string(nodes) + " nodes of Bw (" +
                     (bytes == saturated ? std::string("bytes that overflow 64 bits")
-                                         : format_bytes(double(bytes))) +
-                    ": leaves at least half full, as after random inserts, and the levels above), more than the " +
+                                        : format_bytes(double(bytes))) +
+                    ": leaves at least half full, as after random inserts, and the levels above), more than "
+                    "the " +
                     format_bytes(double(room)) + " its devices can hold on machine '" + spec.name + "' (" +
                     probe.describe_placement() + "): give fewer items or a larger device");
         }
@@ -112,7 +116,8 @@ void run_btree(const btree_options& o) {
         j["command"] = "btree";
         j["items"] = o.work.items;
         j["runs"] = nlohmann::json::array();
-        for (const btree_run& r : runs) j["runs"].push_back(btree_run_json(r));
+        for (const btree_run& r : runs)
+            j["runs"].push_back(btree_run_json(r));
         j.update(run_metadata(&spec));
         std::cout << j.dump(2) << "\n";
         return;
@@ -128,10 +133,10 @@ void run_btree(const btree_options& o) {
 } // namespace
 
 void register_btree_command(CLI::App& app) {
-    auto* cmd = app.add_subcommand("btree",
-                                   "run flashxxl::map, the two-level B-tree of seeds/001 Section 3.2 (bulk load, random "
-                                   "finds, random inserts, range scans) and report modelled time and items "
-                                   "transferred per phase");
+    auto* cmd = app.add_subcommand(
+        "btree", "run flashxxl::map, the two-level B-tree of seeds/001 Section 3.2 (bulk load, random "
+                 "finds, random inserts, range scans) and report modelled time and items "
+                 "transferred per phase");
     auto o = std::make_shared<btree_options>();
     add_machine_options(cmd, o->choice);
     cmd->add_option("--device", o->device, "put the tree on this device (placement single), e.g. ssd");
@@ -168,9 +173,10 @@ void register_btree_command(CLI::App& app) {
         ->capture_default_str()
         ->check(whole_number(1, max_scan_visits));
     cmd->add_option("--seed", o->work.seed, "seed of the random keys")->capture_default_str();
-    cmd->add_option("--layout", o->layout,
-                    "two-level (Br reads inside Bw nodes), br or bw (one block size for nodes, like stxxl::map), "
-                    "or all three side by side")
+    cmd->add_option(
+           "--layout", o->layout,
+           "two-level (Br reads inside Bw nodes), br or bw (one block size for nodes, like stxxl::map), "
+           "or all three side by side")
         ->capture_default_str();
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o] { run_btree(*o); });

@@ -66,11 +66,12 @@ struct characterize_args {
     bool random_state = false, no_bursts = false, no_misaligned = false;
     double read_share = 0.95, write_share = 0.90;
     std::string block_device, out_dir, csv_path, io_log_path, config_path, config_name, max_write_text;
-    std::string memory_text;         // --memory: empty = ch::default_memory_budget
-    bool json = false, dry_run = false, no_progress = false, quiet = false, keep = false, no_plots = false, force = false;
+    std::string memory_text; // --memory: empty = ch::default_memory_budget
+    bool json = false, dry_run = false, no_progress = false, quiet = false, keep = false, no_plots = false,
+         force = false;
     std::uint64_t seed = 1;
-    std::string queue_depths;        // --queue-depths: empty = default (real targets only), "none" = skip
-    double queue_depth_time_s = 2;   // --queue-depth-time
+    std::string queue_depths;      // --queue-depths: empty = default (real targets only), "none" = skip
+    double queue_depth_time_s = 2; // --queue-depth-time
 };
 
 //! --queue-depths as depths: "none" -> empty; the default for real targets when not given.
@@ -81,8 +82,10 @@ std::vector<unsigned> parse_queue_depths(const std::string& text) {
     const auto depth = [&](const std::string& item) {
         if (item.size() > 2 || item.find_first_not_of("0123456789") != std::string::npos ||
             std::stoul(item) < 1 || std::stoul(item) > 64)
-            throw config_error("--queue-depths '" + text + "': expected depths 1..64 separated by commas (e.g. "
-                               "1,2,4,8,16) or 'none', got '" + item + "'");
+            throw config_error("--queue-depths '" + text +
+                               "': expected depths 1..64 separated by commas (e.g. "
+                               "1,2,4,8,16) or 'none', got '" +
+                               item + "'");
         return std::to_string(std::stoul(item));
     };
     for (const std::string& item : parse_comma_list("--queue-depths", text, depth))
@@ -92,16 +95,17 @@ std::vector<unsigned> parse_queue_depths(const std::string& text) {
 
 struct made_target {
     std::unique_ptr<ch::target> t;
-    std::string preset;          // model preset (model targets)
-    model_params params;         // its overrides
-    std::string snippet_path;    // path for the config snippet
+    std::string preset;       // model preset (model targets)
+    model_params params;      // its overrides
+    std::string snippet_path; // path for the config snippet
     std::string snippet_name;
 };
 
 //! A file target that does not exist yet, for --dry-run: same range and alignment, no I/O.
 class planned_target : public ch::target {
 public:
-    planned_target(std::string path, std::uint64_t size) : path_(std::move(path)), guard_(path_, size, 4096) {}
+    planned_target(std::string path, std::uint64_t size)
+        : path_(std::move(path)), guard_(path_, size, 4096) {}
     std::string name() const override { return path_; }
     std::string kind() const override { return "file (not created yet)"; }
     bool modelled() const override { return false; }
@@ -172,7 +176,8 @@ public:
     interrupt_catcher& operator=(const interrupt_catcher&) = delete;
 
 private:
-    struct sigaction old_int_ {}, old_term_ {};
+    struct sigaction old_int_ {
+    }, old_term_{};
 };
 
 //! A real target that throws before the next request (or pause) once interrupt_signal is set,
@@ -239,33 +244,40 @@ made_target make_target(const characterize_args& a) {
     const std::string& machine = a.machine_config.empty() ? a.machine : a.machine_config;
     const char* machine_option = a.machine_config.empty() ? "--machine " : "--config ";
     if (!a.device.empty() && machine.empty())
-        throw config_error("--device " + a.device + " names a device of a machine and needs --machine (or --config); to measure "
-                           "a block device give --block-device " + a.device + " --allow-write=" + a.device);
+        throw config_error("--device " + a.device +
+                           " names a device of a machine and needs --machine (or --config); to measure "
+                           "a block device give --block-device " +
+                           a.device + " --allow-write=" + a.device);
     int kinds = !a.model.empty() + !machine.empty() + !a.file.empty() + !a.block_device.empty();
     if (kinds != 1)
-        throw config_error("characterize needs exactly one target: --model PRESET, --machine NAME (or --config FILE) --device DEV, "
+        throw config_error("characterize needs exactly one target: --model PRESET, --machine NAME (or "
+                           "--config FILE) --device DEV, "
                            "--file PATH, or --block-device /dev/BLOCKDEVICE --allow-write=/dev/BLOCKDEVICE");
     check_target_options(a);
     if (!a.model.empty() || !machine.empty()) {
         if (!machine.empty()) {
-            if (a.device.empty())
-                throw config_error(machine_option + machine + " needs --device NAME");
-            if (!a.params.empty()) throw config_error("--param applies to --model; a machine's models take their "
-                                                      "parameters from its config");
+            if (a.device.empty()) throw config_error(machine_option + machine + " needs --device NAME");
+            if (!a.params.empty())
+                throw config_error("--param applies to --model; a machine's models take their "
+                                   "parameters from its config");
             struct stat st {};
-            machine_spec spec = ::stat(machine.c_str(), &st) == 0 ? load_machine_config(machine)
-                                                                     : preset_spec_for_option("--machine", machine);
+            machine_spec spec = ::stat(machine.c_str(), &st) == 0
+                                    ? load_machine_config(machine)
+                                    : preset_spec_for_option("--machine", machine);
             const device_spec* d = nullptr;
             std::string names;
             for (const auto& x : spec.devices) {
                 names += (names.empty() ? "" : ", ") + x.name;
                 if (x.name == a.device) d = &x;
             }
-            if (!d) throw config_error("machine '" + spec.name + "' has no device '" + a.device + "' (devices: " + names + ")");
+            if (!d)
+                throw config_error("machine '" + spec.name + "' has no device '" + a.device +
+                                   "' (devices: " + names + ")");
             if (d->model.empty())
-                throw config_error("device '" + d->name + "' of machine '" + spec.name + "' (" + d->origin +
-                                   ") is a real device; characterize its file with --file or its block device "
-                                   "with --block-device and --allow-write");
+                throw config_error(
+                    "device '" + d->name + "' of machine '" + spec.name + "' (" + d->origin +
+                    ") is a real device; characterize its file with --file or its block device "
+                    "with --block-device and --allow-write");
             m.preset = d->model;
             m.params = d->params;
             m.snippet_name = d->name;
@@ -285,8 +297,9 @@ made_target make_target(const characterize_args& a) {
         if (!a.size_text.empty() && size == 0)
             throw config_error("--size " + a.size_text + ": expected a size above 0 (e.g. 4GiB)");
         if (size % ch::file_target::header_bytes != 0)
-            throw config_error("--size " + a.size_text + " (" + std::to_string(size) +
-                               " bytes): expected a multiple of 4 KiB, the alignment of every request (e.g. 4GiB)");
+            throw config_error(
+                "--size " + a.size_text + " (" + std::to_string(size) +
+                " bytes): expected a multiple of 4 KiB, the alignment of every request (e.g. 4GiB)");
         m.snippet_path = a.file;
         struct stat st {};
         if (a.dry_run && ::lstat(a.file.c_str(), &st) != 0) {
@@ -300,8 +313,10 @@ made_target make_target(const characterize_args& a) {
             // An existing file: check that it is ours without changing it (size 0 = no resize).
             auto f = std::make_unique<ch::file_target>(a.file, 0);
             m.snippet_name = "flash0";
-            if (size != 0 && size != f->capacity()) m.t = std::make_unique<planned_target>(a.file, size);
-            else m.t = std::move(f);
+            if (size != 0 && size != f->capacity())
+                m.t = std::make_unique<planned_target>(a.file, size);
+            else
+                m.t = std::move(f);
             return m;
         }
         auto f = std::make_unique<ch::file_target>(a.file, size);
@@ -325,8 +340,9 @@ std::string mib(double x) {
 
 void print_summary(std::ostream& out, const ch::characterization& c, const ch::recommendation& r,
                    const std::string& snippet) {
-    out << "target: " << c.target_name << " (" << c.target_kind << (c.modelled ? ", modelled time" : ", measured")
-        << "), " << format_bytes(double(c.capacity)) << ", alignment " << c.alignment << " B";
+    out << "target: " << c.target_name << " (" << c.target_kind
+        << (c.modelled ? ", modelled time" : ", measured") << "), " << format_bytes(double(c.capacity))
+        << ", alignment " << c.alignment << " B";
     if (c.base_offset) out << ", data from byte " << c.base_offset;
     out << "\n";
     if (!c.modelled) {
@@ -335,8 +351,10 @@ void print_summary(std::ostream& out, const ch::characterization& c, const ch::r
         for (const auto& x : c.runs)
             if (x.pattern.block > 4 * KiB && x.io_buffer != ch::page_backing::huge_pages) ++scattered;
         if (scattered)
-            out << "note: " << scattered << " run(s) with requests > 4 KiB used a buffer not backed by huge pages "
-                << "(transparent huge pages off?): one DMA segment per 4 KiB page, which some (virtual) disks "
+            out << "note: " << scattered
+                << " run(s) with requests > 4 KiB used a buffer not backed by huge pages "
+                << "(transparent huge pages off?): one DMA segment per 4 KiB page, which some (virtual) "
+                   "disks "
                 << "charge for; see docs/characterize.md\n";
     }
     out << "requests: " << c.requests << ", read " << format_bytes(double(c.bytes_read)) << ", written "
@@ -347,12 +365,14 @@ void print_summary(std::ostream& out, const ch::characterization& c, const ch::r
         std::vector<std::uint64_t> blocks;
         for (const auto& kv : r.curves) {
             codes.push_back(kv.first);
-            for (const auto& p : kv.second) blocks.push_back(p.block);
+            for (const auto& p : kv.second)
+                blocks.push_back(p.block);
         }
         std::sort(blocks.begin(), blocks.end());
         blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
         out << "\nthroughput (MiB/s)\n" << std::setw(10) << "block";
-        for (const auto& c2 : codes) out << std::setw(12) << c2;
+        for (const auto& c2 : codes)
+            out << std::setw(12) << c2;
         out << "\n";
         for (auto b : blocks) {
             out << std::setw(10) << format_size(b);
@@ -367,33 +387,40 @@ void print_summary(std::ostream& out, const ch::characterization& c, const ch::r
     }
     if (!c.self_scaling.empty()) {
         out << "self-scaling sizes (doubling gains < 2.5% beyond):";
-        for (const auto& kv : c.self_scaling) out << " " << kv.first << "=" << format_size(kv.second);
+        for (const auto& kv : c.self_scaling)
+            out << " " << kv.first << "=" << format_size(kv.second);
         out << "\n";
     }
     for (const auto& b : c.bursts)
-        out << "burst " << b.label << ": " << b.burst_ios << " random writes, then median " << mib(b.recovery.median_mib_s)
-            << " MiB/s, recovery to 60% after " << std::setprecision(0) << b.recovery.recovery_s << " s\n";
+        out << "burst " << b.label << ": " << b.burst_ios << " random writes, then median "
+            << mib(b.recovery.median_mib_s) << " MiB/s, recovery to 60% after " << std::setprecision(0)
+            << b.recovery.recovery_s << " s\n";
     for (const auto& m : ch::misalignment(c))
-        out << "misaligned random writes " << format_size(m.block) << " shifted " << format_size(m.shift) << ": "
-            << mib(m.mib_s) << " MiB/s (" << std::setprecision(2) << m.ratio_to_aligned << " x aligned)\n";
-    if (!c.strides.empty()) out << c.strides.size() << " stride / write-then-read tests (see the JSON and CDF plot)\n";
+        out << "misaligned random writes " << format_size(m.block) << " shifted " << format_size(m.shift)
+            << ": " << mib(m.mib_s) << " MiB/s (" << std::setprecision(2) << m.ratio_to_aligned
+            << " x aligned)\n";
+    if (!c.strides.empty())
+        out << c.strides.size() << " stride / write-then-read tests (see the JSON and CDF plot)\n";
     out << "\nrecommendation (Br: random reads >= " << std::setprecision(0) << r.options.read_share * 100
-        << "% of peak read; Bw: random writes >= " << r.options.write_share * 100 << "% of peak sequential write)\n";
+        << "% of peak read; Bw: random writes >= " << r.options.write_share * 100
+        << "% of peak sequential write)\n";
     out << "  Br = " << (r.br ? format_size(*r.br) : "not reached") << "\n";
     out << "  Bw = " << (r.bw_aligned ? format_size(*r.bw_aligned) : "not reached")
         << "   (block-aligned offsets: what flashxxl's containers issue)\n";
     out << "  Bw = " << (r.bw_unaligned ? format_size(*r.bw_unaligned) : "not reached")
         << "   (4 KiB-granular offsets: what the papers' numbers imply)\n";
     if (!r.queue_depths.empty()) {
-        out << "\nrandom reads of " << format_size(r.queue_depths.front().block) << " by queue depth (MiB/s):";
-        for (const auto& p : r.queue_depths) out << "  " << p.depth << ": " << mib(p.mib_s);
-        out << "\n  io_threads = " << (r.io_threads ? std::to_string(*r.io_threads) : std::string("not measured"))
+        out << "\nrandom reads of " << format_size(r.queue_depths.front().block)
+            << " by queue depth (MiB/s):";
+        for (const auto& p : r.queue_depths)
+            out << "  " << p.depth << ": " << mib(p.mib_s);
+        out << "\n  io_threads = "
+            << (r.io_threads ? std::to_string(*r.io_threads) : std::string("not measured"))
             << "   (the smallest depth within " << std::setprecision(0) << r.io_threads_share * 100
             << "% of the best: requests a device line keeps in flight)\n";
     }
     out << "\nmachine config:\n" << snippet;
 }
-
 
 //! A directory this run created (--out): removed again at the end if still empty, so a run that
 //! fails before writing anything leaves none behind (rmdir removes only an empty directory).
@@ -409,7 +436,7 @@ struct made_directory {
 
 //! The report files of a run, opened (checked, temporary files made) before any I/O.
 struct report_outputs {
-    made_directory out_dir;  // first: goes after the files
+    made_directory out_dir; // first: goes after the files
     std::string json_path, csv_path, plot_prefix, terminal;
     std::unique_ptr<safe_output_file> json, csv, io_log;
 };
@@ -419,7 +446,8 @@ std::string landing_path(const std::string& path) {
     namespace fs = std::filesystem;
     fs::path p(path);
     std::error_code ec;
-    fs::path dir = fs::weakly_canonical(fs::absolute(p.parent_path().empty() ? fs::path(".") : p.parent_path()), ec);
+    fs::path dir =
+        fs::weakly_canonical(fs::absolute(p.parent_path().empty() ? fs::path(".") : p.parent_path()), ec);
     if (ec) dir = fs::absolute(p.parent_path()).lexically_normal();
     return (dir / p.filename()).string();
 }
@@ -428,12 +456,13 @@ std::string landing_path(const std::string& path) {
 //! by real path, same name): one would replace the other, or the report the target. Before any I/O.
 void check_distinct_paths(const std::vector<std::pair<std::string, std::string>>& named) {
     std::vector<std::string> landed;
-    for (const auto& n : named) landed.push_back(n.second.empty() ? std::string() : landing_path(n.second));
+    for (const auto& n : named)
+        landed.push_back(n.second.empty() ? std::string() : landing_path(n.second));
     for (std::size_t i = 0; i < named.size(); ++i)
         for (std::size_t j = i + 1; j < named.size(); ++j)
             if (!landed[i].empty() && landed[i] == landed[j])
-                throw config_error(named[i].first + " '" + named[i].second + "' and " + named[j].first + " '" +
-                                   named[j].second + "' name the same file (" + landed[i] +
+                throw config_error(named[i].first + " '" + named[i].second + "' and " + named[j].first +
+                                   " '" + named[j].second + "' name the same file (" + landed[i] +
                                    "); give each output its own path, apart from the target");
 }
 
@@ -450,7 +479,8 @@ report_outputs open_outputs(const characterize_args& a) {
         if (!a.no_plots) {
             r.terminal = gnuplot_terminal();
             r.plot_prefix = a.out_dir + "/characterize";
-            plot_files = ch::gnuplot_outputs(r.plot_prefix, r.terminal == "svg" || r.terminal.empty() ? ".svg" : ".png");
+            plot_files = ch::gnuplot_outputs(r.plot_prefix,
+                                             r.terminal == "svg" || r.terminal.empty() ? ".svg" : ".png");
         }
     }
     std::string json_opt = "--out", csv_opt = a.csv_path.empty() ? "--out" : "--csv";
@@ -459,24 +489,31 @@ report_outputs open_outputs(const characterize_args& a) {
                                                            {json_opt, r.json_path},
                                                            {csv_opt, r.csv_path},
                                                            {"--io-log", a.io_log_path}};
-    for (const auto& p : plot_files) named.emplace_back("--out", p);
+    for (const auto& p : plot_files)
+        named.emplace_back("--out", p);
     check_distinct_paths(named);
-    for (const auto& p : plot_files) check_output_path(p, "--out", a.force, {ch::gnuplot_signature()});
-    if (a.dry_run) {  // check only: a dry run creates nothing
+    for (const auto& p : plot_files)
+        check_output_path(p, "--out", a.force, {ch::gnuplot_signature()});
+    if (a.dry_run) { // check only: a dry run creates nothing
         if (!r.json_path.empty()) check_output_path(r.json_path, json_opt, a.force, {ch::json_signature()});
         if (!r.csv_path.empty()) check_output_path(r.csv_path, csv_opt, a.force, {ch::csv_header});
-        if (!a.io_log_path.empty()) check_output_path(a.io_log_path, "--io-log", a.force, {ch::io_log_header});
+        if (!a.io_log_path.empty())
+            check_output_path(a.io_log_path, "--io-log", a.force, {ch::io_log_header});
         return r;
     }
     if (!a.out_dir.empty()) {
-        if (::mkdir(a.out_dir.c_str(), 0755) == 0) r.out_dir.path = a.out_dir;
+        if (::mkdir(a.out_dir.c_str(), 0755) == 0)
+            r.out_dir.path = a.out_dir;
         else if (errno != EEXIST)
-            throw io_failure("--out '" + a.out_dir + "': cannot create the directory: " + std::strerror(errno));
+            throw io_failure("--out '" + a.out_dir +
+                             "': cannot create the directory: " + std::strerror(errno));
     }
-    if (!r.json_path.empty()) r.json = std::make_unique<safe_output_file>(r.json_path, json_opt, a.force,
-                                                                          std::vector<std::string>{ch::json_signature()});
-    if (!r.csv_path.empty()) r.csv = std::make_unique<safe_output_file>(r.csv_path, csv_opt, a.force,
-                                                                        std::vector<std::string>{ch::csv_header});
+    if (!r.json_path.empty())
+        r.json = std::make_unique<safe_output_file>(r.json_path, json_opt, a.force,
+                                                    std::vector<std::string>{ch::json_signature()});
+    if (!r.csv_path.empty())
+        r.csv = std::make_unique<safe_output_file>(r.csv_path, csv_opt, a.force,
+                                                   std::vector<std::string>{ch::csv_header});
     if (!a.io_log_path.empty())
         r.io_log = std::make_unique<safe_output_file>(a.io_log_path, "--io-log", a.force,
                                                       std::vector<std::string>{ch::io_log_header});
@@ -488,8 +525,8 @@ void draw_charts(const characterize_args& a, const ch::gnuplot_files& g) {
     std::vector<std::unique_ptr<safe_output_file>> images;
     std::vector<std::string> defs;
     for (std::size_t i = 0; i < g.images.size(); ++i) {
-        images.push_back(std::make_unique<safe_output_file>(g.images[i], "--out", a.force,
-                                                            std::vector<std::string>{ch::gnuplot_signature()}));
+        images.push_back(std::make_unique<safe_output_file>(
+            g.images[i], "--out", a.force, std::vector<std::string>{ch::gnuplot_signature()}));
         const std::string& tmp = images.back()->temp_path();
         defs.push_back(g.image_vars[i] + "='" + tmp.substr(tmp.find_last_of('/') + 1) + "'");
     }
@@ -511,7 +548,8 @@ int run_characterize(const characterize_args& a) {
     std::uint64_t memory = ch::default_memory_budget;
     if (!a.memory_text.empty()) {
         memory = parse_size_option("--memory", a.memory_text);
-        if (memory == 0) throw config_error("--memory " + a.memory_text + ": expected a positive size (e.g. 256MiB)");
+        if (memory == 0)
+            throw config_error("--memory " + a.memory_text + ": expected a positive size (e.g. 256MiB)");
     }
     // Every output path is checked before the target is touched (an --out directory this run
     // creates is removed again if the run fails before writing into it).
@@ -526,28 +564,38 @@ int run_characterize(const characterize_args& a) {
 
     ch::plan_options po;
     po.alignment = t.alignment();
-    if (!a.span_text.empty()) po.span = parse_size_option("--span", a.span_text);
-    else if (t.modelled()) po.span = std::min<std::uint64_t>(t.capacity(), t.klass() == device_class::flash ? 8 * GiB : 112 * GiB);
-    else po.span = t.capacity();
+    if (!a.span_text.empty())
+        po.span = parse_size_option("--span", a.span_text);
+    else if (t.modelled())
+        po.span =
+            std::min<std::uint64_t>(t.capacity(), t.klass() == device_class::flash ? 8 * GiB : 112 * GiB);
+    else
+        po.span = t.capacity();
     if (po.span % t.alignment() || po.span == 0 || po.span > t.capacity())
         throw config_error("--span " + format_size(po.span) + " must be a positive multiple of " +
-                           std::to_string(t.alignment()) + " bytes and at most the target's " + format_size(t.capacity()));
+                           std::to_string(t.alignment()) + " bytes and at most the target's " +
+                           format_size(t.capacity()));
     if (a.dry_run && a.json) throw config_error("--dry-run prints a plan as text; it takes no --json");
     // Requests in flight: a model's clock serves one at a time, so only real targets measure them.
-    const std::string queue_depth_list = a.queue_depths.empty() ? (t.modelled() ? "none" : "1,2,4,8,16") : a.queue_depths;
+    const std::string queue_depth_list =
+        a.queue_depths.empty() ? (t.modelled() ? "none" : "1,2,4,8,16") : a.queue_depths;
     const std::vector<unsigned> queue_depths = parse_queue_depths(queue_depth_list);
     if (t.modelled() && !queue_depths.empty())
-        throw config_error("--queue-depths " + a.queue_depths + ": '" + t.name() +
-                           "' is a model, which serves one request at a time; queue depths apply to a file or "
-                           "block device");
+        throw config_error(
+            "--queue-depths " + a.queue_depths + ": '" + t.name() +
+            "' is a model, which serves one request at a time; queue depths apply to a file or "
+            "block device");
     std::string plan = a.plan.empty() && a.experiments.empty() ? "quick" : a.plan;
-    if (!plan.empty() && !a.experiments.empty()) throw config_error("give either --plan or --experiments, not both");
+    if (!plan.empty() && !a.experiments.empty())
+        throw config_error("give either --plan or --experiments, not both");
     if (plan == "quick") {
         po.repeats = 1;
         // a real SSD: 0.5 s per point, about a minute in all; a model: 300 requests per point
         // (modelled time is free, and a 16 MiB point needs hundreds of requests to settle)
-        if (t.modelled()) po.time_s = 0, po.count = 300;
-        else po.time_s = 0.5;
+        if (t.modelled())
+            po.time_s = 0, po.count = 300;
+        else
+            po.time_s = 0.5;
     }
     if (a.time_s >= 0) po.time_s = a.time_s;
     if (a.count >= 0) po.count = static_cast<std::uint64_t>(a.count);
@@ -556,7 +604,8 @@ int run_characterize(const characterize_args& a) {
     if (po.time_s == 0 && po.count == 0)
         throw config_error(std::string("no limit per repeat: the time limit is 0 (") +
                            (a.time_s >= 0 ? "--time 0" : "none in plan " + plan + " on a model") +
-                           ") and so is the request-count limit (" + (a.count >= 0 ? "--count 0" : "no --count") +
+                           ") and so is the request-count limit (" +
+                           (a.count >= 0 ? "--count 0" : "no --count") +
                            "); give --time SECONDS or --count N above 0");
     po.random_state = a.random_state;
     po.bursts = !a.no_bursts;
@@ -564,10 +613,13 @@ int run_characterize(const characterize_args& a) {
     po.between_s = t.modelled() ? 0 : 1;
 
     std::vector<ch::experiment_step> steps;
-    if (!a.experiments.empty()) steps = ch::load_experiments(a.experiments);
-    else steps = ch::parse_experiments(ch::plan_text(plan, po), "plan " + plan);
+    if (!a.experiments.empty())
+        steps = ch::load_experiments(a.experiments);
+    else
+        steps = ch::parse_experiments(ch::plan_text(plan, po), "plan " + plan);
     if (a.seed != 1)
-        for (auto& s : steps) s.seed = s.seed * 1000003ull + a.seed;
+        for (auto& s : steps)
+            s.seed = s.seed * 1000003ull + a.seed;
     std::vector<ch::experiment_step> checked = steps;
     ch::check_experiments(checked, t.capacity(), t.alignment());
     ch::plan_cost estimate = ch::estimate_plan(checked);
@@ -595,7 +647,8 @@ int run_characterize(const characterize_args& a) {
     if (a.dry_run) {
         std::cout << "plan (" << (a.experiments.empty() ? "built-in " + plan : a.experiments) << ") for "
                   << t.name() << " [" << t.kind() << ", " << format_bytes(double(t.capacity())) << "]:\n";
-        for (const auto& s : checked) std::cout << "  " << s.where() << ": " << s.text << "\n";
+        for (const auto& s : checked)
+            std::cout << "  " << s.where() << ": " << s.text << "\n";
         ch::plan_cost cost;
         if (t.modelled() && memory_refusal.empty()) {
             ch::model_target fresh(make_model(m.preset, m.params), m.preset);
@@ -611,9 +664,10 @@ int run_characterize(const characterize_args& a) {
         } else {
             cost = estimate;
         }
-        const bool saturated = cost.bytes_written == ch::saturated_bytes;  // "more than 16777216 TiB (...)"
-        std::cout << "bytes to write: " << (cost.exact || saturated ? "" : "at most ") << ch::format_bound(cost.bytes_written)
-                  << " (" << (saturated ? "more than " : "") << cost.bytes_written << ")";
+        const bool saturated = cost.bytes_written == ch::saturated_bytes; // "more than 16777216 TiB (...)"
+        std::cout << "bytes to write: " << (cost.exact || saturated ? "" : "at most ")
+                  << ch::format_bound(cost.bytes_written) << " (" << (saturated ? "more than " : "")
+                  << cost.bytes_written << ")";
         if (!t.modelled())
             std::cout << ", " << std::fixed << std::setprecision(1)
                       << double(cost.bytes_written) / double(std::max<std::uint64_t>(t.capacity(), 1))
@@ -624,23 +678,29 @@ int run_characterize(const characterize_args& a) {
         if (!t.modelled())
             std::cout << "write limit: "
                       << (max_write ? "--max-write " + format_bytes(double(*max_write))
-                                    : a.force ? std::string("none (--force)")
-                                              : std::to_string(ch::default_write_multiple) + " x the target (" +
-                                                    format_bytes(double(ch::saturating_mul(ch::default_write_multiple, t.capacity()))) + ")")
-                      << (refusal.empty() ? ": within it\n" : ": EXCEEDED, the run would be refused:\n  " + refusal + "\n");
+                          : a.force ? std::string("none (--force)")
+                                    : std::to_string(ch::default_write_multiple) + " x the target (" +
+                                          format_bytes(double(
+                                              ch::saturating_mul(ch::default_write_multiple, t.capacity()))) +
+                                          ")")
+                      << (refusal.empty() ? ": within it\n"
+                                          : ": EXCEEDED, the run would be refused:\n  " + refusal + "\n");
         std::cout << "memory: at most " << ch::format_bound(needed.total()) << " for the measurements ("
                   << needed.run_records << " run records, " << needed.burst_records << " bursts, "
                   << needed.stride_records << " stride tests; whatever their request counts), limit --memory "
                   << format_bytes(double(memory))
-                  << (memory_refusal.empty() ? ": within it\n" : ": EXCEEDED, the run would be refused:\n  " + memory_refusal + "\n");
+                  << (memory_refusal.empty()
+                          ? ": within it\n"
+                          : ": EXCEEDED, the run would be refused:\n  " + memory_refusal + "\n");
         if (!queue_depths.empty())
             std::cout << "then: random reads of the recommended Br at queue depths " << queue_depth_list
-                      << ", at most " << a.queue_depth_time_s
-                      << " s each (reads only)\n";
+                      << ", at most " << a.queue_depth_time_s << " s each (reads only)\n";
         std::cout << "expected time: " << std::fixed << std::setprecision(1) << cost.seconds << " s"
-                  << (cost.exact ? " of modelled device time (exact: the plan was run on a fresh copy of the model)"
-                      : t.modelled() ? " (estimate: the plan exceeds --memory, so it was not run on the model)"
-                                     : " (estimate at 100 MiB/s and 0.2 ms per request; time limits count in full)")
+                  << (cost.exact
+                          ? " of modelled device time (exact: the plan was run on a fresh copy of the model)"
+                      : t.modelled()
+                          ? " (estimate: the plan exceeds --memory, so it was not run on the model)"
+                          : " (estimate at 100 MiB/s and 0.2 ms per request; time limits count in full)")
                   << "\nnothing was written (dry run)\n";
         return 0;
     }
@@ -648,8 +708,8 @@ int run_characterize(const characterize_args& a) {
     std::optional<interrupt_catcher> catcher;
     std::optional<interruptible_target> stoppable;
     if (!t.modelled()) {
-        catcher.emplace();  // from here on Ctrl-C / SIGTERM unwind: a target file made here is removed
-        m.t.reset();  // the probe goes before the real target is opened or created
+        catcher.emplace(); // from here on Ctrl-C / SIGTERM unwind: a target file made here is removed
+        m.t.reset();       // the probe goes before the real target is opened or created
         m = make_target(a);
         tp = m.t.get();
         stoppable.emplace(*tp);
@@ -683,30 +743,33 @@ int run_characterize(const characterize_args& a) {
         // One buffer per request in flight: depths whose buffers pass the bound are left out, and said so.
         qo.depths.clear();
         for (unsigned d : queue_depths) {
-            if (d * qo.block <= qo.max_buffer_bytes) qo.depths.push_back(d);
+            if (d * qo.block <= qo.max_buffer_bytes)
+                qo.depths.push_back(d);
             else
-                queue_depth_note += "note: queue depth " + std::to_string(d) + " left out: " + std::to_string(d) +
+                queue_depth_note += "note: queue depth " + std::to_string(d) +
+                                    " left out: " + std::to_string(d) +
                                     " reads of Br = " + format_size(qo.block) + " need more than " +
                                     format_size(qo.max_buffer_bytes) + " of buffers\n";
         }
         qo.span = po.span;
         qo.seconds_per_depth = a.queue_depth_time_s;
         qo.seed = a.seed;
-        progress_bar depth_bar(stderr, show);  // a bar of its own: the plan's ended at 100 %
+        progress_bar depth_bar(stderr, show); // a bar of its own: the plan's ended at 100 %
         if (show) qo.progress = [&](double f, const std::string& what) { depth_bar.update(f, what); };
         if (!qo.depths.empty()) rec.queue_depths = ch::measure_queue_depths(real, qo);
         depth_bar.finish();
         rec.io_threads = ch::recommend_io_threads(rec.queue_depths, rec.io_threads_share);
     } else if (!queue_depths.empty()) {
-        queue_depth_note = "note: no Br was reached, so no queue depths were measured (they read Br blocks)\n";
+        queue_depth_note =
+            "note: no Br was reached, so no queue depths were measured (they read Br blocks)\n";
     }
-    if (stoppable) {  // the last request is done: signals act as before the run again
+    if (stoppable) { // the last request is done: signals act as before the run again
         catcher.reset();
-        stoppable->stop_if_interrupted();  // one that came after the last request's check
+        stoppable->stop_if_interrupted(); // one that came after the last request's check
     }
-    std::string snippet = ch::config_snippet(rec, a.config_path.empty() ? m.snippet_path : a.config_path,
-                                             real.capacity(), a.config_name.empty() ? m.snippet_name : a.config_name,
-                                             real.klass() == device_class::flash);
+    std::string snippet = ch::config_snippet(
+        rec, a.config_path.empty() ? m.snippet_path : a.config_path, real.capacity(),
+        a.config_name.empty() ? m.snippet_name : a.config_name, real.klass() == device_class::flash);
     // With --json stdout holds the report only; the notes on written files go to stderr.
     std::ostream& notes = a.json ? std::cerr : std::cout;
     const bool say = !a.quiet;
@@ -714,7 +777,7 @@ int run_characterize(const characterize_args& a) {
     if (say && !queue_depth_note.empty()) notes << queue_depth_note;
 
     nlohmann::json report = ch::to_json(c, rec, snippet);
-    report.update(run_metadata());  // version, command line, timestamp
+    report.update(run_metadata()); // version, command line, timestamp
     if (outs.json) {
         outs.json->stream() << ch::to_json_text(report);
         outs.json->commit();
@@ -730,10 +793,11 @@ int run_characterize(const characterize_args& a) {
         if (say) notes << "wrote " << a.io_log_path << "\n";
     }
     if (!outs.plot_prefix.empty()) {
-        ch::gnuplot_files g =
-            ch::write_gnuplot(outs.plot_prefix, c, rec, outs.terminal.empty() ? "svg" : outs.terminal, a.force);
+        ch::gnuplot_files g = ch::write_gnuplot(outs.plot_prefix, c, rec,
+                                                outs.terminal.empty() ? "svg" : outs.terminal, a.force);
         if (outs.terminal.empty()) {
-            if (say) notes << "gnuplot not found: wrote " << g.script << " (run it with gnuplot for the plots)\n";
+            if (say)
+                notes << "gnuplot not found: wrote " << g.script << " (run it with gnuplot for the plots)\n";
         } else {
             draw_charts(a, g);
         }
@@ -758,39 +822,51 @@ void register_characterize_command(CLI::App& app) {
     machine->check(non_empty_path("a machine preset or config file"));
     machine->excludes(config);
     config->excludes(machine);
-    cmd->add_option("--device", a->device, "with --machine: the name of the device to measure (as in every command)");
-    cmd->add_option("--block-device", a->block_device, "a block device to measure by writing it (needs --allow-write)")
+    cmd->add_option("--device", a->device,
+                    "with --machine: the name of the device to measure (as in every command)");
+    cmd->add_option("--block-device", a->block_device,
+                    "a block device to measure by writing it (needs --allow-write)")
         ->check(non_empty_path("a block device"));
-    cmd->add_option("--allow-write", a->allow_write, "consent to destroy the contents of this block device (exact path)");
+    cmd->add_option("--allow-write", a->allow_write,
+                    "consent to destroy the contents of this block device (exact path)");
     cmd->add_option("--limit", a->limit_text, "block device: use only the first SIZE bytes");
-    cmd->add_option("--file", a->file, "target file (created and marked by characterize; existing foreign files are refused)")
+    cmd->add_option("--file", a->file,
+                    "target file (created and marked by characterize; existing foreign files are refused)")
         ->check(non_empty_path("a file"));
     cmd->add_option("--size", a->size_text, "usable size of the target file (IEC units, e.g. 4GiB)");
     cmd->add_flag("--keep", a->keep, "keep the target file after the run");
     cmd->add_option("--plan", a->plan, "built-in plan: ajwani, uflip, stride, quick (default quick)");
     cmd->add_option("--experiments", a->experiments, "experiment file (verb key=value lines)")
         ->check(non_empty_path("an experiment file"));
-    cmd->add_option("--span", a->span_text, "bytes of the target to use (default: all; models: 8GiB flash, 112GiB hdd)");
-    cmd->add_option("--time", a->time_s,
-                    "time limit per repeat in seconds, 0: none (modelled on a model; ajwani 30, quick 0.5, quick on a "
-                    "model: none)")
+    cmd->add_option("--span", a->span_text,
+                    "bytes of the target to use (default: all; models: 8GiB flash, 112GiB hdd)");
+    cmd->add_option(
+           "--time", a->time_s,
+           "time limit per repeat in seconds, 0: none (modelled on a model; ajwani 30, quick 0.5, quick on a "
+           "model: none)")
         ->check(finite_number(0, 1e7));
     cmd->add_option("--count", a->count, "request-count limit per repeat, 0: none (quick on a model: 300)")
         ->check(whole_number(0, ch::max_count));
-    cmd->add_option("--repeat", a->repeat, "repeats per pattern (ajwani 3, quick 1)")->check(whole_number(1, 1000));
+    cmd->add_option("--repeat", a->repeat, "repeats per pattern (ajwani 3, quick 1)")
+        ->check(whole_number(1, 1000));
     cmd->add_option("--uflip-count", a->uflip_count, "uFLIP IOCount per run (default 1024)")
         ->check(whole_number(1, ch::max_count));
-    cmd->add_flag("--random-state", a->random_state, "uflip: enforce a random state first (uFLIP Section 4.1)");
+    cmd->add_flag("--random-state", a->random_state,
+                  "uflip: enforce a random state first (uFLIP Section 4.1)");
     cmd->add_flag("--no-bursts", a->no_bursts, "ajwani: leave out the burst / recovery experiments");
     cmd->add_flag("--no-misaligned", a->no_misaligned, "ajwani: leave out the misaligned random writes");
-    cmd->add_option("--read-share", a->read_share, "Br threshold: share of peak read throughput (default 0.95)")
+    cmd->add_option("--read-share", a->read_share,
+                    "Br threshold: share of peak read throughput (default 0.95)")
         ->check(CLI::Range(0.01, 1.0));
-    cmd->add_option("--write-share", a->write_share, "Bw threshold: share of peak sequential write (default 0.90)")
+    cmd->add_option("--write-share", a->write_share,
+                    "Bw threshold: share of peak sequential write (default 0.90)")
         ->check(CLI::Range(0.01, 1.0));
     cmd->add_option("--out", a->out_dir, "directory for characterize.json, .csv and the plots")
         ->check(non_empty_path("a directory"));
-    cmd->add_flag("--json", a->json, "print the JSON report on stdout (and only it); --out DIR also writes it to a file");
-    cmd->add_option("--csv", a->csv_path, "write the CSV (one row per experiment, repeat and block size) here")
+    cmd->add_flag("--json", a->json,
+                  "print the JSON report on stdout (and only it); --out DIR also writes it to a file");
+    cmd->add_option("--csv", a->csv_path,
+                    "write the CSV (one row per experiment, repeat and block size) here")
         ->check(non_empty_path("a file"));
     cmd->add_option("--io-log", a->io_log_path,
                     "write every request's offset and response time here (CSV, streamed as the requests "
@@ -799,20 +875,26 @@ void register_characterize_command(CLI::App& app) {
     cmd->add_flag("--no-plots", a->no_plots, "do not write or run the gnuplot script");
     cmd->add_flag("--force", a->force,
                   "replace existing output files flashxxl did not write; run a plan that writes more than " +
-                      std::to_string(ch::default_write_multiple) + " x a real target (see docs/characterize.md)");
-    cmd->add_option("--max-write", a->max_write_text,
-                    "refuse a plan that may write more than SIZE (IEC units) to a real target; replaces the default "
-                    "limit of " + std::to_string(ch::default_write_multiple) + " x the target");
+                      std::to_string(ch::default_write_multiple) +
+                      " x a real target (see docs/characterize.md)");
+    cmd->add_option(
+        "--max-write", a->max_write_text,
+        "refuse a plan that may write more than SIZE (IEC units) to a real target; replaces the default "
+        "limit of " +
+            std::to_string(ch::default_write_multiple) + " x the target");
     const ch::recorder_limits limits;
-    cmd->add_option("--memory", a->memory_text,
-                    "bound on the memory of the measurements (IEC units, default " +
-                        format_size(ch::default_memory_budget) + "): it does not grow with a run's request "
-                        "count (the run in progress holds at most " + format_bytes(double(limits.working_bytes(true))) +
-                        ", a finished one its statistics and, with plots, at most " +
-                        format_bytes(double(limits.plot_bytes(true))) + " of plot data; percentiles exact up to " +
-                        std::to_string(limits.exact_requests) + " requests per run, then within " +
-                        "0.5 %), only with the records a plan makes (--dry-run prints the bound); a plan needing "
-                        "more is refused before any I/O. I/O buffers are apart (docs/characterize.md)");
+    cmd->add_option(
+        "--memory", a->memory_text,
+        "bound on the memory of the measurements (IEC units, default " +
+            format_size(ch::default_memory_budget) +
+            "): it does not grow with a run's request "
+            "count (the run in progress holds at most " +
+            format_bytes(double(limits.working_bytes(true))) +
+            ", a finished one its statistics and, with plots, at most " +
+            format_bytes(double(limits.plot_bytes(true))) + " of plot data; percentiles exact up to " +
+            std::to_string(limits.exact_requests) + " requests per run, then within " +
+            "0.5 %), only with the records a plan makes (--dry-run prints the bound); a plan needing "
+            "more is refused before any I/O. I/O buffers are apart (docs/characterize.md)");
     cmd->add_option("--queue-depths", a->queue_depths,
                     "file / block device: random reads of the recommended Br at these queue depths, for the "
                     "io_threads of the snippet (default 1,2,4,8,16; none: skip)");
@@ -820,7 +902,8 @@ void register_characterize_command(CLI::App& app) {
         ->check(finite_number(0.001, 3600));
     cmd->add_option("--config-path", a->config_path, "path to put into the machine-config snippet");
     cmd->add_option("--config-name", a->config_name, "device name for the machine-config snippet");
-    cmd->add_flag("--dry-run", a->dry_run, "print the plan, the bytes to write and the expected time; write nothing");
+    cmd->add_flag("--dry-run", a->dry_run,
+                  "print the plan, the bytes to write and the expected time; write nothing");
     cmd->add_flag("--no-progress", a->no_progress, "no progress bar (off a terminal: no progress lines)");
     cmd->add_flag("--quiet", a->quiet, "no summary, no notes, no progress bar");
     cmd->add_option("--seed", a->seed, "seed of the random patterns (default 1)");

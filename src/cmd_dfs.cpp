@@ -1,4 +1,5 @@
-// `flashxxl dfs`: external DFS (seeds/001 Section 4) on a graph file or generator, with per-phase device stats.
+// `flashxxl dfs`: external DFS (seeds/001 Section 4) on a graph file or generator, with per-phase device
+// stats.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -35,7 +36,7 @@ struct dfs_cli_options : graph_command_options {
 //! Writes "d node time parent" / "f node time" lines and drives the progress bar.
 struct cli_visitor : dfs_visitor {
     out_file* out = nullptr;
-    std::ostream* lines = nullptr;  // out->get()
+    std::ostream* lines = nullptr; // out->get()
     progress_bar* bar = nullptr;
     std::uint64_t nodes = 1, discovered = 0;
     node_id parent = 0;
@@ -46,7 +47,9 @@ struct cli_visitor : dfs_visitor {
         if (lines) *lines << "d " << v << ' ' << time << ' ' << parent << '\n';
         if ((discovered & 1023) == 0) {
             if (out) out->check_written();
-            if (bar) bar->update(double(discovered) / double(nodes), "dfs " + std::to_string(discovered) + " nodes");
+            if (bar)
+                bar->update(double(discovered) / double(nodes),
+                            "dfs " + std::to_string(discovered) + " nodes");
         }
     }
     void finish_vertex(node_id v, std::uint64_t time) {
@@ -64,7 +67,7 @@ std::string format_share(double share) {
 struct dfs_run {
     csr_build_stats csr;
     dfs_result dfs;
-    std::vector<phase_stats> phases;  // "csr", "dfs"
+    std::vector<phase_stats> phases; // "csr", "dfs"
     std::uint64_t br = 0, bw = 0;
 };
 
@@ -79,9 +82,10 @@ void run(const dfs_cli_options& o) {
     // Without --br / --bw: the sizes of the device holding the graph (role static_data).
     block_sizes blocks = resolve_block_sizes(m, role::static_data, o.br, o.bw);
     auto source = open_graph_source(o.graph);
-    out_file out("dfs", o.out, o.force, o.graph,
-                 "`d node time parent` (discovery; a root is its own parent) and `f node time` (finish) lines in "
-                 "event order");
+    out_file out(
+        "dfs", o.out, o.force, o.graph,
+        "`d node time parent` (discovery; a root is its own parent) and `f node time` (finish) lines in "
+        "event order");
     const plot_directory plots(o.plot, "--plot", o.force);
     plots.reserve("dfs-phases");
     progress_bar bar(stderr, !o.no_progress && !o.json);
@@ -104,10 +108,12 @@ void run(const dfs_cli_options& o) {
     r.csr = g->build_stats();
     vis.nodes = g->node_count() ? g->node_count() : 1;
     r.dfs = dfs(m, *g, memory, blocks, o.source, vis, dopts);
-    for (const phase_stats& p : r.dfs.phases) r.phases.push_back(p);
+    for (const phase_stats& p : r.dfs.phases)
+        r.phases.push_back(p);
     bar.finish();
     out.close();
-    write_phase_plot(plots, "dfs", "DFS (" + o.variant + ") on " + source->describe() + ": modelled busy time per device",
+    write_phase_plot(plots, "dfs",
+                     "DFS (" + o.variant + ") on " + source->describe() + ": modelled busy time per device",
                      r.phases);
     if (o.json) {
         nlohmann::json j = {{"command", "dfs"},
@@ -128,7 +134,7 @@ void run(const dfs_cli_options& o) {
                             {"translation_layer_memory_bytes", r.dfs.tl_memory},
                             {"peak_memory_bytes", r.dfs.peak_memory},
                             {"phases", r.phases}};
-        j["modelled_elapsed_s"] = m.modelled().elapsed_s;  // the whole command on the virtual clock
+        j["modelled_elapsed_s"] = m.modelled().elapsed_s; // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
         j.update(run_metadata(&spec));
         std::cout << j.dump(2) << "\n";
@@ -139,20 +145,23 @@ void run(const dfs_cli_options& o) {
                 format_bytes(double(r.bw)).c_str(), format_bytes(double(memory)).c_str());
     std::printf("marks' cache %s%s, translation layers %s (both within M)\n",
                 format_bytes(double(r.dfs.marks_cache)).c_str(),
-                o.cache_share > 0 ? (" (at most " + format_share(o.cache_share) + " of the marks)").c_str() : "",
+                o.cache_share > 0 ? (" (at most " + format_share(o.cache_share) + " of the marks)").c_str()
+                                  : "",
                 format_bytes(double(r.dfs.tl_memory)).c_str());
     std::printf("source %llu: %llu nodes visited in %llu trees, stack depth at most %llu\n",
-                (unsigned long long)o.source, (unsigned long long)r.dfs.visited, (unsigned long long)r.dfs.trees,
-                (unsigned long long)r.dfs.max_stack);
-    for (const phase_stats& p : r.phases) print_phase(p);
+                (unsigned long long)o.source, (unsigned long long)r.dfs.visited,
+                (unsigned long long)r.dfs.trees, (unsigned long long)r.dfs.max_stack);
+    for (const phase_stats& p : r.phases)
+        print_phase(p);
     print_command_modelled_time("dfs", m);
 }
 
 } // namespace
 
 void register_dfs_command(CLI::App& app) {
-    auto* cmd = app.add_subcommand("dfs", "external DFS (visited marks + stack, seeds/001 Section 4) with RDV, WRV and "
-                                          "modelled time per device and role, per phase (csr, dfs)");
+    auto* cmd = app.add_subcommand(
+        "dfs", "external DFS (visited marks + stack, seeds/001 Section 4) with RDV, WRV and "
+               "modelled time per device and role, per phase (csr, dfs)");
     auto o = std::make_shared<dfs_cli_options>();
     add_machine_options(cmd, o->choice);
     cmd->add_option("graph", o->graph, std::string("the graph: ") + graph_spec_help())->required();
@@ -163,17 +172,20 @@ void register_dfs_command(CLI::App& app) {
         ->check(CLI::IsMember({"separate", "with-nodes"}));
     add_block_size_options(cmd, o->br, o->bw, o->memory,
                            "memory budget M of each phase (IEC units); the graph's caches get M/8 more");
-    cmd->add_option("--cache-share", o->cache_share,
-                    "cap the marks' page cache at this share of their structure (0: all of M left; 0.5: seeds/001's "
-                    "\"cache at most half of an external memory data structure\")")
+    cmd->add_option(
+           "--cache-share", o->cache_share,
+           "cap the marks' page cache at this share of their structure (0: all of M left; 0.5: seeds/001's "
+           "\"cache at most half of an external memory data structure\")")
         ->capture_default_str()
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--source", o->source, "DFS source node (other components follow from nodes 0, 1, ...)")
         ->capture_default_str();
-    cmd->add_option("--out", o->out,
-                    "write `d node time parent` (discovery; a root is its own parent) and `f node time` (finish) "
-                    "lines in event order to this file, after a `# flashxxl dfs --out:` line; an existing file only if "
-                    "an earlier --out wrote it, or with --force")
+    cmd->add_option(
+           "--out", o->out,
+           "write `d node time parent` (discovery; a root is its own parent) and `f node time` (finish) "
+           "lines in event order to this file, after a `# flashxxl dfs --out:` line; an existing file only "
+           "if "
+           "an earlier --out wrote it, or with --force")
         ->check(non_empty_path("a file"));
     add_plot_options(cmd, *o);
     add_report_flags(cmd, o->json, o->no_progress);

@@ -71,7 +71,8 @@ const std::map<std::string, std::vector<std::string>> kind_options = {
 
 std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
     std::string s;
-    for (const std::string& i : items) s += (s.empty() ? "" : sep) + i;
+    for (const std::string& i : items)
+        s += (s.empty() ? "" : sep) + i;
     return s;
 }
 
@@ -86,8 +87,8 @@ public:
         if ((done & 0xffff) != 0) return;
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
         char label[96];
-        std::snprintf(label, sizeof label, "gen %s: %.1f M edges, %.1f M/s", kind_.c_str(), double(done) / 1e6,
-                      elapsed > 0 ? double(done) / 1e6 / elapsed : 0.0);
+        std::snprintf(label, sizeof label, "gen %s: %.1f M edges, %.1f M/s", kind_.c_str(),
+                      double(done) / 1e6, elapsed > 0 ? double(done) / 1e6 / elapsed : 0.0);
         bar_.update(double(done) / double(total_), label);
     }
     void finish() { bar_.finish(); }
@@ -148,17 +149,21 @@ gen_result write_maybe_shuffled(Generator& gen, const gen_options& o, const std:
 //! the very least (text: "u v\n" is 4 bytes an edge; binary: two ids), instead of filling it:
 //! rmat --scale 40 is 2^44 edges, hundreds of terabytes.
 void require_room_for_graph(const gen_options& o, std::uint64_t edges, std::uint64_t nodes) {
-    const std::uint64_t width = o.format == "binary" ? (o.id_width ? o.id_width : nodes <= (1ull << 32) ? 4 : 8) : 0;
+    const std::uint64_t width = o.format == "binary" ? (o.id_width              ? o.id_width
+                                                        : nodes <= (1ull << 32) ? 4
+                                                                                : 8)
+                                                     : 0;
     const std::uint64_t per_edge = o.format == "binary" ? 2 * width : 4;
     const std::string where = std::filesystem::path(o.out).parent_path().string();
     struct statvfs fs {};
-    if (::statvfs(where.empty() ? "." : where.c_str(), &fs) != 0) return;  // no answer: the writes will tell
+    if (::statvfs(where.empty() ? "." : where.c_str(), &fs) != 0) return; // no answer: the writes will tell
     const std::uint64_t room = std::uint64_t(fs.f_bavail) * std::uint64_t(fs.f_frsize);
     if (edges > room / per_edge)
         throw config_error("gen " + o.kind + ": " + std::to_string(edges) + " edges need at least " +
                            format_bytes(double(edges) * double(per_edge)) + " (" + std::to_string(per_edge) +
-                           " bytes an edge in " + o.format + "), and the file system of '" + o.out + "' has " +
-                           format_bytes(double(room)) + " free: choose a smaller graph or another place");
+                           " bytes an edge in " + o.format + "), and the file system of '" + o.out +
+                           "' has " + format_bytes(double(room)) +
+                           " free: choose a smaller graph or another place");
 }
 
 //! config_error naming --id-width and --out when 4-byte ids cannot number the graph's nodes
@@ -166,8 +171,8 @@ void require_room_for_graph(const gen_options& o, std::uint64_t edges, std::uint
 void require_id_width(const gen_options& o, std::uint64_t nodes) {
     if (o.format != "binary" || o.id_width != 4 || nodes <= (std::uint64_t(1) << 32)) return;
     throw config_error("gen " + o.kind + ": --id-width 4 holds node ids below 2^32, but the graph has " +
-                       std::to_string(nodes) + " nodes; expected --id-width 8 (or no --id-width) for --out '" +
-                       o.out + "'");
+                       std::to_string(nodes) +
+                       " nodes; expected --id-width 8 (or no --id-width) for --out '" + o.out + "'");
 }
 
 void require(bool given, const std::string& kind, const std::string& what) {
@@ -176,14 +181,16 @@ void require(bool given, const std::string& kind, const std::string& what) {
 
 void run_gen(const gen_options& o, CLI::App* cmd) {
     bool known = false;
-    for (const std::string& k : kinds) known = known || k == o.kind;
+    for (const std::string& k : kinds)
+        known = known || k == o.kind;
     if (!known)
         throw config_error("gen: unknown graph kind '" + o.kind + "' (expected one of: " + join(kinds) + ")");
     for (const auto& [kind, options] : kind_options) {
         if (kind == o.kind) continue;
         for (const std::string& opt : options) {
             bool own = false;
-            for (const std::string& mine : kind_options.at(o.kind)) own = own || mine == opt;
+            for (const std::string& mine : kind_options.at(o.kind))
+                own = own || mine == opt;
             if (!own && cmd->count(opt) > 0)
                 throw config_error("gen " + o.kind + ": option " + opt + " does not apply (" + o.kind +
                                    " takes " + join(kind_options.at(o.kind)) + ")");
@@ -198,7 +205,8 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
     // A device, FIFO, socket, directory or link is refused even with --force: the graph is
     // renamed over the path, which would replace a device node (/dev/null) with a regular file.
     check_output_path(o.out, "gen --out", true, {});
-    check_writable_directory(std::filesystem::path(o.out).parent_path().string(), "gen --out '" + o.out + "'");
+    check_writable_directory(std::filesystem::path(o.out).parent_path().string(),
+                             "gen --out '" + o.out + "'");
     std::error_code ec;
     if (std::filesystem::exists(o.out, ec) && !o.force)
         throw config_error("gen: output file '" + o.out + "' exists (pass --force to overwrite it)");
@@ -215,7 +223,8 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
     auto write = [&](auto& g) {
         loops = g.may_have_self_loops;
         dups = g.may_have_duplicates;
-        for (auto& [k, v] : params.items()) description += " " + k + "=" + v.dump();
+        for (auto& [k, v] : params.items())
+            description += " " + k + "=" + v.dump();
         if (o.shuffle) description += " shuffle=true";
         comments = {description + " seed=" + std::to_string(o.seed),
                     "Nodes: " + std::to_string(g.node_count()) + " Edges: " + std::to_string(g.edge_count()),
@@ -237,18 +246,20 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
             if (cmd->count("--levels") > 0 && (cmd->count("--block") > 0 || cmd->count("--item-bytes") > 0))
                 throw config_error("gen tree: give either --levels or --block / --item-bytes, not both");
             std::uint64_t levels = o.levels;
-            if (cmd->count("--levels") == 0) levels = tree_generator::default_levels(parse_size(o.block), o.item_bytes);
+            if (cmd->count("--levels") == 0)
+                levels = tree_generator::default_levels(parse_size(o.block), o.item_bytes);
             tree_generator g(o.nodes, levels);
             params["nodes"] = o.nodes;
-            params["levels"] = g.levels();  // generated: fewer than --levels when --nodes - 1 is smaller
+            params["levels"] = g.levels(); // generated: fewer than --levels when --nodes - 1 is smaller
             params["chains"] = g.chains();
             write(g);
         } else if (o.kind == "random") {
             require(cmd->count("--nodes") > 0, o.kind, "--nodes");
             if ((cmd->count("--degree") > 0) == (cmd->count("--edges") > 0))
                 throw config_error("gen random: give exactly one of --degree (average degree) and --edges");
-            std::uint64_t m = cmd->count("--edges") > 0 ? o.edges
-                                                        : random_graph_generator::edges_for_degree(o.nodes, o.degree);
+            std::uint64_t m = cmd->count("--edges") > 0
+                                  ? o.edges
+                                  : random_graph_generator::edges_for_degree(o.nodes, o.degree);
             random_graph_generator g(o.nodes, m, o.seed);
             params["nodes"] = o.nodes;
             params["edges"] = m;
@@ -295,8 +306,9 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
         j.update(run_metadata());
         std::cout << j.dump(2) << "\n";
     } else {
-        std::cout << "gen " << o.kind << ": " << r.nodes << " nodes, " << r.edges << " edges (" << r.self_loops
-                  << " self-loops" << (dups ? ", repeats possible" : "") << ") -> " << o.out << " (" << o.format;
+        std::cout << "gen " << o.kind << ": " << r.nodes << " nodes, " << r.edges << " edges ("
+                  << r.self_loops << " self-loops" << (dups ? ", repeats possible" : "") << ") -> " << o.out
+                  << " (" << o.format;
         if (o.format == "binary") std::cout << ", " << r.id_width << "-byte ids";
         std::cout << ", " << format_bytes(double(r.bytes)) << ") in ";
         std::printf("%.2f s\n", seconds);
@@ -309,7 +321,8 @@ void run_gen(const gen_options& o, CLI::App* cmd) {
 void register_gen_command(CLI::App& app) {
     auto o = std::make_shared<gen_options>();
     auto* cmd = app.add_subcommand(
-        "gen", "generate a graph (grid, tree, random, rmat) as a text or binary edge list (docs/graph-formats.md)");
+        "gen",
+        "generate a graph (grid, tree, random, rmat) as a text or binary edge list (docs/graph-formats.md)");
     cmd->add_option("kind", o->kind, "graph kind: " + join(kinds, " | "))->required();
     cmd->add_option("--side", o->side, "grid: side length (side x side nodes)");
     cmd->add_option("--nodes", o->nodes, "tree, random: number of nodes");
@@ -318,18 +331,21 @@ void register_gen_command(CLI::App& app) {
                     "when --nodes - 1 is fewer, and the header and --json give the levels generated");
     cmd->add_option("--block", o->block, "tree: block size B in bytes for the default levels (IEC units)")
         ->capture_default_str();
-    cmd->add_option("--item-bytes", o->item_bytes, "tree: item size for the default levels")->capture_default_str();
+    cmd->add_option("--item-bytes", o->item_bytes, "tree: item size for the default levels")
+        ->capture_default_str();
     cmd->add_option("--degree", o->degree, "random: average degree (edges = round(nodes x degree / 2))");
     cmd->add_option("--edges", o->edges, "random: number of edges");
     // 32-bit fields: their range is checked here (CLI11 only said "Could not convert" above it).
     constexpr std::uint64_t max_unsigned = std::numeric_limits<unsigned>::max();
-    cmd->add_option("--scale", o->scale, "rmat: log2 of the node count")->check(whole_number(0, max_unsigned));
+    cmd->add_option("--scale", o->scale, "rmat: log2 of the node count")
+        ->check(whole_number(0, max_unsigned));
     cmd->add_option("--edge-factor", o->edge_factor, "rmat: edges per node")->capture_default_str();
     cmd->add_option("--a", o->a, "rmat: probability of the top-left quadrant")->capture_default_str();
     cmd->add_option("--b", o->b, "rmat: probability of the top-right quadrant")->capture_default_str();
     cmd->add_option("--c", o->c, "rmat: probability of the bottom-left quadrant (d = 1 - a - b - c)")
         ->capture_default_str();
-    cmd->add_option("--seed", o->seed, "random seed (random, rmat, --shuffle; grid and tree are otherwise deterministic)")
+    cmd->add_option("--seed", o->seed,
+                    "random seed (random, rmat, --shuffle; grid and tree are otherwise deterministic)")
         ->capture_default_str();
     cmd->add_option("--out", o->out, "output file")->required();
     cmd->add_option("--format", o->format, "text (SNAP-style 'u v' lines) or binary (FXEDGES1)")
@@ -339,7 +355,8 @@ void register_gen_command(CLI::App& app) {
     cmd->add_flag("--force", o->force, "overwrite an existing output file");
     cmd->add_flag("--json", o->json, "print a JSON summary instead of a line");
     cmd->add_flag("--no-progress", o->quiet, "no progress lines on stderr");
-    cmd->add_flag_callback("--quiet", [o] { o->quiet = true; }, "nothing on stderr but errors");
+    cmd->add_flag_callback(
+        "--quiet", [o] { o->quiet = true; }, "nothing on stderr but errors");
     cmd->add_flag("--shuffle", o->shuffle, "relabel the nodes by a random permutation drawn from --seed");
     cmd->callback([o, cmd] { run_gen(*o, cmd); });
 }

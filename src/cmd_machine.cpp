@@ -41,13 +41,14 @@ std::vector<probe_result> probe_device(device& dev, std::uint64_t small_block, s
     std::uint64_t span = std::min<std::uint64_t>(dev.capacity(), 8 * GiB);
     std::mt19937_64 rng(42);
     for (std::uint64_t block : {small_block, large_block}) {
-        if (dev.has_translation_layer()) {  // whole logical pages only
+        if (dev.has_translation_layer()) { // whole logical pages only
             std::uint64_t page = dev.tl()->config().page_bytes;
             block = (block + page - 1) / page * page;
         }
         if (block > span) continue;
         char* buffer = static_cast<char*>(stxxl::aligned_alloc<4096>(block));
-        for (std::uint64_t i = 0; i < block; ++i) buffer[i] = static_cast<char>(i * 131);
+        for (std::uint64_t i = 0; i < block; ++i)
+            buffer[i] = static_cast<char>(i * 131);
         std::uint64_t requests = std::max<std::uint64_t>(16, std::min<std::uint64_t>(volume / block, 4096));
         requests = std::min(requests, span / block);
         for (const char* pattern : {"seq_write", "seq_read", "rand_write", "rand_read"}) {
@@ -72,8 +73,8 @@ std::vector<probe_result> probe_device(device& dev, std::uint64_t small_block, s
     return out;
 }
 
-void run_machine(const machine_choice& choice, bool json, bool no_progress, bool probe, std::uint64_t small_block,
-                 std::uint64_t large_block, std::uint64_t volume) {
+void run_machine(const machine_choice& choice, bool json, bool no_progress, bool probe,
+                 std::uint64_t small_block, std::uint64_t large_block, std::uint64_t volume) {
     const machine_spec spec = effective_machine_spec(choice);
     machine m(spec);
     nlohmann::json j = run_metadata(&spec);
@@ -87,17 +88,19 @@ void run_machine(const machine_choice& choice, bool json, bool no_progress, bool
     for (std::size_t i = 0; i < m.device_count(); ++i) {
         device& d = m.dev(i);
         const device_spec& s = d.spec();
-        nlohmann::json jd = {{"name", d.name()},
-                             {"class", to_string(d.klass())},
-                             {"size_bytes", s.size},
-                             {"allocatable_bytes", d.capacity()},
-                             {"backing", s.io_impl == "memory" ? "memory (sparse)" : s.io_impl + ":" + s.path},
-                             {"queue_id", d.queue_id()},
-                             {"pace", s.pacing.enabled},
-                             {"pace_scale", s.pacing.scale},
-                             {"translation_layer", d.has_translation_layer()}};
+        nlohmann::json jd = {
+            {"name", d.name()},
+            {"class", to_string(d.klass())},
+            {"size_bytes", s.size},
+            {"allocatable_bytes", d.capacity()},
+            {"backing", s.io_impl == "memory" ? "memory (sparse)" : s.io_impl + ":" + s.path},
+            {"queue_id", d.queue_id()},
+            {"pace", s.pacing.enabled},
+            {"pace_scale", s.pacing.scale},
+            {"translation_layer", d.has_translation_layer()}};
         if (const device_model* model = d.model()) {
-            jd["model"] = {{"preset", model->preset()}, {"kind", model->kind()}, {"capacity_bytes", model->capacity()}};
+            jd["model"] = {
+                {"preset", model->preset()}, {"kind", model->kind()}, {"capacity_bytes", model->capacity()}};
             jd["model"]["parameters"] = model_parameters_json(model->parameters());
         }
         if (const translation_layer* tl = d.tl()) {
@@ -108,14 +111,17 @@ void run_machine(const machine_choice& choice, bool json, bool no_progress, bool
         }
         j["devices"].push_back(jd);
         if (!json) {
-            std::cout << "  " << d.name() << ": " << to_string(d.klass()) << ", " << format_bytes(double(s.size))
-                      << ", backing " << jd["backing"].get<std::string>() << ", pacing "
-                      << (s.pacing.enabled ? "on, scale " + std::to_string(s.pacing.scale) : std::string("off"))
+            std::cout << "  " << d.name() << ": " << to_string(d.klass()) << ", "
+                      << format_bytes(double(s.size)) << ", backing " << jd["backing"].get<std::string>()
+                      << ", pacing "
+                      << (s.pacing.enabled ? "on, scale " + std::to_string(s.pacing.scale)
+                                           : std::string("off"))
                       << (d.has_translation_layer() ? ", translation layer on" : "") << "\n";
             if (const device_model* model = d.model()) {
-                std::cout << "    model " << model->preset() << " (" << model->kind() << ", emulated capacity "
-                          << format_bytes(double(model->capacity())) << "):";
-                for (auto& [k, v] : model->parameters()) std::cout << " " << k << "=" << v;
+                std::cout << "    model " << model->preset() << " (" << model->kind()
+                          << ", emulated capacity " << format_bytes(double(model->capacity())) << "):";
+                for (auto& [k, v] : model->parameters())
+                    std::cout << " " << k << "=" << v;
                 std::cout << "\n";
             } else {
                 std::cout << "    real device (no model): times are wall-clock\n";
@@ -129,7 +135,8 @@ void run_machine(const machine_choice& choice, bool json, bool no_progress, bool
     }
     if (probe) {
         if (!json) {
-            std::cout << "\nprobe (queue depth 1; random offsets block-aligned over the first min(size, 8 GiB)):\n";
+            std::cout
+                << "\nprobe (queue depth 1; random offsets block-aligned over the first min(size, 8 GiB)):\n";
             std::printf("  %-8s %-11s %10s %9s %14s %14s\n", "device", "pattern", "block", "requests",
                         "modelled_MiB/s", "wall_MiB/s");
         }
@@ -137,7 +144,8 @@ void run_machine(const machine_choice& choice, bool json, bool no_progress, bool
         std::vector<probe_result> results;
         for (std::size_t i = 0; i < m.device_count(); ++i) {
             bar.update(double(i) / double(m.device_count()), "probing " + m.dev(i).name());
-            for (const probe_result& r : probe_device(m.dev(i), small_block, large_block, volume)) results.push_back(r);
+            for (const probe_result& r : probe_device(m.dev(i), small_block, large_block, volume))
+                results.push_back(r);
         }
         bar.finish();
         {
@@ -151,9 +159,10 @@ void run_machine(const machine_choice& choice, bool json, bool no_progress, bool
                                       {"modelled_mib_s", r.modelled_mibps()},
                                       {"wall_mib_s", r.wall_mibps()}});
                 if (!json)
-                    std::printf("  %-8s %-11s %10s %9llu %14.2f %14.1f\n", r.device.c_str(), r.pattern.c_str(),
-                                format_size(r.block).c_str(), static_cast<unsigned long long>(r.requests),
-                                r.modelled_mibps(), r.wall_mibps());
+                    std::printf("  %-8s %-11s %10s %9llu %14.2f %14.1f\n", r.device.c_str(),
+                                r.pattern.c_str(), format_size(r.block).c_str(),
+                                static_cast<unsigned long long>(r.requests), r.modelled_mibps(),
+                                r.wall_mibps());
             }
         }
         for (std::size_t i = 0; i < m.device_count(); ++i) {
@@ -175,7 +184,8 @@ void run_machine(const machine_choice& choice, bool json, bool no_progress, bool
 } // namespace
 
 void register_machine_command(CLI::App& app) {
-    auto* cmd = app.add_subcommand("machine", "print a machine's devices, models and placement; probe each device");
+    auto* cmd =
+        app.add_subcommand("machine", "print a machine's devices, models and placement; probe each device");
     auto choice = std::make_shared<machine_choice>();
     auto json = std::make_shared<bool>(false);
     auto no_probe = std::make_shared<bool>(false);
@@ -188,11 +198,15 @@ void register_machine_command(CLI::App& app) {
     cmd->add_flag("--no-probe", *no_probe, "only describe the machine");
     cmd->add_option("--small-block", *small_block, "probe block size 1 (IEC units)")->capture_default_str();
     cmd->add_option("--large-block", *large_block, "probe block size 2 (IEC units)")->capture_default_str();
-    cmd->add_option("--volume", *volume, "bytes per probe pattern (capped at 4096 requests)")->capture_default_str();
+    cmd->add_option("--volume", *volume, "bytes per probe pattern (capped at 4096 requests)")
+        ->capture_default_str();
     cmd->callback([=] {
         std::uint64_t small = parse_size_option("--small-block", *small_block),
-                      large = parse_size_option("--large-block", *large_block), vol = parse_size_option("--volume", *volume);
-        if (vol == 0) throw config_error("--volume " + *volume + ": expected a positive size (bytes per probe pattern)");
+                      large = parse_size_option("--large-block", *large_block),
+                      vol = parse_size_option("--volume", *volume);
+        if (vol == 0)
+            throw config_error("--volume " + *volume +
+                               ": expected a positive size (bytes per probe pattern)");
         if (small == 0 || small % 4096 || large == 0 || large % 4096)
             throw config_error("--small-block and --large-block must be positive multiples of 4 KiB");
         run_machine(*choice, *json, *no_progress, !*no_probe, small, large, vol);

@@ -29,7 +29,7 @@
 
 namespace flashxxl::cli {
 
-using namespace flashxxl::reproduce;  // seeds/000 Table 4.1's experiment and figures
+using namespace flashxxl::reproduce; // seeds/000 Table 4.1's experiment and figures
 
 namespace {
 
@@ -43,7 +43,7 @@ struct placement_options {
     std::string backing_dir;
     bool pace = false;
     double scale = 1.0;
-    std::string plot;  // --plot DIR
+    std::string plot; // --plot DIR
     bool force = false;
     bool json = false, no_progress = false;
 };
@@ -51,18 +51,20 @@ struct placement_options {
 //! Charts of the run under --plot DIR: table41-devices (per configuration, each device's modelled
 //! busy time of the BFS phase stacked, the modelled elapsed time as a point) and table41-ratios
 //! (the paper's ratios to random striping beside ours, total and I/O wait).
-void write_plots(const plot_directory& plots, const std::vector<table41_row>& rows, const table41_comparison& cmp,
-                 std::ostream* notes) {
-    std::string devices = "configuration,device_1,device_1_modelled_s,device_2,device_2_modelled_s,modelled_elapsed_s\n";
-    std::string ratios = "configuration,paper_total_ratio,ours_total_ratio,paper_io_wait_ratio,ours_io_wait_ratio\n";
+void write_plots(const plot_directory& plots, const std::vector<table41_row>& rows,
+                 const table41_comparison& cmp, std::ostream* notes) {
+    std::string devices =
+        "configuration,device_1,device_1_modelled_s,device_2,device_2_modelled_s,modelled_elapsed_s\n";
+    std::string ratios =
+        "configuration,paper_total_ratio,ours_total_ratio,paper_io_wait_ratio,ours_io_wait_ratio\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const phase_stats& p = rows[i].bfs_phase();
         std::string label = csv_field(rows[i].conf.label);
         devices += label;
         for (std::size_t d = 0; d < 2; ++d)
-            devices += d < p.devices.size()
-                           ? "," + csv_field(p.device_names[d]) + "," + std::to_string(p.devices[d].total.modelled_s)
-                           : ",,0";
+            devices += d < p.devices.size() ? "," + csv_field(p.device_names[d]) + "," +
+                                                  std::to_string(p.devices[d].total.modelled_s)
+                                            : ",,0";
         devices += "," + std::to_string(p.modelled.elapsed_s) + "\n";
         // An undefined ratio (no I/O in the base) is NaN, which gnuplot leaves out.
         auto number = [](double v) { return std::isnan(v) ? std::string("NaN") : std::to_string(v); };
@@ -78,19 +80,23 @@ void write_plots(const plot_directory& plots, const std::vector<table41_row>& ro
                          "set ylabel 'modelled seconds'\n"
                          "plot 'table41-devices.csv' using 3:xtic(1) title 'first device (ssd / hdd0)', "
                          "'' using 5 title 'second device (hdd / hdd1)', "
-                         "'' using 0:6 with points pt 7 ps 1.5 lc rgb 'black' title 'modelled elapsed (devices in parallel)'\n",
+                         "'' using 0:6 with points pt 7 ps 1.5 lc rgb 'black' title 'modelled elapsed "
+                         "(devices in parallel)'\n",
                 notes);
-    plots.write("table41-ratios", ratios,
-                common + "set style histogram clustered gap 1\n"
-                         "set title 'seeds/000 Table 4.1: time relative to random striping, paper beside ours'\n"
-                         "set ylabel 'ratio to random striping'\n" +
-                         // gnuplot refuses a column with no number: undefined ratios are left out.
-                         std::string(cmp.defined() ? "plot 'table41-ratios.csv' using 2:xtic(1) title 'paper, total', '' using 3 "
-                                          "title 'ours, total', '' using 4 title 'paper, I/O wait', '' using 5 title "
-                                          "'ours, I/O wait'\n"
-                                        : "plot 'table41-ratios.csv' using 2:xtic(1) title 'paper, total', '' using 4 "
-                                          "title 'paper, I/O wait (ours undefined: no I/O)'\n"),
-                notes);
+    plots.write(
+        "table41-ratios", ratios,
+        common +
+            "set style histogram clustered gap 1\n"
+            "set title 'seeds/000 Table 4.1: time relative to random striping, paper beside ours'\n"
+            "set ylabel 'ratio to random striping'\n" +
+            // gnuplot refuses a column with no number: undefined ratios are left out.
+            std::string(cmp.defined()
+                            ? "plot 'table41-ratios.csv' using 2:xtic(1) title 'paper, total', '' using 3 "
+                              "title 'ours, total', '' using 4 title 'paper, I/O wait', '' using 5 title "
+                              "'ours, I/O wait'\n"
+                            : "plot 'table41-ratios.csv' using 2:xtic(1) title 'paper, total', '' using 4 "
+                              "title 'paper, I/O wait (ours undefined: no I/O)'\n"),
+        notes);
 }
 
 //! Counts levels for the progress bar.
@@ -102,7 +108,8 @@ struct progress_visitor : cli_bfs_visitor {
     void discover_vertex(node_id, std::uint64_t, node_id) override { ++reached; }
     void finish_level(std::uint64_t level, std::uint64_t) override {
         if (bar)
-            bar->update(base + share * double(reached) / double(nodes), label + ": bfs level " + std::to_string(level));
+            bar->update(base + share * double(reached) / double(nodes),
+                        label + ": bfs level " + std::to_string(level));
     }
 };
 
@@ -130,7 +137,7 @@ block_sizes checked_cluster_blocks(const placement_options& o, const table41_opt
     };
     if (!o.cluster_br.empty()) aligned("--cluster-br", o.cluster_br, t.cluster_br);
     if (!o.cluster_bw.empty()) aligned("--cluster-bw", o.cluster_bw, t.cluster_bw);
-    t.streams.validate();  // --br / --bw name themselves
+    t.streams.validate(); // --br / --bw name themselves
     try {
         return table41_cluster_blocks(t);
     } catch (const config_error& e) {
@@ -138,8 +145,8 @@ block_sizes checked_cluster_blocks(const placement_options& o, const table41_opt
         if (what.rfind("placement: ", 0) == 0) what.erase(0, 11);
         const std::string given = o.cluster_br.empty() ? "(none: --br " + o.br + ")" : o.cluster_br;
         throw config_error("placement --cluster-br " + given +
-                           (o.cluster_bw.empty() ? std::string() : ", --cluster-bw " + o.cluster_bw) + " with --bw " +
-                           o.bw + ": " + what);
+                           (o.cluster_bw.empty() ? std::string() : ", --cluster-bw " + o.cluster_bw) +
+                           " with --bw " + o.bw + ": " + what);
     }
 }
 
@@ -149,7 +156,8 @@ void run(const placement_options& o) {
     t.streams = block_sizes(parse_size_option("--br", o.br), parse_size_option("--bw", o.bw));
     // The cluster file's reads: --cluster-br, else Br (one block size for everything).
     t.cluster_br = o.cluster_br.empty() ? t.streams.br : parse_size_option("--cluster-br", o.cluster_br);
-    if (t.cluster_br == 0) throw config_error("--cluster-br " + o.cluster_br + ": expected a positive block size");
+    if (t.cluster_br == 0)
+        throw config_error("--cluster-br " + o.cluster_br + ": expected a positive block size");
     // Its write block, the unit random striping places: --cluster-bw, else the default 64 KiB
     // when that holds whole reads, else whole reads in Bw.
     if (!o.cluster_bw.empty())
@@ -171,11 +179,12 @@ void run(const placement_options& o) {
                         cluster_bw = t.cluster_write_block();
     // The cluster file's Bw counts against M too (a larger one than the streams' needs more).
     const block_sizes cluster_blocks = checked_cluster_blocks(o, t);
-    require_memory("placement", memory, bfs_experiment_min_memory(t.streams, cluster_blocks), o.memory, t.streams,
-                   0, " with the cluster file's Br = " + format_size(cluster_blocks.br) + ", Bw = " +
-                          format_size(cluster_blocks.bw));
+    require_memory("placement", memory, bfs_experiment_min_memory(t.streams, cluster_blocks), o.memory,
+                   t.streams, 0,
+                   " with the cluster file's Br = " + format_size(cluster_blocks.br) +
+                       ", Bw = " + format_size(cluster_blocks.bw));
     const plot_directory plots(o.plot, "--plot", o.force);
-    plots.reserve("table41-devices");  // refused outputs cost no run
+    plots.reserve("table41-devices"); // refused outputs cost no run
     plots.reserve("table41-ratios");
     progress_bar bar(stderr, !o.no_progress && !o.json);
     progress_visitor vis;
@@ -185,23 +194,27 @@ void run(const placement_options& o) {
     // Progress over |V|, known once each column's graph is built (a graph file's node count
     // is not known before it has been read).
     t.on_graph = [&vis](const csr_graph& g) { vis.nodes = std::max<std::uint64_t>(g.node_count(), 1); };
-    std::vector<table41_row> rows =
-        run_table41<cli_bfs_visitor>(open_source, t, vis, [&](std::size_t i) {
-            vis.base = double(i) / double(columns.size());
-            vis.share = 1.0 / double(columns.size());
-            vis.reached = 0;
-            vis.label = columns[i].preset + " " + columns[i].policy;
-            bar.update(vis.base, vis.label + ": csr, preprocessing");
-        });
+    std::vector<table41_row> rows = run_table41<cli_bfs_visitor>(open_source, t, vis, [&](std::size_t i) {
+        vis.base = double(i) / double(columns.size());
+        vis.share = 1.0 / double(columns.size());
+        vis.reached = 0;
+        vis.label = columns[i].preset + " " + columns[i].policy;
+        bar.update(vis.base, vis.label + ": csr, preprocessing");
+    });
     bar.finish();
     const table41_comparison cmp(rows);
     write_plots(plots, rows, cmp, &std::cerr);
 
     if (o.json) {
-        nlohmann::json j = {{"command", "placement"}, {"graph", rows.empty() ? "" : rows[0].result.graph},
-                            {"br_bytes", br}, {"bw_bytes", bw}, {"cluster_br_bytes", cluster_br},
-                            {"cluster_bw_bytes", cluster_bw}, {"memory_bytes", memory},
-                            {"pace", o.pace}, {"scale", o.scale},
+        nlohmann::json j = {{"command", "placement"},
+                            {"graph", rows.empty() ? "" : rows[0].result.graph},
+                            {"br_bytes", br},
+                            {"bw_bytes", bw},
+                            {"cluster_br_bytes", cluster_br},
+                            {"cluster_bw_bytes", cluster_bw},
+                            {"memory_bytes", memory},
+                            {"pace", o.pace},
+                            {"scale", o.scale},
                             {"largest_ratio_difference", cmp.largest_difference},
                             {"paper_order", cmp.same_order}};
         j.update(run_metadata());
@@ -240,13 +253,14 @@ void run(const placement_options& o) {
     if (rows.empty()) return;
     const bfs_experiment_result& first = rows[0].result;
     std::printf("placement: MM_BFS phase (seeds/000 Table 4.1) on %s: %llu nodes, %llu edges, %llu levels\n",
-                first.graph.c_str(), (unsigned long long)first.csr.nodes, (unsigned long long)first.csr.edges(),
-                (unsigned long long)first.bfs.levels());
-    std::printf("Br %s, Bw %s (hot pool, level lists, sorters), cluster file Br %s / Bw %s, M %s, pacing %s\n\n",
-                format_bytes(double(br)).c_str(), format_bytes(double(bw)).c_str(),
-                format_bytes(double(cluster_br)).c_str(), format_bytes(double(cluster_bw)).c_str(),
-                format_bytes(double(memory)).c_str(),
-                o.pace ? ("on, scale " + std::to_string(o.scale)).c_str() : "off");
+                first.graph.c_str(), (unsigned long long)first.csr.nodes,
+                (unsigned long long)first.csr.edges(), (unsigned long long)first.bfs.levels());
+    std::printf(
+        "Br %s, Bw %s (hot pool, level lists, sorters), cluster file Br %s / Bw %s, M %s, pacing %s\n\n",
+        format_bytes(double(br)).c_str(), format_bytes(double(bw)).c_str(),
+        format_bytes(double(cluster_br)).c_str(), format_bytes(double(cluster_bw)).c_str(),
+        format_bytes(double(memory)).c_str(),
+        o.pace ? ("on, scale " + std::to_string(o.scale)).c_str() : "off");
     std::printf("%-36s %5s %12s %12s %10s  %s\n", "configuration", "mu", "modelled", "I/O wait", "wall",
                 "per device: RDV / WRV / modelled busy time");
     for (const table41_row& r : rows) {
@@ -256,22 +270,25 @@ void run(const placement_options& o) {
             char buf[160];
             std::snprintf(buf, sizeof buf, "%s%s %s / %s / %.1f s", d ? "; " : "", p.device_names[d].c_str(),
                           format_bytes(double(p.devices[d].total.read_bytes)).c_str(),
-                          format_bytes(double(p.devices[d].total.write_bytes)).c_str(), p.devices[d].total.modelled_s);
+                          format_bytes(double(p.devices[d].total.write_bytes)).c_str(),
+                          p.devices[d].total.modelled_s);
             devices += buf;
         }
         std::printf("%-36s %5llu %10.1f s %10.1f s %8.1f s  %s\n", r.conf.label.c_str(),
-                    (unsigned long long)r.result.bfs.mu,
-                    p.modelled.elapsed_s, p.modelled.io_wait_s, p.wall_s, devices.c_str());
+                    (unsigned long long)r.result.bfs.mu, p.modelled.elapsed_s, p.modelled.io_wait_s, p.wall_s,
+                    devices.c_str());
     }
-    std::printf("\n(modelled: elapsed time of the BFS phase on the machine's virtual clock, devices working in "
-                "parallel; I/O wait: its share spent waiting for I/O, all of it here since CPU time is not "
-                "modelled; wall: this run's own time)\n");
+    std::printf(
+        "\n(modelled: elapsed time of the BFS phase on the machine's virtual clock, devices working in "
+        "parallel; I/O wait: its share spent waiting for I/O, all of it here since CPU time is not "
+        "modelled; wall: this run's own time)\n");
 
     // The paper's rows beside ours, each as a ratio to random striping (the first configuration).
-    std::printf("\nseeds/000 Table 4.1, MM_BFS phase, ratios to random striping: paper (hours) beside ours (modelled "
-                "seconds)\n");
-    std::printf("%-36s %8s %6s %6s %8s %6s %6s | %10s %10s\n", "configuration", "total h", "paper", "ours", "wait h",
-                "paper", "ours", "ours total", "ours wait");
+    std::printf(
+        "\nseeds/000 Table 4.1, MM_BFS phase, ratios to random striping: paper (hours) beside ours (modelled "
+        "seconds)\n");
+    std::printf("%-36s %8s %6s %6s %8s %6s %6s | %10s %10s\n", "configuration", "total h", "paper", "ours",
+                "wait h", "paper", "ours", "ours total", "ours wait");
     auto ratio = [](double v) {
         if (std::isnan(v)) return std::string("   n/a");
         char buf[32];
@@ -282,30 +299,36 @@ void run(const placement_options& o) {
         const table41_row& r = rows[i];
         const phase_stats& p = r.bfs_phase();
         std::printf("%-36s %8.1f %6.2f %s %8.1f %6.2f %s | %8.1f s %8.1f s\n", r.conf.label.c_str(),
-                    r.conf.paper_total_h, cmp.paper_total[i], ratio(cmp.total[i]).c_str(), r.conf.paper_io_wait_h,
-                    cmp.paper_io_wait[i], ratio(cmp.io_wait[i]).c_str(), p.modelled.elapsed_s, p.modelled.io_wait_s);
+                    r.conf.paper_total_h, cmp.paper_total[i], ratio(cmp.total[i]).c_str(),
+                    r.conf.paper_io_wait_h, cmp.paper_io_wait[i], ratio(cmp.io_wait[i]).c_str(),
+                    p.modelled.elapsed_s, p.modelled.io_wait_s);
     }
     if (!cmp.defined())
-        std::printf("no ratios of ours: random striping's BFS phase took no modelled time (this graph needs no I/O "
-                    "in that phase); give a larger graph\n");
+        std::printf(
+            "no ratios of ours: random striping's BFS phase took no modelled time (this graph needs no I/O "
+            "in that phase); give a larger graph\n");
     else
-        std::printf("the paper's order in both rows: %s; largest difference between the paper's ratios and ours: "
-                    "%.2f (at most 0.12 counts as the paper's shape, with its order)\n",
-                    cmp.same_order ? "yes" : "NO", cmp.largest_difference);
+        std::printf(
+            "the paper's order in both rows: %s; largest difference between the paper's ratios and ours: "
+            "%.2f (at most 0.12 counts as the paper's shape, with its order)\n",
+            cmp.same_order ? "yes" : "NO", cmp.largest_difference);
 }
 
 } // namespace
 
 void register_placement_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
-        "placement", "seeds/000 Table 4.1: the MM_BFS phase on hybrid-2009 with random striping, on two-hdd-2009, and "
-                     "on hybrid-2009 flash_aware with the same and a smaller cluster size");
+        "placement",
+        "seeds/000 Table 4.1: the MM_BFS phase on hybrid-2009 with random striping, on two-hdd-2009, and "
+        "on hybrid-2009 flash_aware with the same and a smaller cluster size");
     auto o = std::make_shared<placement_options>();
-    cmd->add_option("graph", o->graph, std::string("the graph (default: the seeds/000 Figure 4.1 tree): ") +
-                                           graph_spec_help())
+    cmd->add_option("graph", o->graph,
+                    std::string("the graph (default: the seeds/000 Figure 4.1 tree): ") + graph_spec_help())
         ->capture_default_str();
-    cmd->add_option("--br", o->br, "read block size Br of every run (any multiple of 4KiB)")->capture_default_str();
-    cmd->add_option("--bw", o->bw, "write block size Bw of every run (a multiple of Br)")->capture_default_str();
+    cmd->add_option("--br", o->br, "read block size Br of every run (any multiple of 4KiB)")
+        ->capture_default_str();
+    cmd->add_option("--bw", o->bw, "write block size Bw of every run (a multiple of Br)")
+        ->capture_default_str();
     cmd->add_option("--cluster-br", o->cluster_br,
                     "read block size of the cluster file, the structure read at random, one cluster per read "
                     "(empty: --br)")
@@ -313,7 +336,8 @@ void register_placement_command(CLI::App& app) {
     cmd->add_option("--cluster-bw", o->cluster_bw,
                     "write block size of the cluster file, the unit random striping places (a multiple of "
                     "--cluster-br; empty: 64KiB if that is one, else whole --cluster-br reads in --bw)");
-    cmd->add_option("--memory", o->memory, "memory budget M of each phase (IEC units)")->capture_default_str();
+    cmd->add_option("--memory", o->memory, "memory budget M of each phase (IEC units)")
+        ->capture_default_str();
     // Cluster sizes in nodes, at most 2^32: more than the node count of any graph these runs take.
     cmd->add_option("--mu", o->mu,
                     "cluster size of the first three runs (0: 512, or 8 x --small-mu; at most 2^32)")
@@ -333,16 +357,18 @@ void register_placement_command(CLI::App& app) {
     cmd->add_option("--scale", o->scale, "wall seconds per modelled second when pacing")
         ->capture_default_str()
         ->check(finite_number(1e-6, 1e6));
-    cmd->add_option("--plot", o->plot,
-                    "write CSV tables and gnuplot charts here: per-device stacked modelled time, paper vs ours ratios")
+    cmd->add_option(
+           "--plot", o->plot,
+           "write CSV tables and gnuplot charts here: per-device stacked modelled time, paper vs ours ratios")
         ->check(non_empty_path("a directory for the charts"));
     cmd->add_flag("--force", o->force, "with --plot: replace files flashxxl did not write");
     add_report_flags(cmd, o->json, o->no_progress);
     cmd->callback([o, cmd] {
         // As for every command's machine options: --scale alone did nothing, silently.
         if (cmd->count("--scale") > 0 && !o->pace)
-            throw config_error("--scale has no effect without --pace (it scales the paced wall time): give --pace too, "
-                               "or leave --scale out");
+            throw config_error(
+                "--scale has no effect without --pace (it scales the paced wall time): give --pace too, "
+                "or leave --scale out");
         run(*o);
     });
 }

@@ -21,8 +21,7 @@ namespace {
 struct pq_benchmark {
     static const char* name() { return "pq"; }
     //! The smallest --memory the run accepts: the queue's.
-    template <class T>
-    static std::uint64_t min_memory(const container_options&, const block_sizes& b) {
+    template <class T> static std::uint64_t min_memory(const container_options&, const block_sizes& b) {
         return priority_queue<T, key_greater>::min_memory(b);
     }
     //! What the queue's external arrays on `hot` hold at once, at least: all the items queued at
@@ -65,7 +64,8 @@ struct pq_benchmark {
         } else if (o.mode == "interleaved") {
             // Half the items first (one when n is 1: each step pops before it pushes).
             const std::uint64_t first_half = n == 1 ? 1 : n / 2;
-            for (std::uint64_t i = 0; i < first_half; ++i) push_one(mix64(o.seed + i) >> 20);
+            for (std::uint64_t i = 0; i < first_half; ++i)
+                push_one(mix64(o.seed + i) >> 20);
             std::uint64_t step = 0;
             while (pushed < n) {
                 pop_one();
@@ -94,8 +94,9 @@ struct pq_benchmark {
 
 void register_pq_command(CLI::App& app) {
     container_command_text text;
-    text.description = "run flashxxl's merge-based priority queue (n pushes then n pops, or interleaved) and report "
-                       "volumes, merges, modelled and wall time";
+    text.description =
+        "run flashxxl's merge-based priority queue (n pushes then n pops, or interleaved) and report "
+        "volumes, merges, modelled and wall time";
     text.default_mode = "push-pop";
     text.memory_help = "memory budget M of the queue (IEC units)";
     text.items_help = "number of items pushed";

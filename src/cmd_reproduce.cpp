@@ -1,4 +1,5 @@
-// `flashxxl reproduce`: regenerates the papers' tables on the emulated devices; report.md, report.json, PNG plots.
+// `flashxxl reproduce`: regenerates the papers' tables on the emulated devices; report.md, report.json, PNG
+// plots.
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -29,8 +30,10 @@ namespace flashxxl::cli::reproduce {
 std::vector<table_entry> all_tables() {
     return {
         {"seeds000_table2_1", "seeds/000 Table 2.1, device rows (device models)", seeds000_table2_1},
-        {"seeds000_table3_1", "seeds/000 Table 3.1, the modelled devices' rows (device models)", seeds000_table3_1},
-        {"seeds000_table4_1", "seeds/000 Table 4.1, MM_BFS placement (flashxxl placement)", seeds000_table4_1},
+        {"seeds000_table3_1", "seeds/000 Table 3.1, the modelled devices' rows (device models)",
+         seeds000_table3_1},
+        {"seeds000_table4_1", "seeds/000 Table 4.1, MM_BFS placement (flashxxl placement)",
+         seeds000_table4_1},
         {"seeds001_table1", "seeds/001 Table 1, sorting (flashxxl sort)", seeds001_table1},
         {"seeds001_table2", "seeds/001 Table 2, MM_BFS on grids (flashxxl bfs)", seeds001_table2},
         {"seeds001_dfs", "seeds/001 Section 4, DFS (flashxxl dfs)", seeds001_dfs},
@@ -57,11 +60,15 @@ std::vector<table_entry> select_tables(const std::string& list) {
     if (list.empty()) return all;
     const std::vector<std::string> wanted = parse_comma_list("reproduce --tables", list);
     std::string known;
-    for (const table_entry& e : all) known += (known.empty() ? "" : ", ") + e.id;
+    for (const table_entry& e : all)
+        known += (known.empty() ? "" : ", ") + e.id;
     for (const std::string& id : wanted) {
         bool found = false;
-        for (const table_entry& e : all) found = found || e.id == id;
-        if (!found) throw config_error("reproduce --tables: unknown table '" + id + "' (expected some of: " + known + ")");
+        for (const table_entry& e : all)
+            found = found || e.id == id;
+        if (!found)
+            throw config_error("reproduce --tables: unknown table '" + id + "' (expected some of: " + known +
+                               ")");
     }
     for (const table_entry& e : all)
         for (const std::string& id : wanted)
@@ -69,18 +76,19 @@ std::vector<table_entry> select_tables(const std::string& list) {
                 chosen.push_back(e);
                 break;
             }
-    if (chosen.empty()) throw config_error("reproduce --tables: no table named (expected some of: " + known + ")");
+    if (chosen.empty())
+        throw config_error("reproduce --tables: no table named (expected some of: " + known + ")");
     return chosen;
 }
 
 void make_directory(const std::string& dir) {
     struct stat st {};
-    if (::stat(dir.c_str(), &st) == 0) {  // a link to a directory is a directory, as for --plot
+    if (::stat(dir.c_str(), &st) == 0) { // a link to a directory is a directory, as for --plot
         if (!S_ISDIR(st.st_mode)) throw refused_output("--out '" + dir + "' exists and is not a directory");
     } else if (::mkdir(dir.c_str(), 0755) != 0) {
         throw io_failure("--out '" + dir + "': cannot create the directory: " + std::strerror(errno));
     }
-    check_writable_directory(dir, "--out '" + dir + "'");  // now, not after the whole run
+    check_writable_directory(dir, "--out '" + dir + "'"); // now, not after the whole run
 }
 
 void run(const reproduce_options& o) {
@@ -105,8 +113,8 @@ void run(const reproduce_options& o) {
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < tables.size(); ++i) {
         const table_entry& e = tables[i];
-        const std::string prefix = "reproduce: [" + std::to_string(i + 1) + "/" + std::to_string(tables.size()) + "] " +
-                                   e.id;
+        const std::string prefix =
+            "reproduce: [" + std::to_string(i + 1) + "/" + std::to_string(tables.size()) + "] " + e.id;
         if (show) std::cerr << prefix << ": " << e.what << std::endl;
         const auto t0 = std::chrono::steady_clock::now();
         rp::report_table t = e.run(s, [&](const std::string& what) {
@@ -121,15 +129,18 @@ void run(const reproduce_options& o) {
 
     std::vector<std::string> images;
     std::string plot_note;
-    if (o.no_plots) plot_note = "plots not drawn (--no-plots)";
-    else if (!plots) plot_note = "plots skipped: gnuplot with a PNG terminal was not found";
+    if (o.no_plots)
+        plot_note = "plots not drawn (--no-plots)";
+    else if (!plots)
+        plot_note = "plots skipped: gnuplot with a PNG terminal was not found";
     else
         for (const rp::report_table& t : rep.tables) {
             std::string failure;
             std::string png = rp::plot_table(o.out, t, terminal, o.force, failure);
             if (!png.empty()) images.push_back(png);
             if (!failure.empty()) {
-                plot_note += (plot_note.empty() ? "no plot for " : "; no plot for ") + t.id + " (" + failure + ")";
+                plot_note +=
+                    (plot_note.empty() ? "no plot for " : "; no plot for ") + t.id + " (" + failure + ")";
                 std::cerr << "flashxxl: warning: no plot for " << t.id << ": " << failure << "\n";
             }
         }
@@ -147,11 +158,13 @@ void run(const reproduce_options& o) {
     json_file.commit();
 
     std::ostringstream header;
-    header << "Generated by `flashxxl reproduce` (" << version() << ", mode " << rep.mode << ") in "
-           << int(total_s + 0.5) << " s on this machine. Every number is modelled (the emulated devices' "
-           << "virtual clocks and counted I/O), not wall time. \"paper\" is the paper's figure, \"ours\" ours, "
-           << "their ratio beside them; a dash: no such number (the note or the notes say why). docs/reproduce.md "
-           << "says how each table is scaled.";
+    header
+        << "Generated by `flashxxl reproduce` (" << version() << ", mode " << rep.mode << ") in "
+        << int(total_s + 0.5) << " s on this machine. Every number is modelled (the emulated devices' "
+        << "virtual clocks and counted I/O), not wall time. \"paper\" is the paper's figure, \"ours\" ours, "
+        << "their ratio beside them; a dash: no such number (the note or the notes say why). "
+           "docs/reproduce.md "
+        << "says how each table is scaled.";
     if (!plot_note.empty()) header << "\n\n" << plot_note << ".";
     std::string md = rp::to_markdown(rep, header.str());
     for (const std::string& img : images) {
@@ -161,8 +174,9 @@ void run(const reproduce_options& o) {
     safe_output_file md_file(md_path, "--out", o.force, {md_signature});
     md_file.stream() << md;
     md_file.commit();
-    if (show) std::cerr << "reproduce: wrote " << md_path << ", " << json_path << " and " << images.size()
-                        << " plots in " << int(total_s + 0.5) << " s" << std::endl;
+    if (show)
+        std::cerr << "reproduce: wrote " << md_path << ", " << json_path << " and " << images.size()
+                  << " plots in " << int(total_s + 0.5) << " s" << std::endl;
     if (o.json) std::cout << json_text;
 }
 
@@ -172,18 +186,22 @@ void run(const reproduce_options& o) {
 namespace flashxxl::cli {
 
 void register_reproduce_command(CLI::App& app) {
-    auto* cmd = app.add_subcommand(
-        "reproduce",
-        "regenerate the papers' tables on the emulated devices (seeds/000 Tables 2.1, 3.1, 4.1; seeds/001 Table 1, "
-        "Table 2, DFS; uFLIP Table 3), the paper's numbers beside ours with ratios: DIR/report.md, DIR/report.json, "
-        "DIR/<table>.png. Full run: about 10 minutes on a 2-core machine (measured 9 min 36 s; peak memory 4.4 GiB); --quick: "
-        "about 3.5 minutes (measured 3 min 22 s; 1 GiB)");
+    auto* cmd =
+        app.add_subcommand("reproduce", "regenerate the papers' tables on the emulated devices (seeds/000 "
+                                        "Tables 2.1, 3.1, 4.1; seeds/001 Table 1, "
+                                        "Table 2, DFS; uFLIP Table 3), the paper's numbers beside ours with "
+                                        "ratios: DIR/report.md, DIR/report.json, "
+                                        "DIR/<table>.png. Full run: about 10 minutes on a 2-core machine "
+                                        "(measured 9 min 36 s; peak memory 4.4 GiB); --quick: "
+                                        "about 3.5 minutes (measured 3 min 22 s; 1 GiB)");
     auto o = std::make_shared<reproduce::reproduce_options>();
     cmd->add_option("--out", o->out, "directory for report.md, report.json and the plots (created if absent)")
         ->required()
         ->check(non_empty_path("a directory"));
-    cmd->add_flag("--quick", o->quick, "smaller sizes, same ratios (about 3.5 minutes on a 2-core machine, measured)");
-    cmd->add_flag("--tiny", o->tiny, "the smallest sizes (seconds per table; for tests, numbers not meaningful)");
+    cmd->add_flag("--quick", o->quick,
+                  "smaller sizes, same ratios (about 3.5 minutes on a 2-core machine, measured)");
+    cmd->add_flag("--tiny", o->tiny,
+                  "the smallest sizes (seconds per table; for tests, numbers not meaningful)");
     cmd->add_option("--tables", o->tables,
                     "comma-separated table ids to run (default all): seeds000_table2_1, seeds000_table3_1, "
                     "seeds000_table4_1, seeds001_table1, seeds001_table2, seeds001_dfs, uflip_table3");

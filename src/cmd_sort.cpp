@@ -18,9 +18,9 @@ namespace {
 //! Runs one sort benchmark: random keys in, Br/Bw merge sort, output checked for order, count and checksum.
 struct sort_benchmark {
     static const char* name() { return "sort"; }
-    //! The smallest --memory the run accepts: sort()'s streams and sorter (vector mode), the sorter alone (sorter mode).
-    template <class T>
-    static std::uint64_t min_memory(const container_options& o, const block_sizes& b) {
+    //! The smallest --memory the run accepts: sort()'s streams and sorter (vector mode), the sorter alone
+    //! (sorter mode).
+    template <class T> static std::uint64_t min_memory(const container_options& o, const block_sizes& b) {
         const std::uint64_t sorter_min = sorter<T, key_less>::min_memory(b);
         return o.mode == "vector" ? sort_stream_memory<T>(b) + sorter_min : sorter_min;
     }
@@ -67,7 +67,7 @@ struct sort_benchmark {
             {
                 typename V::stream_writer w(v);
                 generate([&](const T& x) { w.push(x); }, 0.3, "generating");
-                w.finish();  // its failure must reach the user: the destructor would latch the vector
+                w.finish(); // its failure must reach the user: the destructor would latch the vector
             }
             bar.update(0.3, "sorting");
             auto before = snapshot(m);
@@ -105,8 +105,9 @@ struct sort_benchmark {
 
 void register_sort_command(CLI::App& app) {
     container_command_text text;
-    text.description = "sort random items with flashxxl's Br/Bw merge sort and report seeds/001 Table 1's columns "
-                       "(input volume, RDV, WRV, passes, modelled time, wall time)";
+    text.description =
+        "sort random items with flashxxl's Br/Bw merge sort and report seeds/001 Table 1's columns "
+        "(input volume, RDV, WRV, passes, modelled time, wall time)";
     text.default_mode = "vector";
     text.memory_help = "memory budget M of the sort (IEC units)";
     text.items_help = "number of items";

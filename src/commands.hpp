@@ -23,13 +23,16 @@ void register_pq_command(CLI::App& app);
 //! `flashxxl bfs`: external BFS, mm_bfs or mr_bfs, with per-phase device stats (src/cmd_bfs.cpp).
 void register_bfs_command(CLI::App& app);
 
-//! `flashxxl dfs`: external DFS, marks separate or with the nodes, with per-phase device stats (src/cmd_dfs.cpp).
+//! `flashxxl dfs`: external DFS, marks separate or with the nodes, with per-phase device stats
+//! (src/cmd_dfs.cpp).
 void register_dfs_command(CLI::App& app);
 
-//! `flashxxl placement`: seeds/000 Table 4.1, MM_BFS under several machines and policies (src/cmd_placement.cpp).
+//! `flashxxl placement`: seeds/000 Table 4.1, MM_BFS under several machines and policies
+//! (src/cmd_placement.cpp).
 void register_placement_command(CLI::App& app);
 
-//! `flashxxl btree`: the two-level B-tree flashxxl::map, bulk load / finds / inserts / scans (src/cmd_btree.cpp).
+//! `flashxxl btree`: the two-level B-tree flashxxl::map, bulk load / finds / inserts / scans
+//! (src/cmd_btree.cpp).
 void register_btree_command(CLI::App& app);
 
 //! `flashxxl reproduce`: the papers' tables regenerated on the emulated devices (src/cmd_reproduce.cpp).

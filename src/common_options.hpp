@@ -25,12 +25,14 @@ namespace flashxxl::cli {
 //! `memory_help`, default shown).
 inline void add_block_size_options(CLI::App* cmd, std::string& br, std::string& bw, std::string& memory,
                                    const std::string& memory_help) {
-    cmd->add_option("--br", br,
-                    "read block size Br (IEC units, a multiple of 4KiB); default: the Br of the device the data is "
-                    "placed on (config br=, else 128KiB)");
-    cmd->add_option("--bw", bw,
-                    "write block size Bw (a multiple of Br); default: the Bw of the device the data is placed on "
-                    "(config bw=, else 16MiB)");
+    cmd->add_option(
+        "--br", br,
+        "read block size Br (IEC units, a multiple of 4KiB); default: the Br of the device the data is "
+        "placed on (config br=, else 128KiB)");
+    cmd->add_option(
+        "--bw", bw,
+        "write block size Bw (a multiple of Br); default: the Bw of the device the data is placed on "
+        "(config bw=, else 16MiB)");
     cmd->add_option("--memory", memory, memory_help)->capture_default_str();
 }
 
@@ -63,8 +65,10 @@ struct role_room {
 //! translation layer's spare is not subtracted, so this is an upper bound, like machine::room_for).
 inline role_room room_of_roles(const machine_spec& spec, const std::vector<role>& roles) {
     std::vector<placement_device> stated;
-    for (const device_spec& d : spec.devices) stated.push_back({d.name, d.klass, d.size, d.size});
-    const std::unique_ptr<placement_policy> policy = make_placement(spec.placement.policy, spec.placement.options);
+    for (const device_spec& d : spec.devices)
+        stated.push_back({d.name, d.klass, d.size, d.size});
+    const std::unique_ptr<placement_policy> policy =
+        make_placement(spec.placement.policy, spec.placement.options);
     std::vector<bool> counted(spec.devices.size(), false);
     role_room room;
     for (role r : roles)
@@ -101,13 +105,14 @@ inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, st
     if (n > std::numeric_limits<std::uint64_t>::max() / item_bytes)
         throw config_error(items + " of " + std::to_string(item_bytes) + " bytes overflow 64 bits of volume");
     const std::uint64_t volume = n * item_bytes;
-    const std::uint64_t limit =  // unlimited when unknown
+    const std::uint64_t limit = // unlimited when unknown
         spec.memory_backing_limit ? spec.memory_backing_limit : memory_backing_budget::default_limit();
     std::string input = "the input of " + std::to_string(n) + " items (" + format_bytes(double(volume)) + ")";
     if (!what.empty()) input += ", " + what + ",";
     // Each role alone, then all of them together (when several share devices).
     std::vector<std::vector<role_demand>> groups;
-    for (const role_demand& d : demands) groups.push_back({d});
+    for (const role_demand& d : demands)
+        groups.push_back({d});
     if (demands.size() > 1) groups.push_back(demands);
     for (const std::vector<role_demand>& group : groups) {
         std::vector<role> roles;
@@ -116,7 +121,8 @@ inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, st
         for (const role_demand& d : group) {
             roles.push_back(d.where);
             need = saturating_add(need, d.bytes);
-            whose += (whose.empty() ? "" : ", ") + std::string(to_string(d.where)) + " " + format_bytes(double(d.bytes));
+            whose += (whose.empty() ? "" : ", ") + std::string(to_string(d.where)) + " " +
+                     format_bytes(double(d.bytes));
         }
         const detail::role_room room = detail::room_of_roles(spec, roles);
         const std::string held = " needs " + format_bytes(double(need)) + " (" + whose + ")";
@@ -126,17 +132,18 @@ inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, st
                                format_bytes(double(capacity)) + " on " + room.devices +
                                ", the devices its placement puts that data on)");
         if (need > room.usable(limit))
-            throw config_error(input + held + ": more than memory-backed devices may hold on this machine (" +
-                               format_bytes(double(limit)) +
-                               (spec.memory_backing_limit ? std::string(", the machine's memory-backing limit")
-                                                          : ", three quarters of its physical memory " +
-                                                                format_bytes(double(physical_memory_bytes()))) +
-                               "), and " +
-                               (room.on_files == 0 ? "every device of machine '" + spec.name + "' it may use (" +
-                                                         room.devices + ") is memory-backed"
-                                                   : "the file-backed devices of machine '" + spec.name +
-                                                         "' it may use hold " + format_bytes(double(room.on_files))) +
-                               ": use --backing-dir or a config with file devices, or fewer items");
+            throw config_error(
+                input + held + ": more than memory-backed devices may hold on this machine (" +
+                format_bytes(double(limit)) +
+                (spec.memory_backing_limit ? std::string(", the machine's memory-backing limit")
+                                           : ", three quarters of its physical memory " +
+                                                 format_bytes(double(physical_memory_bytes()))) +
+                "), and " +
+                (room.on_files == 0 ? "every device of machine '" + spec.name + "' it may use (" +
+                                          room.devices + ") is memory-backed"
+                                    : "the file-backed devices of machine '" + spec.name +
+                                          "' it may use hold " + format_bytes(double(room.on_files))) +
+                ": use --backing-dir or a config with file devices, or fewer items");
     }
 }
 
@@ -145,7 +152,8 @@ inline void require_room_for_input(const machine_spec& spec, std::uint64_t n, st
 //! anything is allocated, instead of ending in std::bad_alloc half-way.
 inline std::uint64_t parse_memory_option(const std::string& text) {
     std::uint64_t memory = parse_size_option("--memory", text);
-    if (memory == 0) throw config_error("--memory " + text + ": expected a positive memory budget (e.g. 256MiB)");
+    if (memory == 0)
+        throw config_error("--memory " + text + ": expected a positive memory budget (e.g. 256MiB)");
     std::uint64_t physical = physical_memory_bytes();
     if (physical != 0 && memory > physical)
         throw config_error("--memory " + text + " is more than this machine's physical memory (" +
@@ -156,11 +164,12 @@ inline std::uint64_t parse_memory_option(const std::string& text) {
 //! The block sizes of a command: --br / --bw where given, the rest from the device that role `r`
 //! is placed on (machine::block_sizes_for). config_error naming the options when the pair breaks
 //! a rule.
-inline block_sizes resolve_block_sizes(const machine& m, role r, const std::string& br_text, const std::string& bw_text) {
+inline block_sizes resolve_block_sizes(const machine& m, role r, const std::string& br_text,
+                                       const std::string& bw_text) {
     block_sizes device = m.block_sizes_for(r);
     std::uint64_t br = br_text.empty() ? device.br : parse_size_option("--br", br_text);
     std::uint64_t bw = bw_text.empty() ? device.bw : parse_size_option("--bw", bw_text);
-    if (bw_text.empty()) bw = block_sizes::whole_reads_bw(br, bw);  // the device's Bw, fitted to --br
+    if (bw_text.empty()) bw = block_sizes::whole_reads_bw(br, bw); // the device's Bw, fitted to --br
     try {
         return block_sizes(br, bw);
     } catch (const config_error& e) {
@@ -175,7 +184,8 @@ inline block_sizes resolve_block_sizes(const machine& m, role r, const std::stri
 inline void add_report_flags(CLI::App* cmd, bool& json, bool& no_progress) {
     cmd->add_flag("--json", json, "print JSON on stdout (and only JSON) instead of the table");
     cmd->add_flag("--no-progress", no_progress, "no progress bar (off a terminal: no progress lines)");
-    cmd->add_flag_callback("--quiet", [&no_progress] { no_progress = true; }, "nothing on stderr but errors");
+    cmd->add_flag_callback(
+        "--quiet", [&no_progress] { no_progress = true; }, "nothing on stderr but errors");
 }
 
 } // namespace flashxxl::cli

@@ -1,4 +1,5 @@
-// Options and registration of `flashxxl sort` / `flashxxl pq`, and the run that instantiates a benchmark for the chosen item size (Br, Bw at run time).
+// Options and registration of `flashxxl sort` / `flashxxl pq`, and the run that instantiates a benchmark for
+// the chosen item size (Br, Bw at run time).
 #pragma once
 
 #include <algorithm>
@@ -31,14 +32,15 @@ namespace flashxxl::cli {
 struct container_options {
     machine_choice choice;
     std::string device;
-    std::string br, bw, memory = "256MiB", bytes;  // br, bw empty: the device's; neither items nor bytes: default_input
+    std::string br, bw, memory = "256MiB",
+                        bytes; // br, bw empty: the device's; neither items nor bytes: default_input
     std::uint64_t items = 0;
-    bool items_given = false;  // --items was on the command line (0 included, which is refused)
+    bool items_given = false; // --items was on the command line (0 included, which is refused)
     int element_size = 8;
     std::uint64_t seed = 1;
-    std::size_t threads = 0;  // 0: the machine's (OpenMP's default team)
-    std::string mode;  // the command's default until --mode is given
-    std::string plot;  // --plot DIR
+    std::size_t threads = 0; // 0: the machine's (OpenMP's default team)
+    std::string mode;        // the command's default until --mode is given
+    std::string plot;        // --plot DIR
     bool force = false;
     bool json = false, no_progress = false;
 };
@@ -49,11 +51,11 @@ constexpr const char* default_input = "1GiB";
 
 //! What differs between the container commands' registrations.
 struct container_command_text {
-    std::string description;   // of the subcommand
-    std::string default_mode;  // --mode's default
+    std::string description;  // of the subcommand
+    std::string default_mode; // --mode's default
     std::string memory_help, items_help, bytes_help, mode_help;
-    std::string min_memory_help;  // the smallest budget at the default block sizes, for --help
-    role data_role = role::scratch;  // whose device's block sizes apply without --br / --bw
+    std::string min_memory_help;    // the smallest budget at the default block sizes, for --help
+    role data_role = role::scratch; // whose device's block sizes apply without --br / --bw
 };
 
 //! The values of a size option that may list several (`--br 64KiB,128KiB`); {""} when empty
@@ -76,16 +78,20 @@ inline void write_container_plots(const plot_directory& plots, const std::vector
         const container_run& r = runs.front();
         std::string csv = "device,rdv_mib,wrv_mib,modelled_s\n";
         for (std::size_t i = 0; i < r.devices.size(); ++i)
-            csv += csv_field(r.device_names[i]) + "," + std::to_string(double(r.devices[i].total.read_bytes) / MiB) +
-                   "," + std::to_string(double(r.devices[i].total.write_bytes) / MiB) + "," +
+            csv += csv_field(r.device_names[i]) + "," +
+                   std::to_string(double(r.devices[i].total.read_bytes) / MiB) + "," +
+                   std::to_string(double(r.devices[i].total.write_bytes) / MiB) + "," +
                    std::to_string(r.devices[i].total.modelled_s) + "\n";
-        plots.write(name + "-devices", csv,
-                    "set key autotitle columnhead\nset style data histograms\nset style histogram clustered gap 1\n"
-                    "set style fill solid 0.8 border -1\nset grid ytics\nset yrange [0:*]\n"
-                    "set title '" + name + " (" + r.mode + "), Br = " + format_size(r.br) + ", Bw = " + format_size(r.bw) +
-                        ": volume per device'\nset ylabel 'MiB'\n"
-                    "plot '" + name + "-devices.csv' using 2:xtic(1) title 'read (RDV)', '' using 3 title 'written (WRV)'\n",
-                    &std::cerr);
+        plots.write(
+            name + "-devices", csv,
+            "set key autotitle columnhead\nset style data histograms\nset style histogram clustered gap 1\n"
+            "set style fill solid 0.8 border -1\nset grid ytics\nset yrange [0:*]\n"
+            "set title '" +
+                name + " (" + r.mode + "), Br = " + format_size(r.br) + ", Bw = " + format_size(r.bw) +
+                ": volume per device'\nset ylabel 'MiB'\n"
+                "plot '" +
+                name + "-devices.csv' using 2:xtic(1) title 'read (RDV)', '' using 3 title 'written (WRV)'\n",
+            &std::cerr);
         return;
     }
     // Wide table for grouped bars: a row per Br, a column per Bw (NaN where the pair did not run).
@@ -95,7 +101,8 @@ inline void write_container_plots(const plot_directory& plots, const std::vector
         if (std::find(bws.begin(), bws.end(), r.bw) == bws.end()) bws.push_back(r.bw);
     }
     std::string csv = "br";
-    for (std::uint64_t bw : bws) csv += ",Bw " + format_size(bw);
+    for (std::uint64_t bw : bws)
+        csv += ",Bw " + format_size(bw);
     csv += "\n";
     for (std::uint64_t br : brs) {
         csv += "Br " + format_size(br);
@@ -108,15 +115,20 @@ inline void write_container_plots(const plot_directory& plots, const std::vector
         csv += "\n";
     }
     std::string plot = "plot '" + name + "-sweep.csv' using 2:xtic(1)";
-    for (std::size_t k = 1; k < bws.size(); ++k) plot += ", '' using " + std::to_string(k + 2);
+    for (std::size_t k = 1; k < bws.size(); ++k)
+        plot += ", '' using " + std::to_string(k + 2);
     const container_run& f = runs.front();
-    plots.write(name + "-sweep", csv,
-                "set key autotitle columnhead\nset style data histograms\nset style histogram clustered gap 1\n"
-                "set style fill solid 0.8 border -1\nset grid ytics\nset yrange [0:*]\n"
-                "set title '" + name + " (" + f.mode + ") of " + format_bytes(double(f.input_bytes())) + ", M = " +
-                    format_bytes(double(f.memory)) + ": modelled time per block-size pair'\n"
-                "set ylabel 'modelled elapsed seconds'\n" + plot + "\n",
-                &std::cerr);
+    plots.write(
+        name + "-sweep", csv,
+        "set key autotitle columnhead\nset style data histograms\nset style histogram clustered gap 1\n"
+        "set style fill solid 0.8 border -1\nset grid ytics\nset yrange [0:*]\n"
+        "set title '" +
+            name + " (" + f.mode + ") of " + format_bytes(double(f.input_bytes())) +
+            ", M = " + format_bytes(double(f.memory)) +
+            ": modelled time per block-size pair'\n"
+            "set ylabel 'modelled elapsed seconds'\n" +
+            plot + "\n",
+        &std::cerr);
 }
 
 //! Checks the options, builds the machine, runs Benchmark::run<T>(machine&, options, blocks, n,
@@ -125,10 +137,10 @@ inline void write_container_plots(const plot_directory& plots, const std::vector
 //! Lists (`--br 64KiB,128KiB --bw 1MiB,16MiB`) make a sweep: every pair of the cross product,
 //! each on a fresh machine with the same input and memory, in one table; pairs that break a
 //! rule (Br > Bw, Bw not a multiple of Br) or need more than --memory are skipped and listed.
-template <class Benchmark>
-void run_container_benchmark(const container_options& o, role data_role) {
+template <class Benchmark> void run_container_benchmark(const container_options& o, role data_role) {
     std::uint64_t memory = parse_memory_option(o.memory);
-    if (o.items_given && !o.bytes.empty()) throw config_error("give one of --items N and --bytes SIZE, not both");
+    if (o.items_given && !o.bytes.empty())
+        throw config_error("give one of --items N and --bytes SIZE, not both");
     if (o.items_given && o.items == 0) throw config_error("--items must be at least 1");
     const std::string bytes = !o.items_given && o.bytes.empty() ? default_input : o.bytes;
     const std::vector<std::string> brs = size_list("--br", o.br), bws = size_list("--bw", o.bw);
@@ -139,7 +151,9 @@ void run_container_benchmark(const container_options& o, role data_role) {
     dispatch_element(o.element_size, [&](auto* tag) {
         using T = std::remove_pointer_t<decltype(tag)>;
         std::uint64_t n = o.items_given ? o.items : parse_size_option("--bytes", bytes) / sizeof(T);
-        if (n == 0) throw config_error("--bytes " + bytes + " holds no item of " + std::to_string(sizeof(T)) + " bytes");
+        if (n == 0)
+            throw config_error("--bytes " + bytes + " holds no item of " + std::to_string(sizeof(T)) +
+                               " bytes");
         if (n > max_items)
             throw config_error("--bytes " + bytes + " holds " + std::to_string(n) + " items of " +
                                std::to_string(sizeof(T)) + " bytes; expected at most " +
@@ -151,7 +165,7 @@ void run_container_benchmark(const container_options& o, role data_role) {
         {
             const kept_files_carry_over kept(spec);
             machine probe(spec);
-            kept.carry_over(spec);  // each pair's fresh machine reopens the keep=on files the probe made
+            kept.carry_over(spec); // each pair's fresh machine reopens the keep=on files the probe made
             for (const std::string& br : brs)
                 for (const std::string& bw : bws) {
                     std::string why;
@@ -167,39 +181,42 @@ void run_container_benchmark(const container_options& o, role data_role) {
                             pairs.push_back(b);
                             continue;
                         }
-                        why = "--memory " + o.memory + " is below the minimum " + format_bytes(double(need)) + " of " +
-                              o.mode + " mode with " + std::to_string(sizeof(T)) + "-byte items and " + b.describe();
+                        why = "--memory " + o.memory + " is below the minimum " + format_bytes(double(need)) +
+                              " of " + o.mode + " mode with " + std::to_string(sizeof(T)) +
+                              "-byte items and " + b.describe();
                     } catch (const config_error& e) {
                         if (!sweep) throw;
                         why = e.what();
-                        shown_br = br.empty() ? 0 : parse_size(br);  // the lists were parsed once already
+                        shown_br = br.empty() ? 0 : parse_size(br); // the lists were parsed once already
                         shown_bw = bw.empty() ? 0 : parse_size(bw);
                     }
                     if (!sweep) throw config_error(why);
                     skipped.push_back({shown_br, shown_bw, why});
                 }
         }
-        if (pairs.empty()) throw config_error("no block-size pair of the sweep can run: " + skipped.front().reason);
+        if (pairs.empty())
+            throw config_error("no block-size pair of the sweep can run: " + skipped.front().reason);
         require_room_for_input(spec, n, sizeof(T),
                                Benchmark::roles_holding_input(o, saturating_mul(n, sizeof(T)), memory));
         std::vector<container_run> runs;
         for (std::size_t i = 0; i < pairs.size(); ++i) {
             if (sweep && !o.no_progress && !o.json)
                 std::fprintf(stderr, "sweep %zu/%zu: %s\n", i + 1, pairs.size(), pairs[i].describe().c_str());
-            machine m(spec);  // a fresh machine per pair
+            machine m(spec); // a fresh machine per pair
             runs.push_back(Benchmark::template run<T>(m, o, pairs[i], n, memory));
         }
         write_container_plots(plots, runs, sweep);
-        if (sweep) print_sweep(runs, skipped, o.json, run_metadata(&spec));
-        else print_run(runs.front(), o.json, run_metadata(&spec));
+        if (sweep)
+            print_sweep(runs, skipped, o.json, run_metadata(&spec));
+        else
+            print_run(runs.front(), o.json, run_metadata(&spec));
     });
 }
 
 //! Registers the subcommand `name` (sort, pq) with the container options; it runs Benchmark.
 //! The --help sentence on the smallest --memory: Benchmark's minimum for 8-byte items in the
 //! default mode at seeds/001's Br = 128 KiB, Bw = 16 MiB, and at Br = Bw = 128 KiB.
-template <class Benchmark>
-std::string min_memory_sentence(const container_options& defaults) {
+template <class Benchmark> std::string min_memory_sentence(const container_options& defaults) {
     using T = bench_item<8>;
     const block_sizes paper(128 * KiB, 16 * MiB), small(128 * KiB, 128 * KiB);
     return "at least " + format_bytes(double(Benchmark::template min_memory<T>(defaults, paper))) +
@@ -231,7 +248,8 @@ void add_container_command(CLI::App& app, const std::string& name, container_com
     cmd->add_option("--bytes", o->bytes,
                     text.bytes_help + " (default " + default_input +
                         " when neither is given; at most 2^36 items)");
-    cmd->add_option("--element-size", o->element_size, "item size in bytes: 8, 16 or 40")->capture_default_str();
+    cmd->add_option("--element-size", o->element_size, "item size in bytes: 8, 16 or 40")
+        ->capture_default_str();
     cmd->add_option("--seed", o->seed, "seed of the random keys")->capture_default_str();
     cmd->add_option("--mode", o->mode, text.mode_help)->capture_default_str();
     cmd->add_option("--threads", o->threads,

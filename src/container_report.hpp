@@ -21,25 +21,27 @@ namespace flashxxl::cli {
 
 //! What one container run measured (device stats are differences over the measured phase).
 struct container_run {
-    std::string command;   // sort / pq
+    std::string command; // sort / pq
     std::string mode;
     std::uint64_t br = 0, bw = 0, memory = 0, items = 0, element_size = 0;
     std::uint64_t passes = 0, runs = 0, merges = 0;
     double wall_s = 0;
     std::vector<std::string> device_names;
     std::vector<device_stats> devices;
-    modelled_time modelled;  //!< the measured phase on the machine's virtual clock
+    modelled_time modelled; //!< the measured phase on the machine's virtual clock
     bool verified = false;
 
     std::uint64_t input_bytes() const { return items * element_size; }
     std::uint64_t rdv() const {
         std::uint64_t s = 0;
-        for (const auto& d : devices) s += d.total.read_bytes;
+        for (const auto& d : devices)
+            s += d.total.read_bytes;
         return s;
     }
     std::uint64_t wrv() const {
         std::uint64_t s = 0;
-        for (const auto& d : devices) s += d.total.write_bytes;
+        for (const auto& d : devices)
+            s += d.total.write_bytes;
         return s;
     }
 };
@@ -55,7 +57,8 @@ inline run_snapshot snapshot(const machine& m) { return {m.stats(), m.modelled()
 inline void record_difference(container_run& r, const machine& m, const run_snapshot& before) {
     std::vector<device_stats> after = m.stats();
     r.devices.clear();
-    for (std::size_t i = 0; i < after.size(); ++i) r.devices.push_back(after[i] - before.devices[i]);
+    for (std::size_t i = 0; i < after.size(); ++i)
+        r.devices.push_back(after[i] - before.devices[i]);
     r.modelled = m.modelled() - before.clock;
 }
 
@@ -71,7 +74,8 @@ container_run start_container_run(const machine& m, const std::string& command, 
     r.memory = memory;
     r.items = n;
     r.element_size = sizeof(T);
-    for (std::size_t i = 0; i < m.device_count(); ++i) r.device_names.push_back(m.dev(i).name());
+    for (std::size_t i = 0; i < m.device_count(); ++i)
+        r.device_names.push_back(m.dev(i).name());
     return r;
 }
 
@@ -81,9 +85,9 @@ inline void verify_output(container_run& r, const std::string& order, bool in_or
                           std::uint64_t items_in, bool checksum_ok) {
     r.verified = in_order && items_out == items_in && checksum_ok;
     if (!r.verified)
-        throw error("flashxxl " + r.command + ": output check failed (" + (in_order ? "" : "NOT ") + order + ", " +
-                    std::to_string(items_out) + " of " + std::to_string(items_in) + " items, checksum " +
-                    (checksum_ok ? "ok" : "differs") + ")");
+        throw error("flashxxl " + r.command + ": output check failed (" + (in_order ? "" : "NOT ") + order +
+                    ", " + std::to_string(items_out) + " of " + std::to_string(items_in) +
+                    " items, checksum " + (checksum_ok ? "ok" : "differs") + ")");
 }
 
 //! One run as JSON (the keys of docs/json.md).
@@ -123,7 +127,8 @@ inline nlohmann::json container_run_json(const container_run& r) {
 
 //! Prints the run as seeds/001 Table 1's columns and a per-device table, or as JSON (which
 //! starts with the keys of `metadata`: version, command line, timestamp, machine spec).
-inline void print_run(const container_run& r, bool json, const nlohmann::json& metadata = nlohmann::json::object()) {
+inline void print_run(const container_run& r, bool json,
+                      const nlohmann::json& metadata = nlohmann::json::object()) {
     if (json) {
         nlohmann::json j = metadata;
         j.update(container_run_json(r));
@@ -132,31 +137,31 @@ inline void print_run(const container_run& r, bool json, const nlohmann::json& m
     }
     double in = double(r.input_bytes());
     char line[512];
-    std::printf("%s (%s): %llu items of %llu B, Br = %s, Bw = %s, M = %s\n", r.command.c_str(), r.mode.c_str(),
-                static_cast<unsigned long long>(r.items), static_cast<unsigned long long>(r.element_size),
-                format_bytes(double(r.br)).c_str(), format_bytes(double(r.bw)).c_str(),
-                format_bytes(double(r.memory)).c_str());
-    std::snprintf(line, sizeof line, "  %-14s %-14s %-14s %9s %9s %7s %7s %10s %12s %12s\n", "input volume", "RDV",
-                  "WRV", "RDV/input", "WRV/input", "passes", r.command == "pq" ? "merges" : "runs", "wall_s",
-                  "modelled_s", "model_wait_s");
+    std::printf("%s (%s): %llu items of %llu B, Br = %s, Bw = %s, M = %s\n", r.command.c_str(),
+                r.mode.c_str(), static_cast<unsigned long long>(r.items),
+                static_cast<unsigned long long>(r.element_size), format_bytes(double(r.br)).c_str(),
+                format_bytes(double(r.bw)).c_str(), format_bytes(double(r.memory)).c_str());
+    std::snprintf(line, sizeof line, "  %-14s %-14s %-14s %9s %9s %7s %7s %10s %12s %12s\n", "input volume",
+                  "RDV", "WRV", "RDV/input", "WRV/input", "passes", r.command == "pq" ? "merges" : "runs",
+                  "wall_s", "modelled_s", "model_wait_s");
     std::cout << line;
     std::snprintf(line, sizeof line, "  %-14s %-14s %-14s %9.2f %9.2f %7llu %7llu %10.3f %12.3f %12.3f\n",
-                  format_bytes(in).c_str(),
-                  format_bytes(double(r.rdv())).c_str(), format_bytes(double(r.wrv())).c_str(),
-                  in > 0 ? double(r.rdv()) / in : 0.0, in > 0 ? double(r.wrv()) / in : 0.0,
-                  static_cast<unsigned long long>(r.passes),
+                  format_bytes(in).c_str(), format_bytes(double(r.rdv())).c_str(),
+                  format_bytes(double(r.wrv())).c_str(), in > 0 ? double(r.rdv()) / in : 0.0,
+                  in > 0 ? double(r.wrv()) / in : 0.0, static_cast<unsigned long long>(r.passes),
                   static_cast<unsigned long long>(r.command == "pq" ? r.merges : r.runs), r.wall_s,
                   r.modelled.elapsed_s, r.modelled.io_wait_s);
     std::cout << line;
-    std::snprintf(line, sizeof line, "  %-10s %14s %14s %10s %10s %12s %10s\n", "device", "RDV", "WRV", "reads",
-                  "writes", "modelled_s", "wait_s");
+    std::snprintf(line, sizeof line, "  %-10s %14s %14s %10s %10s %12s %10s\n", "device", "RDV", "WRV",
+                  "reads", "writes", "modelled_s", "wait_s");
     std::cout << line;
     for (std::size_t i = 0; i < r.devices.size(); ++i) {
         const io_counters& c = r.devices[i].total;
-        std::snprintf(line, sizeof line, "  %-10s %14s %14s %10llu %10llu %12.3f %10.3f\n", r.device_names[i].c_str(),
-                      format_bytes(double(c.read_bytes)).c_str(), format_bytes(double(c.write_bytes)).c_str(),
-                      static_cast<unsigned long long>(c.read_ops), static_cast<unsigned long long>(c.write_ops),
-                      c.modelled_s, r.devices[i].total.wait_s);
+        std::snprintf(line, sizeof line, "  %-10s %14s %14s %10llu %10llu %12.3f %10.3f\n",
+                      r.device_names[i].c_str(), format_bytes(double(c.read_bytes)).c_str(),
+                      format_bytes(double(c.write_bytes)).c_str(),
+                      static_cast<unsigned long long>(c.read_ops),
+                      static_cast<unsigned long long>(c.write_ops), c.modelled_s, r.devices[i].total.wait_s);
         std::cout << line;
     }
     std::cout << "  output verified: " << (r.verified ? "sorted, no item lost" : "NO") << "\n";
@@ -171,11 +176,12 @@ struct skipped_pair {
 //! Prints a sweep (one run per block-size pair, same input and memory) as one table: per pair
 //! the Table 1 columns and the modelled time relative to the fastest pair; or as JSON
 //! (`metadata`, then "sweep": [runs], "skipped": [pairs]).
-inline void print_sweep(const std::vector<container_run>& runs, const std::vector<skipped_pair>& skipped, bool json,
-                        const nlohmann::json& metadata) {
+inline void print_sweep(const std::vector<container_run>& runs, const std::vector<skipped_pair>& skipped,
+                        bool json, const nlohmann::json& metadata) {
     double best = 0;
     for (const container_run& r : runs)
-        if (best == 0 || (r.modelled.elapsed_s > 0 && r.modelled.elapsed_s < best)) best = r.modelled.elapsed_s;
+        if (best == 0 || (r.modelled.elapsed_s > 0 && r.modelled.elapsed_s < best))
+            best = r.modelled.elapsed_s;
     if (json) {
         nlohmann::json j = metadata;
         j["sweep"] = nlohmann::json::array();
@@ -185,22 +191,26 @@ inline void print_sweep(const std::vector<container_run>& runs, const std::vecto
             j["sweep"].push_back(x);
         }
         j["skipped"] = nlohmann::json::array();
-        for (const skipped_pair& s : skipped) j["skipped"].push_back({{"br_bytes", s.br}, {"bw_bytes", s.bw}, {"reason", s.reason}});
+        for (const skipped_pair& s : skipped)
+            j["skipped"].push_back({{"br_bytes", s.br}, {"bw_bytes", s.bw}, {"reason", s.reason}});
         std::cout << j.dump(2) << "\n";
         return;
     }
     if (runs.empty()) return;
     const container_run& f = runs.front();
     std::printf("%s sweep (%s): %llu items of %llu B (%s), M = %s, %zu block-size pairs\n", f.command.c_str(),
-                f.mode.c_str(), static_cast<unsigned long long>(f.items), static_cast<unsigned long long>(f.element_size),
-                format_bytes(double(f.input_bytes())).c_str(), format_bytes(double(f.memory)).c_str(), runs.size());
-    std::printf("  %-10s %-10s %9s %9s %7s %12s %12s %10s %9s\n", "Br", "Bw", "RDV/input", "WRV/input", "passes",
-                "modelled_s", "model_wait_s", "wall_s", "vs best");
+                f.mode.c_str(), static_cast<unsigned long long>(f.items),
+                static_cast<unsigned long long>(f.element_size),
+                format_bytes(double(f.input_bytes())).c_str(), format_bytes(double(f.memory)).c_str(),
+                runs.size());
+    std::printf("  %-10s %-10s %9s %9s %7s %12s %12s %10s %9s\n", "Br", "Bw", "RDV/input", "WRV/input",
+                "passes", "modelled_s", "model_wait_s", "wall_s", "vs best");
     for (const container_run& r : runs) {
         double in = double(r.input_bytes());
         std::printf("  %-10s %-10s %9.2f %9.2f %7llu %12.3f %12.3f %10.3f %9.2f\n", format_size(r.br).c_str(),
-                    format_size(r.bw).c_str(), in > 0 ? double(r.rdv()) / in : 0.0, in > 0 ? double(r.wrv()) / in : 0.0,
-                    static_cast<unsigned long long>(r.passes), r.modelled.elapsed_s, r.modelled.io_wait_s, r.wall_s,
+                    format_size(r.bw).c_str(), in > 0 ? double(r.rdv()) / in : 0.0,
+                    in > 0 ? double(r.wrv()) / in : 0.0, static_cast<unsigned long long>(r.passes),
+                    r.modelled.elapsed_s, r.modelled.io_wait_s, r.wall_s,
                     best > 0 ? r.modelled.elapsed_s / best : 0.0);
     }
     for (const skipped_pair& s : skipped)

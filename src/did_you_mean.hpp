@@ -13,7 +13,8 @@ namespace flashxxl::cli {
 //! Levenshtein distance between a and b.
 inline std::size_t edit_distance(const std::string& a, const std::string& b) {
     std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
         std::size_t diagonal = row[0];
         row[0] = i;
@@ -46,7 +47,8 @@ inline std::vector<std::string> did_you_mean(CLI::App& app, int argc, char** arg
     std::vector<std::string> lines;
     if (argc < 2) return lines;
     std::vector<std::string> commands;
-    for (CLI::App* sub : app.get_subcommands(std::function<bool(CLI::App*)>())) commands.push_back(sub->get_name());
+    for (CLI::App* sub : app.get_subcommands(std::function<bool(CLI::App*)>()))
+        commands.push_back(sub->get_name());
     std::string first = argv[1];
     if (first.empty() || first[0] == '-') return lines;
     CLI::App* sub = nullptr;
@@ -54,7 +56,8 @@ inline std::vector<std::string> did_you_mean(CLI::App& app, int argc, char** arg
         if (s->get_name() == first) sub = s;
     if (!sub) {
         std::string names;
-        for (const std::string& c : commands) names += (names.empty() ? "" : ", ") + c;
+        for (const std::string& c : commands)
+            names += (names.empty() ? "" : ", ") + c;
         lines.push_back("'" + first + "' is not a flashxxl command (expected one of: " + names + ")");
         std::string guess = nearest(first, commands);
         if (!guess.empty()) lines.push_back("did you mean '" + guess + "' for '" + first + "'?");
@@ -62,7 +65,8 @@ inline std::vector<std::string> did_you_mean(CLI::App& app, int argc, char** arg
     }
     std::vector<std::string> options;
     for (CLI::Option* opt : sub->get_options())
-        for (const std::string& name : opt->get_lnames()) options.push_back("--" + name);
+        for (const std::string& name : opt->get_lnames())
+            options.push_back("--" + name);
     for (int i = 2; i < argc; ++i) {
         std::string word = argv[i];
         word = word.substr(0, word.find('='));

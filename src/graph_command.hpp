@@ -29,9 +29,9 @@ namespace flashxxl::cli {
 struct graph_command_options {
     machine_choice choice;
     std::string graph;
-    std::string br, bw, memory = "256MiB";  // br, bw empty: the device's (resolve_block_sizes)
+    std::string br, bw, memory = "256MiB"; // br, bw empty: the device's (resolve_block_sizes)
     std::string out;
-    std::string plot;  // --plot DIR
+    std::string plot; // --plot DIR
     bool force = false;
     bool json = false, no_progress = false;
 };
@@ -52,7 +52,8 @@ inline void write_phase_plot(const plot_directory& plots, const std::string& nam
     if (!plots.enabled() || phases.empty()) return;
     const std::vector<std::string>& devices = phases.front().device_names;
     std::string csv = "phase";
-    for (const std::string& d : devices) csv += "," + csv_field(d) + " modelled_s";
+    for (const std::string& d : devices)
+        csv += "," + csv_field(d) + " modelled_s";
     csv += ",modelled_elapsed_s\n";
     for (const phase_stats& p : phases) {
         csv += csv_field(p.name);
@@ -60,7 +61,8 @@ inline void write_phase_plot(const plot_directory& plots, const std::string& nam
             csv += "," + std::to_string(d < p.devices.size() ? p.devices[d].total.modelled_s : 0.0);
         csv += "," + std::to_string(p.modelled.elapsed_s) + "\n";
     }
-    std::string plot = "plot '" + name + "-phases.csv' using 2:xtic(1) title '" + gnuplot_text(devices.front()) + "'";
+    std::string plot =
+        "plot '" + name + "-phases.csv' using 2:xtic(1) title '" + gnuplot_text(devices.front()) + "'";
     for (std::size_t d = 1; d < devices.size(); ++d)
         plot += ", '' using " + std::to_string(d + 2) + " title '" + gnuplot_text(devices[d]) + "'";
     plot += ", '' using 0:" + std::to_string(devices.size() + 2) +
@@ -68,7 +70,8 @@ inline void write_phase_plot(const plot_directory& plots, const std::string& nam
     plots.write(name + "-phases", csv,
                 "set key autotitle columnhead\nset style data histograms\nset style histogram rowstacked\n"
                 "set boxwidth 0.6\nset style fill solid 0.8 border -1\nset grid ytics\nset yrange [0:*]\n"
-                "set title '" + gnuplot_text(title) + "'\nset ylabel 'modelled busy seconds per device'\n" + plot + "\n",
+                "set title '" +
+                    gnuplot_text(title) + "'\nset ylabel 'modelled busy seconds per device'\n" + plot + "\n",
                 &std::cerr);
 }
 
@@ -80,8 +83,8 @@ inline void require_memory(const std::string& command, std::uint64_t memory, std
                            const std::string& memory_text, const block_sizes& b, std::uint64_t tl_memory = 0,
                            const std::string& with = "") {
     if (memory < need)
-        throw config_error(command + ": --memory " + memory_text + " is below the " + format_bytes(double(need)) +
-                           " that " + b.describe() + with + " need" +
+        throw config_error(command + ": --memory " + memory_text + " is below the " +
+                           format_bytes(double(need)) + " that " + b.describe() + with + " need" +
                            (tl_memory ? " with the translation layers' buffers and maps (" +
                                             format_bytes(double(tl_memory)) + ", charged to M)"
                                       : std::string()));
@@ -105,7 +108,7 @@ public:
         const std::string signature = "# flashxxl " + option_ + ":";
         refuse_input_graph(path, graph);
         file_.emplace(path, option_, force, std::vector<std::string>{signature});
-        header_ = signature + " " + columns + "\n";  // written with the first line: no file before
+        header_ = signature + " " + columns + "\n"; // written with the first line: no file before
     }
 
     //! The stream to write lines to, or nullptr without --out.
@@ -125,7 +128,7 @@ public:
     //! Renames the finished file over the path; io_failure if the data did not reach it.
     void close() {
         if (!file_) return;
-        get();  // the header, when no line was written
+        get(); // the header, when no line was written
         check_written();
         file_->commit();
     }
@@ -133,7 +136,8 @@ public:
 private:
     //! config_error when `path` names the same file as `graph` (same device and inode).
     void refuse_input_graph(const std::string& path, const std::string& graph) const {
-        struct stat out_st {}, graph_st {};
+        struct stat out_st {
+        }, graph_st{};
         if (::stat(path.c_str(), &out_st) != 0 || ::stat(graph.c_str(), &graph_st) != 0) return;
         if (out_st.st_dev == graph_st.st_dev && out_st.st_ino == graph_st.st_ino)
             throw config_error(option_ + " '" + path + "' is the input graph '" + graph +
@@ -142,36 +146,39 @@ private:
 
     std::string option_;
     std::optional<safe_output_file> file_;
-    std::string header_;  // the first line, until written
+    std::string header_; // the first line, until written
 };
 
 //! The first lines of a graph command's table: the graph as read into the CSR, the machine.
-inline void print_graph_and_machine(const std::string& command, const std::string& graph, const csr_build_stats& csr,
-                                    const machine& m) {
-    std::printf("%s: %s: %llu nodes, %llu edges read (%llu self-loops, %llu repeated arcs dropped), %llu edges kept\n",
-                command.c_str(), graph.c_str(), (unsigned long long)csr.nodes, (unsigned long long)csr.input_edges,
-                (unsigned long long)csr.self_loops, (unsigned long long)csr.duplicate_arcs,
-                (unsigned long long)csr.edges());
+inline void print_graph_and_machine(const std::string& command, const std::string& graph,
+                                    const csr_build_stats& csr, const machine& m) {
+    std::printf("%s: %s: %llu nodes, %llu edges read (%llu self-loops, %llu repeated arcs dropped), %llu "
+                "edges kept\n",
+                command.c_str(), graph.c_str(), (unsigned long long)csr.nodes,
+                (unsigned long long)csr.input_edges, (unsigned long long)csr.self_loops,
+                (unsigned long long)csr.duplicate_arcs, (unsigned long long)csr.edges());
     std::printf("machine %s, placement %s\n", m.name().c_str(), m.describe_placement().c_str());
 }
 
 //! One phase: modelled elapsed time and I/O wait (virtual clock), wall time and wall I/O wait,
 //! the busiest device's modelled time, then a table row per device.
 inline void print_phase(const phase_stats& p) {
-    std::printf("phase %s: modelled elapsed %.3f s (I/O wait %.3f s); wall %.3f s (I/O wait %.3f s); busiest device "
-                "modelled %.3f s\n",
-                p.name.c_str(), p.modelled.elapsed_s, p.modelled.io_wait_s, p.wall_s, p.wait_s(),
-                p.busiest_modelled_s());
+    std::printf(
+        "phase %s: modelled elapsed %.3f s (I/O wait %.3f s); wall %.3f s (I/O wait %.3f s); busiest device "
+        "modelled %.3f s\n",
+        p.name.c_str(), p.modelled.elapsed_s, p.modelled.io_wait_s, p.wall_s, p.wait_s(),
+        p.busiest_modelled_s());
     print_counters_header(std::cout);
-    for (std::size_t i = 0; i < p.devices.size(); ++i) print_stats_table(std::cout, p.device_names[i], p.devices[i]);
+    for (std::size_t i = 0; i < p.devices.size(); ++i)
+        print_stats_table(std::cout, p.device_names[i], p.devices[i]);
     std::cout.flush();
 }
 
 //! The last line of a command's table: the whole run on the machine's virtual clock.
 inline void print_command_modelled_time(const std::string& command, const machine& m) {
     modelled_time t = m.modelled();
-    std::printf("%s: modelled elapsed %.3f s, of which I/O wait %.3f s (CPU time not modelled)\n", command.c_str(),
-                t.elapsed_s, t.io_wait_s);
+    std::printf("%s: modelled elapsed %.3f s, of which I/O wait %.3f s (CPU time not modelled)\n",
+                command.c_str(), t.elapsed_s, t.io_wait_s);
 }
 
 } // namespace flashxxl::cli

@@ -51,7 +51,8 @@ void add_parameter(nlohmann::json& out, const std::string& config_key, const std
         }
     // The models' throughput parameters are named `..._mibps` in configs; JSON says `_mib_s`.
     std::string key = config_key;
-    if (key.size() > 6 && key.compare(key.size() - 6, 6, "_mibps") == 0) key = key.substr(0, key.size() - 6) + "_mib_s";
+    if (key.size() > 6 && key.compare(key.size() - 6, 6, "_mibps") == 0)
+        key = key.substr(0, key.size() - 6) + "_mib_s";
     try {
         out[key] = parse_number(value);
         return;
@@ -64,7 +65,8 @@ void add_parameter(nlohmann::json& out, const std::string& config_key, const std
 
 nlohmann::json model_parameters_json(const std::vector<std::pair<std::string, std::string>>& params) {
     nlohmann::json j = nlohmann::json::object();
-    for (const auto& [k, v] : params) add_parameter(j, k, v);
+    for (const auto& [k, v] : params)
+        add_parameter(j, k, v);
     return j;
 }
 
@@ -78,17 +80,18 @@ void record_invocation(int argc, char** argv) {
 nlohmann::json machine_spec_json(const machine_spec& spec) {
     nlohmann::json devices = nlohmann::json::array();
     for (const device_spec& d : spec.devices) {
-        nlohmann::json jd = {{"name", d.name},
-                             {"class", d.klass == device_class::flash ? "flash" : "hdd"},
-                             {"path", d.path},
-                             {"size_bytes", d.size},
-                             {"io_impl", d.io_impl},
-                             {"model", d.model},
-                             {"parameters", model_parameters_json({d.params.values().begin(), d.params.values().end()})},
-                             {"pace", d.pacing.enabled},
-                             {"pace_scale", d.pacing.scale},
-                             {"direct", d.direct},
-                             {"tl", d.tl}};
+        nlohmann::json jd = {
+            {"name", d.name},
+            {"class", d.klass == device_class::flash ? "flash" : "hdd"},
+            {"path", d.path},
+            {"size_bytes", d.size},
+            {"io_impl", d.io_impl},
+            {"model", d.model},
+            {"parameters", model_parameters_json({d.params.values().begin(), d.params.values().end()})},
+            {"pace", d.pacing.enabled},
+            {"pace_scale", d.pacing.scale},
+            {"direct", d.direct},
+            {"tl", d.tl}};
         if (d.br) jd["br_bytes"] = d.br;
         if (d.bw) jd["bw_bytes"] = d.bw;
         if (!d.tl_options.empty()) jd["tl_options"] = d.tl_options;

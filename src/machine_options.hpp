@@ -21,13 +21,13 @@ constexpr const char* default_preset = "hybrid-2009";
 
 //! The machine a subcommand runs on.
 struct machine_choice {
-    std::string preset;  // empty: an STXXL config (default_stxxl_config), else default_preset
+    std::string preset; // empty: an STXXL config (default_stxxl_config), else default_preset
     std::string config_file;
     std::string backing_dir;
     std::string placement;
     bool pace = false;
     double scale = 1.0;
-    bool scale_given = false;  // --scale was on the command line (it applies only with --pace)
+    bool scale_given = false; // --scale was on the command line (it applies only with --pace)
 };
 
 //! A command that builds several machines from one spec (a probe that resolves block sizes,
@@ -48,7 +48,8 @@ public:
     }
     //! Call once a machine built from `spec` exists (it made the files).
     void carry_over(machine_spec& spec) const {
-        for (std::size_t i : created_) spec.devices.at(i).reuse = true;
+        for (std::size_t i : created_)
+            spec.devices.at(i).reuse = true;
     }
 
 private:
@@ -70,7 +71,8 @@ inline std::string placement_option_help() {
 inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
     auto* preset = cmd->add_option("--machine,-m", choice.preset,
                                    "embedded machine preset: " + machine_preset_names() +
-                                       " (default: the STXXL config STXXL would read ($STXXLCFG, ./.stxxl.$HOSTNAME, ./.stxxl, $HOME/.stxxl.$HOSTNAME, "
+                                       " (default: the STXXL config STXXL would read ($STXXLCFG, "
+                                       "./.stxxl.$HOSTNAME, ./.stxxl, $HOME/.stxxl.$HOSTNAME, "
                                        "$HOME/.stxxl) if there is one, else " +
                                        default_preset + ")");
     preset->check(non_empty_path("a machine preset or config file"));
@@ -85,7 +87,8 @@ inline void add_machine_options(CLI::App* cmd, machine_choice& choice) {
         ->check(writable_directory());
     cmd->add_option("--placement", choice.placement, placement_option_help());
     cmd->add_flag("--pace", choice.pace, "pace wall time to the device models (preset machines)");
-    cmd->add_option("--scale", choice.scale, "wall seconds per modelled second when pacing (with --pace only)")
+    cmd->add_option("--scale", choice.scale,
+                    "wall seconds per modelled second when pacing (with --pace only)")
         ->capture_default_str()
         ->check(finite_number(1e-6, 1e6))
         ->each([&choice](const std::string&) { choice.scale_given = true; });
@@ -121,7 +124,8 @@ inline machine_spec preset_spec_for_option(const std::string& option, const std:
     } catch (const config_error& e) {
         std::string what = option + ": " + e.what();
         std::vector<std::string> names;
-        for (const machine_preset& p : machine_presets()) names.push_back(p.name);
+        for (const machine_preset& p : machine_presets())
+            names.push_back(p.name);
         if (std::filesystem::is_regular_file(preset))
             what += "; '" + preset + "' is a file: a machine config file goes to --config " + preset;
         else if (std::string near = nearest(preset, names); !near.empty())
@@ -139,31 +143,34 @@ inline machine_spec chosen_machine_spec(const machine_choice& choice) {
         throw config_error("--scale applies to a preset paced by --pace; a config file states it per device "
                            "(pace=on scale=X on the device's line)");
     if (choice.scale_given && !choice.pace)
-        throw config_error("--scale has no effect without --pace (it scales the paced wall time): give --pace too, "
-                           "or leave --scale out");
+        throw config_error(
+            "--scale has no effect without --pace (it scales the paced wall time): give --pace too, "
+            "or leave --scale out");
     machine_spec spec;
     std::string config = choice.config_file;
     if (config.empty() && choice.preset.empty() && choice.backing_dir.empty() && !choice.pace)
         config = default_stxxl_config();
     if (!config.empty()) {
         if (!choice.backing_dir.empty() || choice.pace)
-            throw config_error("--backing-dir and --pace apply to presets; a config file says this per device");
+            throw config_error(
+                "--backing-dir and --pace apply to presets; a config file says this per device");
         try {
             spec = load_machine_config(config);
         } catch (const config_error& e) {
             // A file no option named: say where its name came from.
             const char* env = std::getenv("STXXLCFG");
             if (!choice.config_file.empty() || !env || config != env) throw;
-            throw config_error(std::string("$STXXLCFG names '") + env +
-                               "', read as no --machine or --config was given: " + e.what() +
-                               "; point STXXLCFG at a machine config, unset it, or give --machine / --config");
+            throw config_error(
+                std::string("$STXXLCFG names '") + env + "', read as no --machine or --config was given: " +
+                e.what() + "; point STXXLCFG at a machine config, unset it, or give --machine / --config");
         }
     } else {
         machine_options opts;
         opts.backing_dir = choice.backing_dir;
         opts.pace = choice.pace;
         opts.scale = choice.scale;
-        spec = preset_spec_for_option("--machine", choice.preset.empty() ? default_preset : choice.preset, opts);
+        spec =
+            preset_spec_for_option("--machine", choice.preset.empty() ? default_preset : choice.preset, opts);
     }
     return spec;
 }

@@ -26,12 +26,16 @@ constexpr int exit_runtime_error = 1;
 constexpr int exit_usage_error = 2;
 
 constexpr const char* exit_status_help =
-    "Exit status: 0 success; 1 runtime error (an I/O failure of a device or file, out of space, a failed output "
+    "Exit status: 0 success; 1 runtime error (an I/O failure of a device or file, out of space, a failed "
+    "output "
     "check, out of memory, an interrupt); 2 usage error: an invalid or missing option or "
     "command, or a path named on the command line that does not fit its place: an input (machine config, "
-    "experiment file, model parameter, edge list, block device) that is missing, empty, a directory or malformed, "
-    "or an output path that is empty, must not be written (a device, FIFO, link, a file flashxxl did not write) or "
-    "is a file where a directory is expected (characterize --out, reproduce --out, --plot). Every command follows "
+    "experiment file, model parameter, edge list, block device) that is missing, empty, a directory or "
+    "malformed, "
+    "or an output path that is empty, must not be written (a device, FIFO, link, a file flashxxl did not "
+    "write) or "
+    "is a file where a directory is expected (characterize --out, reproduce --out, --plot). Every command "
+    "follows "
     "this rule.";
 
 // A report that could not be written (stdout on a full disk, a closed pipe's file) is a runtime
@@ -43,8 +47,8 @@ int finish_standard_output() {
     bool stdio_ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
     if (stream_ok && stdio_ok) return exit_success;
     int e = errno;
-    std::cerr << "flashxxl: error: writing standard output failed" << (e != 0 ? std::string(": ") + std::strerror(e) : "")
-              << "; the output is incomplete\n";
+    std::cerr << "flashxxl: error: writing standard output failed"
+              << (e != 0 ? std::string(": ") + std::strerror(e) : "") << "; the output is incomplete\n";
     return exit_runtime_error;
 }
 
@@ -72,21 +76,22 @@ int main(int argc, char** argv) {
     flashxxl::cli::register_placement_command(app);
     flashxxl::cli::register_btree_command(app);
     flashxxl::cli::register_reproduce_command(app);
-    flashxxl::cli::check_numeric_options(app);  // after every command is registered
+    flashxxl::cli::check_numeric_options(app); // after every command is registered
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         int code = app.exit(e);
         if (code != 0)
-            for (const std::string& line : flashxxl::cli::did_you_mean(app, argc, argv)) std::cerr << line << "\n";
+            for (const std::string& line : flashxxl::cli::did_you_mean(app, argc, argv))
+                std::cerr << line << "\n";
         return code == 0 ? exit_success : exit_usage_error;
-    } catch (const flashxxl::config_error& e) {  // options, configs, experiment files, model parameters
+    } catch (const flashxxl::config_error& e) { // options, configs, experiment files, model parameters
         std::cerr << "flashxxl: error: " << e.what() << "\n";
         return exit_usage_error;
-    } catch (const flashxxl::input_error& e) {  // edge lists
+    } catch (const flashxxl::input_error& e) { // edge lists
         std::cerr << "flashxxl: error: " << e.what() << "\n";
         return exit_usage_error;
-    } catch (const flashxxl::refused_output& e) {  // an output path that must not be written
+    } catch (const flashxxl::refused_output& e) { // an output path that must not be written
         std::cerr << "flashxxl: error: " << e.what() << "\n";
         return exit_usage_error;
     } catch (const flashxxl::out_of_space& e) {

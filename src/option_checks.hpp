@@ -1,4 +1,5 @@
-// Validators that keep options honest: numbers without wrap-around or NaN, directories that exist (and can be written).
+// Validators that keep options honest: numbers without wrap-around or NaN, directories that exist (and can be
+// written).
 #pragma once
 
 #include <sys/stat.h>
@@ -46,7 +47,8 @@ inline std::string describe_range(std::uint64_t min, std::uint64_t max) {
 //! converts "-5" for an unsigned option with strtoull, which wraps it to 2^64 - 5, and saturates
 //! an overflow silently; this check refuses both before the conversion. The message names the
 //! option (CLI11 prefixes it) and the accepted range.
-inline CLI::Validator whole_number(std::uint64_t min = 0, std::uint64_t max = std::numeric_limits<std::uint64_t>::max(),
+inline CLI::Validator whole_number(std::uint64_t min = 0,
+                                   std::uint64_t max = std::numeric_limits<std::uint64_t>::max(),
                                    const std::string& description = "") {
     return CLI::Validator(
         [min, max](std::string& text) -> std::string {
@@ -70,13 +72,15 @@ inline CLI::Validator whole_number(std::uint64_t min = 0, std::uint64_t max = st
 
 //! A finite decimal number (no nan, no inf) between min and max.
 inline CLI::Validator finite_number(double min = -std::numeric_limits<double>::max(),
-                                    double max = std::numeric_limits<double>::max(), const std::string& description = "") {
+                                    double max = std::numeric_limits<double>::max(),
+                                    const std::string& description = "") {
     return CLI::Validator(
         [min, max](std::string& text) -> std::string {
             auto range = [&] {
                 if (min == -std::numeric_limits<double>::max() && max == std::numeric_limits<double>::max())
                     return std::string("expected a finite number");
-                std::string lo = min == -std::numeric_limits<double>::max() ? "" : CLI::detail::to_string(min);
+                std::string lo =
+                    min == -std::numeric_limits<double>::max() ? "" : CLI::detail::to_string(min);
                 std::string hi = max == std::numeric_limits<double>::max() ? "" : CLI::detail::to_string(max);
                 if (lo.empty()) return "expected a finite number at most " + hi;
                 if (hi.empty()) return "expected a finite number of at least " + lo;
@@ -84,7 +88,8 @@ inline CLI::Validator finite_number(double min = -std::numeric_limits<double>::m
             };
             char* end = nullptr;
             double v = std::strtod(text.c_str(), &end);
-            if (text.empty() || end != text.c_str() + text.size()) return "'" + text + "' is not a number; " + range();
+            if (text.empty() || end != text.c_str() + text.size())
+                return "'" + text + "' is not a number; " + range();
             if (!std::isfinite(v)) return "'" + text + "' is not accepted; " + range();
             if (v < min || v > max) return "'" + text + "' is out of range; " + range();
             return {};
@@ -131,7 +136,8 @@ inline CLI::Validator writable_directory() {
                 return "'" + text + "': " + std::strerror(errno) + expected;
             std::string probe = text + "/.flashxxl-probe-XXXXXX";
             const int fd = ::mkstemp(probe.data());
-            if (fd < 0) return "'" + text + "': cannot create a file there (" + std::strerror(errno) + ")" + expected;
+            if (fd < 0)
+                return "'" + text + "': cannot create a file there (" + std::strerror(errno) + ")" + expected;
             ::close(fd);
             ::unlink(probe.c_str());
             return {};
@@ -149,7 +155,8 @@ inline void check_numeric_options(CLI::App& app) {
         if (type == "UINT") opt->check(whole_number());
         if (type == "FLOAT") opt->check(finite_number());
     }
-    for (CLI::App* sub : app.get_subcommands(std::function<bool(CLI::App*)>())) check_numeric_options(*sub);
+    for (CLI::App* sub : app.get_subcommands(std::function<bool(CLI::App*)>()))
+        check_numeric_options(*sub);
 }
 
 } // namespace flashxxl::cli

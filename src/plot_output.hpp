@@ -1,4 +1,5 @@
-// The CLI's `--plot DIR`: CSV tables and gnuplot charts of a report, checked before the run, written atomically and signed.
+// The CLI's `--plot DIR`: CSV tables and gnuplot charts of a report, checked before the run, written
+// atomically and signed.
 #pragma once
 
 #include <cerrno>
@@ -45,7 +46,8 @@ public:
         if (::mkdir(dir_.c_str(), 0755) == 0)
             created_ = true;
         else if (errno != EEXIST)
-            throw io_failure(option_ + " '" + dir_ + "': cannot create the directory: " + std::strerror(errno));
+            throw io_failure(option_ + " '" + dir_ +
+                             "': cannot create the directory: " + std::strerror(errno));
         try {
             check_writable_directory(dir_, option_ + " '" + dir_ + "'"); // before the run, not after it
             terminal_ = gnuplot_terminal();
@@ -87,7 +89,7 @@ public:
                     << "if (!exists(\"out\")) out = '" << name << image_extension() << "'\n"
                     << "set terminal " << (terminal_.empty() ? "pngcairo" : terminal_) << " size 960,540\n"
                     << "set output out\n"
-                    << "set termoption noenhanced\n"  // underscores in labels stay underscores
+                    << "set termoption noenhanced\n" // underscores in labels stay underscores
                     << "set key outside right top\n"
                     << script;
         gp.commit();
@@ -98,7 +100,8 @@ public:
         auto no_chart = [&](const std::string& note) {
             const bool stale = image.discard_and_remove_target();
             if (notes)
-                *notes << note << (stale ? " (the chart of an earlier run, " + image.path() + ", was removed)" : "")
+                *notes << note
+                       << (stale ? " (the chart of an earlier run, " + image.path() + ", was removed)" : "")
                        << "\n";
             return written;
         };
@@ -120,7 +123,9 @@ private:
         if (created_) ::rmdir(dir_.c_str());
     }
     std::string image_extension() const { return terminal_ == "svg" ? ".svg" : ".png"; }
-    std::string path(const std::string& name, const std::string& ext) const { return dir_ + "/" + name + ext; }
+    std::string path(const std::string& name, const std::string& ext) const {
+        return dir_ + "/" + name + ext;
+    }
 
     std::string dir_, option_;
     bool force_ = false;
@@ -132,7 +137,8 @@ private:
 //! Text for a single-quoted gnuplot string: a quote is doubled.
 inline std::string gnuplot_text(const std::string& s) {
     std::string q;
-    for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
+    for (char c : s)
+        q += c == '\'' ? std::string("''") : std::string(1, c);
     return q;
 }
 
@@ -140,7 +146,8 @@ inline std::string gnuplot_text(const std::string& s) {
 inline std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"") == std::string::npos) return s;
     std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    for (char c : s)
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
 }
 

@@ -1,4 +1,5 @@
-// `flashxxl reproduce`: the device tables (seeds/000 Tables 2.1 and 3.1, uFLIP Table 3) on the pure device models.
+// `flashxxl reproduce`: the device tables (seeds/000 Tables 2.1 and 3.1, uFLIP Table 3) on the pure device
+// models.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -48,13 +49,15 @@ double seconds_per_request(const std::string& preset, io_op op, std::uint64_t bs
 //! HDD (its first request pays a seek, which a few hundred requests do not amortise).
 double mib_per_s(const std::string& preset, io_op op, std::uint64_t bs, bool random, int count) {
     if (preset == hdd) count *= 10;
-    return double(bs) / double(MiB) / seconds_per_request(preset, op, bs, random, count, 512, preset == hdd ? 2 : 1);
+    return double(bs) / double(MiB) /
+           seconds_per_request(preset, op, bs, random, count, 512, preset == hdd ? 2 : 1);
 }
 
 //! Mean seconds of one binary search for a random key in a sorted array of `bytes` of 8-byte
 //! doubles: each probe reads its 4 KiB page unless the page cache (the first `cached_pages`
 //! distinct pages read, kept for good: the top levels every search passes) holds it.
-double binary_search_s(const std::string& preset, std::uint64_t bytes, int searches, std::uint64_t cached_pages) {
+double binary_search_s(const std::string& preset, std::uint64_t bytes, int searches,
+                       std::uint64_t cached_pages) {
     auto dev = make_model(preset);
     std::mt19937_64 rng(7);
     const std::uint64_t n = bytes / 8;
@@ -70,8 +73,10 @@ double binary_search_s(const std::string& preset, std::uint64_t bytes, int searc
                 seconds += dev->service(io_op::read, page * 4096, 4096);
                 if (cache.size() < cached_pages) cache.insert(page);
             }
-            if (mid < target) lo = mid + 1;
-            else hi = mid;
+            if (mid < target)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
     }
     return seconds / searches;
@@ -82,7 +87,8 @@ double binary_search_s(const std::string& preset, std::uint64_t bytes, int searc
 report_table seeds000_table2_1(scale s, const progress_fn& progress) {
     report_table t;
     t.id = "seeds000_table2_1";
-    t.title = "seeds/000 Table 2.1: basic algorithms on the Barracuda 7200.11 HDD and the 32 GB Hama SSD (device rows, "
+    t.title = "seeds/000 Table 2.1: basic algorithms on the Barracuda 7200.11 HDD and the 32 GB Hama SSD "
+              "(device rows, "
               "device models only)";
     t.unit = "us per double (rows 1-3), ms per access (rows 4-5)";
     const int count = s == scale::tiny ? 100 : 1000;
@@ -105,33 +111,38 @@ report_table seeds000_table2_1(scale s, const progress_fn& progress) {
         t.rows.push_back({dev + ": scanning, per double", pick(scan), us_read, "sequential 2 MiB reads"});
         t.rows.push_back({dev + ": external merge sort, per double", pick(sort), 2 * (us_read + us_write),
                           "two read and two write passes (the paper's count), no CPU"});
-        t.rows.push_back({dev + ": random read", pick(rr),
-                          seconds_per_request(preset, io_op::read, 8, true, 10 * count, 512, 2, is_hdd, 7) * 1e3,
-                          is_hdd ? "8 bytes at random offsets over the whole disk"
-                                 : "8 bytes at random offsets over 8 GiB; the paper's 0.56 ms includes host overhead"});
-        t.rows.push_back({dev + ": binary search", pick(bs), binary_search_s(preset, 1 * GiB, searches, 4096) * 1e3,
+        t.rows.push_back(
+            {dev + ": random read", pick(rr),
+             seconds_per_request(preset, io_op::read, 8, true, 10 * count, 512, 2, is_hdd, 7) * 1e3,
+             is_hdd ? "8 bytes at random offsets over the whole disk"
+                    : "8 bytes at random offsets over 8 GiB; the paper's 0.56 ms includes host overhead"});
+        t.rows.push_back({dev + ": binary search", pick(bs),
+                          binary_search_s(preset, 1 * GiB, searches, 4096) * 1e3,
                           "1 GiB sorted array, 4 KiB pages, the 4096 first pages read stay cached"});
     }
-    t.notes = {"Only the devices are modelled: rows 1-3 of the paper are CPU-bound on the HDD (0.3 us per double "
-               "scanned is 25 MiB/s, a third of the disk's rate), so our HDD rows are 2-4 times faster.",
-               "The SSD's random read: the paper's 0.56 ms contradicts its own 512 B random-read rate (0.224 ms per "
-               "request, Table 3.1); shared/DEVICE-MODELS.md models the difference as host overhead, not device time.",
-               "Binary search: the paper does not give the array size or the cache; ours is a stated assumption "
-               "(1 GiB, 16 MiB of pages cached), so only the HDD / SSD ratio is meaningful (paper 7.6)."};
+    t.notes = {
+        "Only the devices are modelled: rows 1-3 of the paper are CPU-bound on the HDD (0.3 us per double "
+        "scanned is 25 MiB/s, a third of the disk's rate), so our HDD rows are 2-4 times faster.",
+        "The SSD's random read: the paper's 0.56 ms contradicts its own 512 B random-read rate (0.224 ms per "
+        "request, Table 3.1); shared/DEVICE-MODELS.md models the difference as host overhead, not device "
+        "time.",
+        "Binary search: the paper does not give the array size or the cache; ours is a stated assumption "
+        "(1 GiB, 16 MiB of pages cached), so only the HDD / SSD ratio is meaningful (paper 7.6)."};
     return t;
 }
 
 report_table seeds000_table3_1(scale s, const progress_fn& progress) {
     report_table t;
     t.id = "seeds000_table3_1";
-    t.title = "seeds/000 Table 3.1: MB/s at 512 B and 2 MB, sequential / random reads and writes (the two devices "
-              "the project models)";
+    t.title =
+        "seeds/000 Table 3.1: MB/s at 512 B and 2 MB, sequential / random reads and writes (the two devices "
+        "the project models)";
     t.unit = "MiB/s";
     const int small = s == scale::tiny ? 300 : 3000, large = s == scale::tiny ? 40 : 400;
     struct device_rows {
         const char* preset;
         const char* name;
-        double paper[8];  // sr rr sw rw at 512 B, then at 2 MB
+        double paper[8]; // sr rr sw rw at 512 B, then at 2 MB
     };
     const device_rows devices[] = {
         {ssd, "hama SSD 32g", {2.9, 2.18, 4.89, 0.012, 28.03, 28.02, 24.5, 12.6}},
@@ -149,20 +160,23 @@ report_table seeds000_table3_1(scale s, const progress_fn& progress) {
                                   d.paper[size * 4 + p], v, ""});
             }
     }
-    t.notes = {"The paper's order of devices kept for the two rows it has that the project models; the other 15 "
-               "devices have no model.",
-               "Method of the fit (shared/DEVICE-MODELS.md): sequential from offset 0, random at 512 B granularity "
-               "over the first 8 GiB (SSD) / 120 GB (HDD); MB read as MiB. The models must land within 5% (HDD random "
-               "2 MB reads within 10%)."};
+    t.notes = {
+        "The paper's order of devices kept for the two rows it has that the project models; the other 15 "
+        "devices have no model.",
+        "Method of the fit (shared/DEVICE-MODELS.md): sequential from offset 0, random at 512 B granularity "
+        "over the first 8 GiB (SSD) / 120 GB (HDD); MB read as MiB. The models must land within 5% (HDD "
+        "random "
+        "2 MB reads within 10%)."};
     return t;
 }
 
 report_table uflip_table3(scale s, const progress_fn& progress) {
     report_table t;
     t.id = "uflip_table3";
-    t.title = "uFLIP (seeds/003) Table 3 basic indicators: ms per 32 KiB IO, SR / RR / SW / RW, for the model presets";
+    t.title = "uFLIP (seeds/003) Table 3 basic indicators: ms per 32 KiB IO, SR / RR / SW / RW, for the "
+              "model presets";
     t.unit = "ms per IO";
-    const int count = s == scale::tiny ? 128 : 1024;  // uFLIP's IOCount
+    const int count = s == scale::tiny ? 128 : 1024; // uFLIP's IOCount
     // The paper measured none of our presets; the Transcend IDE module is the IDE-class flash
     // device of its table nearest to the 2009 Hama IDE SSD, shown beside it for scale.
     const double transcend_module[4] = {1.2, 1.3, 1.7, 18};
@@ -180,12 +194,15 @@ report_table uflip_table3(scale s, const progress_fn& progress) {
             t.rows.push_back(r);
         }
     }
-    t.notes = {"IOSize 32 KiB, IOCount " + std::to_string(count) +
-                   ", random offsets aligned to IOSize over the fitted span (8 GiB for SSDs, 120 GB for the 2009 HDD), "
-                   "fresh device state (no random-state enforcement: a pure model has no hidden state to settle).",
-               "uFLIP measured none of the modelled devices; only the Hama rows get a paper number, from the nearest "
-               "device class, so their ratio shows the order of magnitude, not a fit.",
-               "nvme-gen4 writes are its cached writes (shared/DEVICE-MODELS.md: the post-cache rate is unknown)."};
+    t.notes = {
+        "IOSize 32 KiB, IOCount " + std::to_string(count) +
+            ", random offsets aligned to IOSize over the fitted span (8 GiB for SSDs, 120 GB for the 2009 "
+            "HDD), "
+            "fresh device state (no random-state enforcement: a pure model has no hidden state to settle).",
+        "uFLIP measured none of the modelled devices; only the Hama rows get a paper number, from the "
+        "nearest "
+        "device class, so their ratio shows the order of magnitude, not a fit.",
+        "nvme-gen4 writes are its cached writes (shared/DEVICE-MODELS.md: the post-cache rate is unknown)."};
     return t;
 }
 

@@ -1,4 +1,5 @@
-// `flashxxl reproduce`: seeds/001 Section 4's DFS figures (block size Br, Bw, translation layer) at a scaled size.
+// `flashxxl reproduce`: seeds/001 Section 4's DFS figures (block size Br, Bw, translation layer) at a scaled
+// size.
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,7 +10,7 @@
 
 namespace flashxxl::cli::reproduce {
 
-using namespace flashxxl::reproduce;  // the papers' experiments and figures
+using namespace flashxxl::reproduce; // the papers' experiments and figures
 
 namespace {
 
@@ -25,9 +26,10 @@ const dfs_experiment_row& column(const std::vector<dfs_experiment_row>& rows, co
 }
 
 std::string describe(const dfs_experiment_options& o) {
-    return std::to_string(o.side) + " x " + std::to_string(o.side) + " grid (random layout), Br " + format_size(o.br) +
-           ", Bw " + format_size(o.bw) + ", M " + format_size(o.memory) + ", graph caches " +
-           format_size(o.graph_cache) + (o.cache_share > 0 ? ", every cache at most half its structure" : "");
+    return std::to_string(o.side) + " x " + std::to_string(o.side) + " grid (random layout), Br " +
+           format_size(o.br) + ", Bw " + format_size(o.bw) + ", M " + format_size(o.memory) +
+           ", graph caches " + format_size(o.graph_cache) +
+           (o.cache_share > 0 ? ", every cache at most half its structure" : "");
 }
 
 } // namespace
@@ -54,17 +56,18 @@ report_table seeds001_dfs(scale s, const progress_fn& progress) {
     });
     const dfs_experiment_row &tl = column(rows, "TL"), &br = column(rows, "Br"), &bw = column(rows, "Bw");
     const double block_ratio = double(sep.bw) / double(sep.br);
-    t.rows.push_back({"separate marks: TL time / Br time", 4180.0 / 4318.0, ratio(tl.modelled_s, br.modelled_s),
-                      "paper 4 180 s / 4 318 s"});
-    t.rows.push_back({"separate marks: Bw time / Br time", 610000.0 / 4318.0, ratio(bw.modelled_s, br.modelled_s),
+    t.rows.push_back({"separate marks: TL time / Br time", 4180.0 / 4318.0,
+                      ratio(tl.modelled_s, br.modelled_s), "paper 4 180 s / 4 318 s"});
+    t.rows.push_back({"separate marks: Bw time / Br time", 610000.0 / 4318.0,
+                      ratio(bw.modelled_s, br.modelled_s),
                       "paper 610 000 s / 4 318 s at Bw / Br = 128; ours at Bw / Br = " +
                           std::to_string(int(block_ratio))});
     t.rows.push_back({"separate marks: TL read volume / Br read volume", 311.0 / 336.0,
                       ratio(double(tl.read_bytes), double(br.read_bytes)), "paper 311 GB / 336 GB"});
     std::optional<double> per_block;
     if (auto v = ratio(double(bw.read_bytes), double(br.read_bytes))) per_block = *v / block_ratio;
-    t.rows.push_back({"separate marks: (Bw read volume / Br read volume) / (Bw / Br)", 46000.0 / 336.0 / 128.0,
-                      per_block,
+    t.rows.push_back({"separate marks: (Bw read volume / Br read volume) / (Bw / Br)",
+                      46000.0 / 336.0 / 128.0, per_block,
                       "paper 46 TB / 336 GB at Bw / Br = 128; target: at least 0.5, Bw reading at least half "
                       "as many blocks as Br (the paper's Bw read 1.07 times as many)"});
     // Marks with the nodes, every cache at most half its structure: seeds/001 at |V| = 2^21.
@@ -72,7 +75,7 @@ report_table seeds001_dfs(scale s, const progress_fn& progress) {
     wn.marks = dfs_marks::with_nodes;
     wn.cache_share = 0.5;
     wn.memory = 4 * MiB;
-    wn.graph_cache = 4 * MiB;  // capped at half the targets
+    wn.graph_cache = 4 * MiB; // capped at half the targets
     if (s == scale::tiny) {
         wn.side = 128, wn.bw = 128 * KiB, wn.device_bytes = 256 * MiB;
     } else {
@@ -81,27 +84,33 @@ report_table seeds001_dfs(scale s, const progress_fn& progress) {
     auto rows2 = run_dfs_experiment(wn, [&](const std::string& c) {
         if (progress) progress("marks with the nodes, " + c);
     });
-    const dfs_experiment_row &tl2 = column(rows2, "TL"), &br2 = column(rows2, "Br"), &bw2 = column(rows2, "Bw");
+    const dfs_experiment_row &tl2 = column(rows2, "TL"), &br2 = column(rows2, "Br"),
+                             &bw2 = column(rows2, "Bw");
     t.rows.push_back({"with nodes, half caches: TL time / Br time", 6064.0 / 11352.0,
                       ratio(tl2.modelled_s, br2.modelled_s), "paper 6 064 s / 11 352 s; target: below 1"});
     t.rows.push_back({"with nodes, half caches: TL read volume / Br read volume", 250.0 / 421.0,
                       ratio(double(tl2.read_bytes), double(br2.read_bytes)), "paper 250 GB / 421 GB"});
     t.rows.push_back({"with nodes, half caches: TL write volume / Br write volume", 146.0 / 145.0,
                       ratio(double(tl2.write_bytes), double(br2.write_bytes)), "paper 146 GB / 145 GB"});
-    t.rows.push_back({"with nodes, half caches: block size Bw", std::nullopt, std::nullopt,
-                      bw2.ran ? "ran (the paper could not)" : "not possible, as in the paper: " + bw2.why_not});
-    t.notes = {"separate marks: " + describe(sep) + "; TL " + format_bytes(double(tl.tl_memory)) +
-                   " of buffers and maps counted in M. Modelled DFS-phase times: TL " + std::to_string(tl.modelled_s) +
-                   " s, Br " + std::to_string(br.modelled_s) + " s, Bw " + std::to_string(bw.modelled_s) + " s.",
-               "marks with the nodes: " + describe(wn) + ". Modelled: TL " + std::to_string(tl2.modelled_s) +
-                   " s, Br " + std::to_string(br2.modelled_s) + " s.",
-               "Scaling (docs/reproduce.md): block sizes 32 times smaller than the paper's (Br 4 KiB), |V| and M "
-               "smaller so that the graph far exceeds its caches, and node ids permuted at random, which is what the "
-               "paper's volumes imply (about 0.6 block reads per visited node with Br and with Bw alike).",
-               "Why TL / Br time with the marks in the nodes is far below the paper's 0.53: the emulated SSD's "
-               "512 KiB chunk is not scaled, so a random 4 KiB write costs a whole chunk merge (about 40 ms) where "
-               "the paper's 128 KiB writes amortised it over 32 times the bytes; the paper also measured 77-80 MB/s of "
-               "writes for Br, which the block-mapped model does not give random Br writes."};
+    t.rows.push_back(
+        {"with nodes, half caches: block size Bw", std::nullopt, std::nullopt,
+         bw2.ran ? "ran (the paper could not)" : "not possible, as in the paper: " + bw2.why_not});
+    t.notes = {
+        "separate marks: " + describe(sep) + "; TL " + format_bytes(double(tl.tl_memory)) +
+            " of buffers and maps counted in M. Modelled DFS-phase times: TL " +
+            std::to_string(tl.modelled_s) + " s, Br " + std::to_string(br.modelled_s) + " s, Bw " +
+            std::to_string(bw.modelled_s) + " s.",
+        "marks with the nodes: " + describe(wn) + ". Modelled: TL " + std::to_string(tl2.modelled_s) +
+            " s, Br " + std::to_string(br2.modelled_s) + " s.",
+        "Scaling (docs/reproduce.md): block sizes 32 times smaller than the paper's (Br 4 KiB), |V| and M "
+        "smaller so that the graph far exceeds its caches, and node ids permuted at random, which is what "
+        "the "
+        "paper's volumes imply (about 0.6 block reads per visited node with Br and with Bw alike).",
+        "Why TL / Br time with the marks in the nodes is far below the paper's 0.53: the emulated SSD's "
+        "512 KiB chunk is not scaled, so a random 4 KiB write costs a whole chunk merge (about 40 ms) where "
+        "the paper's 128 KiB writes amortised it over 32 times the bytes; the paper also measured 77-80 MB/s "
+        "of "
+        "writes for Br, which the block-mapped model does not give random Br writes."};
     return t;
 }
 

@@ -1,4 +1,5 @@
-// `flashxxl reproduce`: seeds/001 Table 1 (sorting with the translation layer, block size Br and Bw) on the emulated Hama SSD.
+// `flashxxl reproduce`: seeds/001 Table 1 (sorting with the translation layer, block size Br and Bw) on the
+// emulated Hama SSD.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -25,15 +26,18 @@ struct sort_column {
 //! translation layer of pages Br, segments Bw when `tl`), with block sizes `b`; measures the
 //! sort alone (as test/container/test_table1_shape.cpp does) and checks the output's order.
 sort_column sort_on_hama(bool tl, const block_sizes& b, std::uint64_t bytes, std::uint64_t memory) {
-    std::string line = "flash=memory," + std::to_string(4 * bytes + 256 * MiB) + "B,memory name=ssd model=hama-ssd-2009";
+    std::string line =
+        "flash=memory," + std::to_string(4 * bytes + 256 * MiB) + "B,memory name=ssd model=hama-ssd-2009";
     if (tl) line += " tl=on tl_page=" + std::to_string(b.br) + "B tl_segment=" + std::to_string(b.bw) + "B";
-    machine m = machine::from_config_text("name=hama\n" + line + "\nplacement=single device=ssd\n", "reproduce sort");
+    machine m =
+        machine::from_config_text("name=hama\n" + line + "\nplacement=single device=ssd\n", "reproduce sort");
     vector<std::uint64_t> v(m, vector<std::uint64_t>::min_memory(b), b, role::stream);
     {
         vector<std::uint64_t>::stream_writer w(v);
         std::mt19937_64 rng(2009);
-        for (std::uint64_t i = 0; i < bytes / 8; ++i) w.push(rng());
-        w.finish();  // a failure must reach the caller: the destructor would only latch the vector
+        for (std::uint64_t i = 0; i < bytes / 8; ++i)
+            w.push(rng());
+        w.finish(); // a failure must reach the caller: the destructor would only latch the vector
     }
     const io_counters before = m.dev(0).stats().total;
     const modelled_time t0 = m.modelled();
@@ -64,14 +68,16 @@ std::optional<double> ratio(double a, double b) {
 report_table seeds001_table1(scale s, const progress_fn& progress) {
     report_table t;
     t.id = "seeds001_table1";
-    t.title = "seeds/001 Table 1: sorting random integers with the translation layer (TL), block size Br and Bw";
+    t.title =
+        "seeds/001 Table 1: sorting random integers with the translation layer (TL), block size Br and Bw";
     t.unit = "ratio (volumes: of the input)";
     block_sizes small(64 * KiB, 64 * KiB), large(1 * MiB, 1 * MiB);
     std::uint64_t memory = 12 * MiB;
     std::vector<std::uint64_t> inputs = {48 * MiB};
     if (s == scale::quick) inputs = {48 * MiB, 96 * MiB};
     if (s == scale::full) {
-        small = block_sizes(128 * KiB, 128 * KiB), large = block_sizes(16 * MiB, 16 * MiB), memory = 192 * MiB;
+        small = block_sizes(128 * KiB, 128 * KiB), large = block_sizes(16 * MiB, 16 * MiB),
+        memory = 192 * MiB;
         inputs = {1 * GiB, 2 * GiB};
     }
     for (std::uint64_t bytes : inputs) {
@@ -97,11 +103,13 @@ report_table seeds001_table1(scale s, const progress_fn& progress) {
         t.notes.push_back(in + ": modelled sort time TL " + std::to_string(tl.modelled_s) + " s, Br " +
                           std::to_string(br.modelled_s) + " s, Bw " + std::to_string(bw.modelled_s) + " s");
     }
-    t.notes.push_back("Blocks " + small.describe() + " (Br, TL pages) and " + large.describe() + " (Bw, TL segments), M " +
-                      format_size(memory) + (s == scale::full ? "" : ", test/container/test_table1_shape.cpp's scaling") +
-                      ": N / M and M / Bw chosen so that Bw needs one more merge pass than Br, the effect Table 1 shows.");
-    t.notes.push_back("The numbers of seeds/001 Table 1 are garbled in the seed text (only the text's statements "
-                      "survive: Bw slower with more volume, TL very similar to Br), so most rows have no paper number.");
+    t.notes.push_back(
+        "Blocks " + small.describe() + " (Br, TL pages) and " + large.describe() + " (Bw, TL segments), M " +
+        format_size(memory) + (s == scale::full ? "" : ", test/container/test_table1_shape.cpp's scaling") +
+        ": N / M and M / Bw chosen so that Bw needs one more merge pass than Br, the effect Table 1 shows.");
+    t.notes.push_back(
+        "The numbers of seeds/001 Table 1 are garbled in the seed text (only the text's statements "
+        "survive: Bw slower with more volume, TL very similar to Br), so most rows have no paper number.");
     return t;
 }
 

@@ -17,7 +17,9 @@ using flashxxl::reproduce::report_table;
 //! function reads what it needs; docs/reproduce.md lists the sizes and the ratios they keep.
 enum class scale { tiny, quick, full };
 
-inline const char* to_string(scale s) { return s == scale::tiny ? "tiny" : s == scale::quick ? "quick" : "full"; }
+inline const char* to_string(scale s) {
+    return s == scale::tiny ? "tiny" : s == scale::quick ? "quick" : "full";
+}
 
 //! Progress lines on stderr ("reproduce: <table>: <what>"), silent when not wanted.
 using progress_fn = std::function<void(const std::string&)>;
@@ -33,12 +35,12 @@ struct table_entry {
 //! DFS; uFLIP Table 3).
 std::vector<table_entry> all_tables();
 
-report_table seeds000_table2_1(scale s, const progress_fn& progress);  // reproduce_devices.cpp
-report_table seeds000_table3_1(scale s, const progress_fn& progress);  // reproduce_devices.cpp
-report_table uflip_table3(scale s, const progress_fn& progress);       // reproduce_devices.cpp
-report_table seeds000_table4_1(scale s, const progress_fn& progress);  // reproduce_bfs.cpp
-report_table seeds001_table2(scale s, const progress_fn& progress);    // reproduce_bfs.cpp
-report_table seeds001_table1(scale s, const progress_fn& progress);    // reproduce_sort.cpp
-report_table seeds001_dfs(scale s, const progress_fn& progress);       // reproduce_dfs.cpp
+report_table seeds000_table2_1(scale s, const progress_fn& progress); // reproduce_devices.cpp
+report_table seeds000_table3_1(scale s, const progress_fn& progress); // reproduce_devices.cpp
+report_table uflip_table3(scale s, const progress_fn& progress);      // reproduce_devices.cpp
+report_table seeds000_table4_1(scale s, const progress_fn& progress); // reproduce_bfs.cpp
+report_table seeds001_table2(scale s, const progress_fn& progress);   // reproduce_bfs.cpp
+report_table seeds001_table1(scale s, const progress_fn& progress);   // reproduce_sort.cpp
+report_table seeds001_dfs(scale s, const progress_fn& progress);      // reproduce_dfs.cpp
 
 } // namespace flashxxl::cli::reproduce

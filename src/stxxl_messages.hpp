@@ -21,7 +21,8 @@ protected:
         std::lock_guard<std::mutex> lock(mutex_);
         if (n <= 0) return 0;
         static constexpr char tag[] = "[STXXL-";
-        bool stxxl = line_start_ && n >= std::streamsize(sizeof tag - 1) && std::memcmp(s, tag, sizeof tag - 1) == 0;
+        bool stxxl =
+            line_start_ && n >= std::streamsize(sizeof tag - 1) && std::memcmp(s, tag, sizeof tag - 1) == 0;
         std::streambuf* to = stxxl ? diverted_ : out_;
         std::streamsize written = to->sputn(s, n);
         if (stxxl) to->pubsync();

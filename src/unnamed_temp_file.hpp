@@ -1,4 +1,5 @@
-// A temporary file with no name (O_TMPFILE) that is linked over its target on commit, so a killed run leaves nothing behind.
+// A temporary file with no name (O_TMPFILE) that is linked over its target on commit, so a killed run leaves
+// nothing behind.
 #pragma once
 
 #include <fcntl.h>
@@ -31,7 +32,7 @@ public:
         if (fd_ >= 0) {
             path_ = "/proc/self/fd/" + std::to_string(fd_);
         } else {
-            path_ = name_beside_target();  // no O_TMPFILE here (EOPNOTSUPP, EISDIR, ...)
+            path_ = name_beside_target(); // no O_TMPFILE here (EOPNOTSUPP, EISDIR, ...)
         }
     }
     unnamed_temp_file(const unnamed_temp_file&) = delete;
@@ -52,7 +53,8 @@ public:
     std::string explain(std::string message) const {
         if (!unnamed()) return message;
         const std::string words = "the unnamed temporary file of '" + target_ + "'";
-        for (std::size_t at = message.find(path_); at != std::string::npos; at = message.find(path_, at + words.size()))
+        for (std::size_t at = message.find(path_); at != std::string::npos;
+             at = message.find(path_, at + words.size()))
             message.replace(at, path_.size(), words);
         return message;
     }
@@ -64,12 +66,13 @@ public:
         if (unnamed()) {
             const std::string linked = name_beside_target();
             if (::linkat(AT_FDCWD, path_.c_str(), AT_FDCWD, linked.c_str(), AT_SYMLINK_FOLLOW) != 0)
-                throw io_failure("cannot give the finished output a name beside '" + target_ + "' ('" + linked +
-                                 "'): " + std::strerror(errno));
+                throw io_failure("cannot give the finished output a name beside '" + target_ + "' ('" +
+                                 linked + "'): " + std::strerror(errno));
             if (::rename(linked.c_str(), target_.c_str()) != 0) {
                 const int e = errno;
                 ::unlink(linked.c_str());
-                throw io_failure("cannot rename the finished output over '" + target_ + "': " + std::strerror(e));
+                throw io_failure("cannot rename the finished output over '" + target_ +
+                                 "': " + std::strerror(e));
             }
         } else if (::rename(path_.c_str(), target_.c_str()) != 0) {
             throw io_failure("cannot rename '" + path_ + "' over '" + target_ + "': " + std::strerror(errno));

@@ -13,7 +13,8 @@ struct uint64_order {
 
 int main() {
     stxxl::sorter<std::uint64_t, uint64_order, 2 << 20> s(uint64_order(), 64 << 20);
-    for (std::uint64_t i = 0; i < (1u << 20); ++i) s.push((i * 0x9e3779b97f4a7c15ull) >> 11);
+    for (std::uint64_t i = 0; i < (1u << 20); ++i)
+        s.push((i * 0x9e3779b97f4a7c15ull) >> 11);
     s.sort();
     std::uint64_t prev = 0, bad = 0;
     for (; !s.empty(); ++s) {

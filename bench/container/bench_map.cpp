@@ -1,4 +1,5 @@
-// Driver: flashxxl::map (the two-level B-tree) vs one-block-size layouts and stxxl::map: bulk load, random finds, random inserts, range scans.
+// Driver: flashxxl::map (the two-level B-tree) vs one-block-size layouts and stxxl::map: bulk load, random
+// finds, random inserts, range scans.
 //
 // Usage: bench_map [--dir DIR] [--items N] [--memory SIZE] [--finds N] [--inserts N] [--scans N]
 //                  [--batch N] [--scan-length N] [--part model|real|both] [--stxxl-cache cold|warm]
@@ -62,8 +63,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-template <unsigned Block>
-using stxxl_map = stxxl::map<key_t, value_t, stxxl_key_less, Block, Block>;
+template <unsigned Block> using stxxl_map = stxxl::map<key_t, value_t, stxxl_key_less, Block, Block>;
 //! stxxl::map's implementation type (map.h's private impl_type, spelled out; SR is map's default).
 template <unsigned Block>
 using stxxl_btree = stxxl::btree::btree<key_t, value_t, stxxl_key_less, Block, Block, stxxl::SR>;
@@ -77,59 +77,51 @@ using stxxl_btree = stxxl::btree::btree<key_t, value_t, stxxl_key_less, Block, B
 static_assert(STXXL_VERSION_MAJOR == 1 && STXXL_VERSION_MINOR == 4,
               "stxxl_cache_control relies on STXXL 1.4's btree::node_cache members");
 
-template <class Tag, typename Tag::type Member>
-struct private_member {
+template <class Tag, typename Tag::type Member> struct private_member {
     friend typename Tag::type member_pointer(Tag) { return Member; }
 };
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnon-template-friend"
-template <unsigned Block>
-struct map_impl_tag {
+template <unsigned Block> struct map_impl_tag {
     using type = stxxl_btree<Block> stxxl_map<Block>::*;
     friend type member_pointer(map_impl_tag);
 };
-template <class Btree>
-struct node_cache_tag {
+template <class Btree> struct node_cache_tag {
     using type = typename Btree::node_cache_type Btree::*;
     friend type member_pointer(node_cache_tag);
 };
-template <class Btree>
-struct leaf_cache_tag {
+template <class Btree> struct leaf_cache_tag {
     using type = typename Btree::leaf_cache_type Btree::*;
     friend type member_pointer(leaf_cache_tag);
 };
-template <class Cache>
-struct cache_nodes_tag {
+template <class Cache> struct cache_nodes_tag {
     using type = std::vector<typename Cache::node_type*> Cache::*;
     friend type member_pointer(cache_nodes_tag);
 };
-template <class Cache>
-struct cache_requests_tag {
+template <class Cache> struct cache_requests_tag {
     using type = std::vector<stxxl::request_ptr> Cache::*;
     friend type member_pointer(cache_requests_tag);
 };
-template <class Cache>
-struct cache_dirty_tag {
+template <class Cache> struct cache_dirty_tag {
     using type = std::vector<bool> Cache::*;
     friend type member_pointer(cache_dirty_tag);
 };
-template <class Cache>
-struct cache_free_tag {
+template <class Cache> struct cache_free_tag {
     using type = std::vector<stxxl::int_type> Cache::*;
     friend type member_pointer(cache_free_tag);
 };
 #pragma GCC diagnostic pop
 
-#define BENCH_MAP_STXXL_PRIVATE_MEMBERS(Block)                                                                         \
-    template struct private_member<map_impl_tag<Block>, &stxxl_map<Block>::impl>;                                      \
-    template struct private_member<node_cache_tag<stxxl_btree<Block>>, &stxxl_btree<Block>::m_node_cache>;             \
-    template struct private_member<leaf_cache_tag<stxxl_btree<Block>>, &stxxl_btree<Block>::m_leaf_cache>;             \
-    BENCH_MAP_STXXL_CACHE_MEMBERS(stxxl_btree<Block>::node_cache_type)                                                 \
+#define BENCH_MAP_STXXL_PRIVATE_MEMBERS(Block)                                                               \
+    template struct private_member<map_impl_tag<Block>, &stxxl_map<Block>::impl>;                            \
+    template struct private_member<node_cache_tag<stxxl_btree<Block>>, &stxxl_btree<Block>::m_node_cache>;   \
+    template struct private_member<leaf_cache_tag<stxxl_btree<Block>>, &stxxl_btree<Block>::m_leaf_cache>;   \
+    BENCH_MAP_STXXL_CACHE_MEMBERS(stxxl_btree<Block>::node_cache_type)                                       \
     BENCH_MAP_STXXL_CACHE_MEMBERS(stxxl_btree<Block>::leaf_cache_type)
-#define BENCH_MAP_STXXL_CACHE_MEMBERS(Cache)                                                                           \
-    template struct private_member<cache_nodes_tag<Cache>, &Cache::m_nodes>;                                           \
-    template struct private_member<cache_requests_tag<Cache>, &Cache::m_reqs>;                                         \
-    template struct private_member<cache_dirty_tag<Cache>, &Cache::m_dirty>;                                           \
+#define BENCH_MAP_STXXL_CACHE_MEMBERS(Cache)                                                                 \
+    template struct private_member<cache_nodes_tag<Cache>, &Cache::m_nodes>;                                 \
+    template struct private_member<cache_requests_tag<Cache>, &Cache::m_reqs>;                               \
+    template struct private_member<cache_dirty_tag<Cache>, &Cache::m_dirty>;                                 \
     template struct private_member<cache_free_tag<Cache>, &Cache::m_free_nodes>;
 BENCH_MAP_STXXL_PRIVATE_MEMBERS(br_bytes)
 BENCH_MAP_STXXL_PRIVATE_MEMBERS(bw_bytes)
@@ -137,16 +129,16 @@ BENCH_MAP_STXXL_PRIVATE_MEMBERS(bw_bytes)
 #undef BENCH_MAP_STXXL_CACHE_MEMBERS
 
 //! Writes the cached nodes marked dirty back and marks them clean (flashxxl::map::flush()).
-template <class Cache>
-void write_back(Cache& cache) {
+template <class Cache> void write_back(Cache& cache) {
     std::vector<typename Cache::node_type*>& nodes = cache.*member_pointer(cache_nodes_tag<Cache>());
     std::vector<stxxl::request_ptr>& requests = cache.*member_pointer(cache_requests_tag<Cache>());
     std::vector<bool>& dirty = cache.*member_pointer(cache_dirty_tag<Cache>());
-    std::vector<bool> free_slot(nodes.size(), false);  // free slots hold no node (and are marked dirty)
-    for (stxxl::int_type i : cache.*member_pointer(cache_free_tag<Cache>())) free_slot[std::size_t(i)] = true;
+    std::vector<bool> free_slot(nodes.size(), false); // free slots hold no node (and are marked dirty)
+    for (stxxl::int_type i : cache.*member_pointer(cache_free_tag<Cache>()))
+        free_slot[std::size_t(i)] = true;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         if (free_slot[i]) continue;
-        if (requests[i].valid()) requests[i]->wait();  // a prefetch in flight
+        if (requests[i].valid()) requests[i]->wait(); // a prefetch in flight
         if (dirty[i]) {
             nodes[i]->save();
             dirty[i] = false;
@@ -157,21 +149,24 @@ void write_back(Cache& cache) {
 //! write_back(), then swaps in an empty cache of the same size: the next operation starts cold
 //! (flashxxl::map::drop_cache()). node_cache::swap leaves the dirty flags behind, so they are
 //! swapped too; the old nodes, all clean, go with `emptied` without a write.
-template <class Cache, class Btree>
-void empty_cache(Cache& cache, Btree& tree) {
+template <class Cache, class Btree> void empty_cache(Cache& cache, Btree& tree) {
     write_back(cache);
     Cache emptied(cache.size() * Cache::block_type::raw_size, &tree, typename Btree::key_compare());
     cache.swap(emptied);
-    std::swap(cache.*member_pointer(cache_dirty_tag<Cache>()), emptied.*member_pointer(cache_dirty_tag<Cache>()));
+    std::swap(cache.*member_pointer(cache_dirty_tag<Cache>()),
+              emptied.*member_pointer(cache_dirty_tag<Cache>()));
 }
 
 //! flush() and drop_cache() for an stxxl::map with nodes and leaves of `Block` bytes.
-template <unsigned Block>
-struct stxxl_cache_control {
+template <unsigned Block> struct stxxl_cache_control {
     stxxl_btree<Block>& tree;
     explicit stxxl_cache_control(stxxl_map<Block>& m) : tree(m.*member_pointer(map_impl_tag<Block>())) {}
-    typename stxxl_btree<Block>::node_cache_type& nodes() { return tree.*member_pointer(node_cache_tag<stxxl_btree<Block>>()); }
-    typename stxxl_btree<Block>::leaf_cache_type& leaves() { return tree.*member_pointer(leaf_cache_tag<stxxl_btree<Block>>()); }
+    typename stxxl_btree<Block>::node_cache_type& nodes() {
+        return tree.*member_pointer(node_cache_tag<stxxl_btree<Block>>());
+    }
+    typename stxxl_btree<Block>::leaf_cache_type& leaves() {
+        return tree.*member_pointer(leaf_cache_tag<stxxl_btree<Block>>());
+    }
     void flush() {
         write_back(leaves());
         write_back(nodes());
@@ -222,7 +217,7 @@ btree_run run_stxxl(std::uint64_t memory, const btree_workload& w, const std::st
         flashxxl::cli::detail_btree::input_iterator first(0), last(w.items);
         // stxxl::map's bulk constructor wants an input iterator with value_type pair<key, value>.
         t = std::make_unique<map_t>(first, last, memory / 3, memory / 3 * 2, true, 0.9, 0.9);
-        flush();  // the leaves still in the cache: flashxxl's bulk load has written every node
+        flush(); // the leaves still in the cache: flashxxl's bulk load has written every node
     });
     // Reads go through the const map: a non-const find or iterator marks each leaf it loads
     // dirty, to be written back when evicted; flashxxl's reads write nothing.
@@ -233,7 +228,8 @@ btree_run run_stxxl(std::uint64_t memory, const btree_workload& w, const std::st
             key_t k = flashxxl::cli::mix64(w.seed * 0x9e37 + i) % (4 * w.items);
             auto it = reader.find(k);
             bool hit = k % 4 == 0 && k / 4 < w.items;
-            if ((it != reader.end()) != hit || (hit && it->second != flashxxl::cli::mix64(k))) r.verified = false;
+            if ((it != reader.end()) != hit || (hit && it->second != flashxxl::cli::mix64(k)))
+                r.verified = false;
         }
     });
     drop_cache();
@@ -242,11 +238,12 @@ btree_run run_stxxl(std::uint64_t memory, const btree_workload& w, const std::st
             key_t k = 4 * (flashxxl::cli::mix64(w.seed * 0x51ed + i) % w.items) + 1 + i % 3;
             t->insert(std::make_pair(k, flashxxl::cli::mix64(k)));
         }
-        flush();  // the writes the inserts owe
+        flush(); // the writes the inserts owe
     });
     drop_cache();
     measure("batched inserts", w.batch, [&] {
-        for (key_t k : flashxxl::cli::detail_btree::batch_keys(w)) t->insert(std::make_pair(k, flashxxl::cli::mix64(k)));
+        for (key_t k : flashxxl::cli::detail_btree::batch_keys(w))
+            t->insert(std::make_pair(k, flashxxl::cli::mix64(k)));
         flush();
     });
     drop_cache();
@@ -255,7 +252,8 @@ btree_run run_stxxl(std::uint64_t memory, const btree_workload& w, const std::st
             key_t from = flashxxl::cli::mix64(w.seed * 0x7f4a + i) % (4 * w.items);
             key_t last = 0;
             std::uint64_t seen = 0;
-            for (auto it = reader.lower_bound(from); it != reader.end() && seen < w.scan_length; ++it, ++seen) {
+            for (auto it = reader.lower_bound(from); it != reader.end() && seen < w.scan_length;
+                 ++it, ++seen) {
                 if (it->first < from || (seen > 0 && it->first <= last)) r.verified = false;
                 last = it->first;
             }
@@ -267,12 +265,15 @@ btree_run run_stxxl(std::uint64_t memory, const btree_workload& w, const std::st
 //! Real-file part: phases side by side in wall seconds, ratios to the first run.
 void print_wall_table(const std::vector<btree_run>& runs, bool stxxl_cold) {
     if (stxxl_cold)
-        std::printf("(b) real file, wall seconds; stxxl_cache: cold (both sides: every phase after the bulk load starts "
-                    "with empty caches, the bulk load and insert phases include writing their dirty nodes back)\n");
+        std::printf(
+            "(b) real file, wall seconds; stxxl_cache: cold (both sides: every phase after the bulk load "
+            "starts "
+            "with empty caches, the bulk load and insert phases include writing their dirty nodes back)\n");
     else
-        std::printf("(b) real file, wall seconds; stxxl_cache: warm (--stxxl-cache warm: stxxl::map keeps its caches "
-                    "between phases and its dirty leaves after the inserts; flashxxl starts every phase cold and its "
-                    "insert phases include the flush)\n");
+        std::printf(
+            "(b) real file, wall seconds; stxxl_cache: warm (--stxxl-cache warm: stxxl::map keeps its caches "
+            "between phases and its dirty leaves after the inserts; flashxxl starts every phase cold and its "
+            "insert phases include the flush)\n");
     std::printf("  %-15s %-22s %10s %10s %14s %14s %4s\n", "phase", "implementation", "wall_s", "vs first",
                 "items read/op", "items wrtn/op", "ok");
     for (std::size_t p = 0; p < runs[0].phases.size(); ++p) {
@@ -303,9 +304,12 @@ int main(int argc, char** argv) {
     bench::arg_parser args(
         "bench_map",
         "bench_map: flashxxl::map (two-level B-tree) vs one-block-size layouts and stxxl::map\n"
-        "(a) model: flashxxl::map on hybrid-2009's emulated SSD with Br 128KiB / Bw 16MiB (two-level) and with\n"
-        "    one block size Br or Bw for its nodes (stxxl::map's layout): modelled seconds, items transferred.\n"
-        "(b) real: flashxxl::map two-level vs stxxl::map (nodes of 128KiB and of 16MiB) on syscall files in DIR\n"
+        "(a) model: flashxxl::map on hybrid-2009's emulated SSD with Br 128KiB / Bw 16MiB (two-level) and "
+        "with\n"
+        "    one block size Br or Bw for its nodes (stxxl::map's layout): modelled seconds, items "
+        "transferred.\n"
+        "(b) real: flashxxl::map two-level vs stxxl::map (nodes of 128KiB and of 16MiB) on syscall files in "
+        "DIR\n"
         "    (created) with the same memory M: wall seconds.",
         "Exit status: 0 when every result was right, 1 when a run failed or was wrong (or the JSON could\n"
         "not be written), 2 for bad options.");
@@ -323,7 +327,7 @@ int main(int argc, char** argv) {
                 "starts cold, the bulk load and inserts include the write-back); warm: never");
     args.text("--json", json_path, "also write the results as JSON to FILE");
     if (int status = args.parse(argc, argv); status >= 0) return status;
-    if (!bench::check_writable(json_path)) return 2;  // before the runs, so that a typo does not waste them
+    if (!bench::check_writable(json_path)) return 2; // before the runs, so that a typo does not waste them
     setenv("STXXLLOGFILE", "/dev/null", 0);
     setenv("STXXLERRLOGFILE", "/dev/null", 0);
     const block_sizes two_level(br_bytes, bw_bytes);
@@ -345,7 +349,8 @@ int main(int argc, char** argv) {
             flashxxl::cli::print_btree_table(
                 runs, "(a) hybrid-2009's emulated SSD, modelled seconds: " + std::to_string(w.items) +
                           " items of 16 B, M = " + format_bytes(double(memory)));
-            for (const btree_run& r : runs) j["model"].push_back(flashxxl::cli::btree_run_json(r));
+            for (const btree_run& r : runs)
+                j["model"].push_back(flashxxl::cli::btree_run_json(r));
         }
         if (part != "model") {
             ::mkdir(dir.c_str(), 0755);
@@ -365,11 +370,12 @@ int main(int argc, char** argv) {
             setenv("STXXLCFG", cfg.c_str(), 1);
             std::vector<btree_run> runs;
             {
-                machine m = machine::from_config_text("name=real\nflash=" + dir + "/flashxxl-bench-map.img," +
-                                                          format_size(file_bytes) +
-                                                          ",syscall name=file direct=try\nplacement=single device=file\n",
-                                                      "bench_map");
-                runs.push_back(flashxxl::cli::run_btree_workload(m, memory, two_level, w, "flashxxl two-level"));
+                machine m = machine::from_config_text(
+                    "name=real\nflash=" + dir + "/flashxxl-bench-map.img," + format_size(file_bytes) +
+                        ",syscall name=file direct=try\nplacement=single device=file\n",
+                    "bench_map");
+                runs.push_back(
+                    flashxxl::cli::run_btree_workload(m, memory, two_level, w, "flashxxl two-level"));
             }
             runs.push_back(run_stxxl<br_bytes>(memory, w, "stxxl::map B=128KiB", stxxl_cold));
             runs.push_back(run_stxxl<bw_bytes>(memory, w, "stxxl::map B=16MiB", stxxl_cold));

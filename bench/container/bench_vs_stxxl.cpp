@@ -49,7 +49,8 @@ const block_sizes same_blocks(2 * 1024 * 1024, 2 * 1024 * 1024);
 bool parse_count_list(const std::string& text, std::vector<std::size_t>& out) {
     std::stringstream list(text);
     for (std::string t; std::getline(list, t, ',');) {
-        if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos || std::stoul(t) == 0)
+        if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoul(t) == 0)
             return false;
         out.push_back(std::stoul(t));
     }
@@ -65,22 +66,24 @@ struct remove_on_exit {
 };
 
 //! The selected benchmarks whose minimum M is above `memory`, one line each (empty: none).
-std::vector<std::string> memory_shortfalls(const bench_settings& st, const std::vector<std::size_t>& item_sizes) {
+std::vector<std::string> memory_shortfalls(const bench_settings& st,
+                                           const std::vector<std::size_t>& item_sizes) {
     std::vector<std::string> lines;
     for (std::size_t s : item_sizes) {
-        const std::vector<memory_need> needs =
-            s == 8 ? memory_needs_u64(st) : s == 16 ? memory_needs_pair16(st) : memory_needs_rec100(st);
+        const std::vector<memory_need> needs = s == 8    ? memory_needs_u64(st)
+                                               : s == 16 ? memory_needs_pair16(st)
+                                                         : memory_needs_rec100(st);
         for (const memory_need& n : needs)
             if (st.memory < n.minimum)
                 lines.push_back(n.benchmark + ", " + std::to_string(s) + "-byte items" +
-                                (n.blocks.empty() ? "" : ", flashxxl Br/Bw " + n.blocks) + ": " + n.why + " needs " +
-                                format_bytes(double(n.minimum)));
+                                (n.blocks.empty() ? "" : ", flashxxl Br/Bw " + n.blocks) + ": " + n.why +
+                                " needs " + format_bytes(double(n.minimum)));
     }
     return lines;
 }
 
 int run_benchmarks(int argc, char** argv);
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
     try {
@@ -125,7 +128,8 @@ int run_benchmarks(int argc, char** argv) {
               "priority queue); or a comma list of these");
     args.text("--only", st.only, "one benchmark: sorter, sort, pq, pq-interleaved or scan (default: all)");
     args.choice("--side", side, {"flashxxl", "stxxl", "both"}, "the libraries to run");
-    args.count("--io-threads", st.fx_io_threads, "flashxxl's file's I/O threads (queue depth; STXXL: 1)", 0, 999);
+    args.count("--io-threads", st.fx_io_threads, "flashxxl's file's I/O threads (queue depth; STXXL: 1)", 0,
+               999);
     args.choice("--blocks", block_choice, {"split", "same", "both"}, "flashxxl's block sizes (see above)");
     args.size("--br", custom_br, "flashxxl's Br, with --bw (0: --blocks)");
     args.size("--bw", custom_bw, "flashxxl's Bw, with --br (0: --blocks)");
@@ -135,8 +139,8 @@ int run_benchmarks(int argc, char** argv) {
     if (int status = args.parse(argc, argv); status >= 0) return status;
     st.run_flashxxl = side != "stxxl";
     st.run_stxxl = side != "flashxxl";
-    if (!st.only.empty() && st.only != "sorter" && st.only != "sort" && st.only != "pq" && st.only != "pq-interleaved" &&
-        st.only != "scan") {
+    if (!st.only.empty() && st.only != "sorter" && st.only != "sort" && st.only != "pq" &&
+        st.only != "pq-interleaved" && st.only != "scan") {
         std::cerr << "--only " << st.only << ": expected sorter, sort, pq, pq-interleaved or scan\n";
         return 2;
     }
@@ -144,7 +148,8 @@ int run_benchmarks(int argc, char** argv) {
     if (!parse_count_list(item_list, item_sizes)) item_sizes = {0};
     for (std::size_t s : item_sizes) {
         if (s != 8 && s != 16 && s != 100) {
-            std::cerr << "--item " << item_list << ": expected 8, 16 or 100 (bytes), or a comma list of them\n";
+            std::cerr << "--item " << item_list
+                      << ": expected 8, 16 or 100 (bytes), or a comma list of them\n";
             return 2;
         }
     }
@@ -166,9 +171,11 @@ int run_benchmarks(int argc, char** argv) {
     // Checked before any run, so that a long run does not end in a refusal.
     if (const std::vector<std::string> short_of = memory_shortfalls(st, item_sizes); !short_of.empty()) {
         std::cerr << "--memory " << format_bytes(double(st.memory))
-                  << ": below the minimum of a selected benchmark; raise --memory or leave the benchmark out (--only, "
+                  << ": below the minimum of a selected benchmark; raise --memory or leave the benchmark out "
+                     "(--only, "
                      "--item, --blocks, --side):\n";
-        for (const std::string& line : short_of) std::cerr << "  " << line << "\n";
+        for (const std::string& line : short_of)
+            std::cerr << "  " << line << "\n";
         return 2;
     }
     if (!bench::check_writable(json_path)) return 2;
@@ -177,10 +184,12 @@ int run_benchmarks(int argc, char** argv) {
     const std::string& cfg = cfg_file.path;
     {
         std::ofstream out(cfg);
-        out << "disk=" << st.dir << "/stxxl-bench.img," << format_size(4 * st.bytes + GiB) << ",syscall direct=try unlink\n";
+        out << "disk=" << st.dir << "/stxxl-bench.img," << format_size(4 * st.bytes + GiB)
+            << ",syscall direct=try unlink\n";
         out.close();
         if (out.fail()) {
-            std::cerr << "--dir " << st.dir << ": cannot write STXXL's config file " << cfg << "; expected a writable directory\n";
+            std::cerr << "--dir " << st.dir << ": cannot write STXXL's config file " << cfg
+                      << "; expected a writable directory\n";
             return 2;
         }
     }
@@ -189,7 +198,8 @@ int run_benchmarks(int argc, char** argv) {
     setenv("STXXLERRLOGFILE", "/dev/null", 0);
     const std::size_t machine_threads = default_threads();
     if (sweep == "auto") {
-        for (std::size_t t = 1; t < machine_threads; t *= 2) st.thread_counts.push_back(t);
+        for (std::size_t t = 1; t < machine_threads; t *= 2)
+            st.thread_counts.push_back(t);
         st.thread_counts.push_back(machine_threads);
     } else if (!sweep.empty()) {
         if (!parse_count_list(sweep, st.thread_counts)) {
@@ -209,19 +219,24 @@ int run_benchmarks(int argc, char** argv) {
         std::vector<ceiling_row> rows;
     };
     std::vector<ceiling_set> ceilings;
-    auto stage_of = [&](const block_sizes& b) { return sorter<std::uint64_t>::output_stage_bytes(st.memory, b.br); };
+    auto stage_of = [&](const block_sizes& b) {
+        return sorter<std::uint64_t>::output_stage_bytes(st.memory, b.br);
+    };
     const std::uint64_t ceiling_items = std::min<std::uint64_t>(st.bytes, GiB) / 8;
     // About as many runs as the sorter forms: its runs fill half of M less its reserve (18 runs
     // of 512 MiB at M = 64 MiB; this gives 19).
     const std::uint64_t run_bytes = std::max<std::uint64_t>(1, st.memory * 7 / 16);
-    const std::size_t ceiling_runs = std::size_t(std::max<std::uint64_t>(2, (st.bytes + run_bytes - 1) / run_bytes));
+    const std::size_t ceiling_runs =
+        std::size_t(std::max<std::uint64_t>(2, (st.bytes + run_bytes - 1) / run_bytes));
     if (st.run_flashxxl && st.thread_counts.size() > 1 && (st.only.empty() || st.only == "sorter")) {
         for (const block_sizes& b : st.pairs) {
             bool seen = false;
-            for (const ceiling_set& c : ceilings) seen = seen || c.stage_bytes == stage_of(b);
+            for (const ceiling_set& c : ceilings)
+                seen = seen || c.stage_bytes == stage_of(b);
             if (!seen)
-                ceilings.push_back({stage_of(b), measure_merge_ceiling(ceiling_items, ceiling_runs, stage_of(b) / 8,
-                                                                       st.thread_counts, 5)});
+                ceilings.push_back(
+                    {stage_of(b), measure_merge_ceiling(ceiling_items, ceiling_runs, stage_of(b) / 8,
+                                                        st.thread_counts, 5)});
         }
     }
     struct item_results {
@@ -233,46 +248,61 @@ int run_benchmarks(int argc, char** argv) {
         all.push_back({s, s == 8 ? run_u64(st) : s == 16 ? run_pair16(st) : run_rec100(st)});
 
     auto floor_s = [&](const result& r) {
-        return (bw.read > 0 ? double(r.fx_read) / bw.read : 0) + (bw.write > 0 ? double(r.fx_written) / bw.write : 0);
+        return (bw.read > 0 ? double(r.fx_read) / bw.read : 0) +
+               (bw.write > 0 ? double(r.fx_written) / bw.write : 0);
     };
-    std::printf("flashxxl (Br/Bw as listed, %u I/O thread(s)) vs STXXL 1.4.1 (block size in column st_B: 2 MiB, the "
-                "priority queue's as PRIORITY_QUEUE_GENERATOR picks it; 1 I/O thread): %s of items, M = %s, files in "
-                "%s; %zu hardware threads (OpenMP)\n",
-                st.fx_io_threads, format_bytes(double(st.bytes)).c_str(), format_bytes(double(st.memory)).c_str(),
-                st.dir.c_str(), machine_threads);
-    std::printf("sequential bandwidth of %s through flashxxl's file: read %s/s, write %s/s (the I/O floor's divisor)\n",
+    std::printf(
+        "flashxxl (Br/Bw as listed, %u I/O thread(s)) vs STXXL 1.4.1 (block size in column st_B: 2 MiB, the "
+        "priority queue's as PRIORITY_QUEUE_GENERATOR picks it; 1 I/O thread): %s of items, M = %s, files in "
+        "%s; %zu hardware threads (OpenMP)\n",
+        st.fx_io_threads, format_bytes(double(st.bytes)).c_str(), format_bytes(double(st.memory)).c_str(),
+        st.dir.c_str(), machine_threads);
+    std::printf("sequential bandwidth of %s through flashxxl's file: read %s/s, write %s/s (the I/O floor's "
+                "divisor)\n",
                 st.dir.c_str(), format_bytes(bw.read).c_str(), format_bytes(bw.write).c_str());
     for (const auto& [br, rate] : bw.read_at_br)
-        std::printf("  reads of Br = %s, queue depth %u: %s/s\n", format_bytes(double(br)).c_str(), st.fx_io_threads,
-                    format_bytes(rate).c_str());
-    nlohmann::json j = nlohmann::json::array();  // the rows, "results" of the document
+        std::printf("  reads of Br = %s, queue depth %u: %s/s\n", format_bytes(double(br)).c_str(),
+                    st.fx_io_threads, format_bytes(rate).c_str());
+    nlohmann::json j = nlohmann::json::array(); // the rows, "results" of the document
     bool ok = true;
     if (!ceilings.empty()) {
-        std::printf("in-memory merge (no I/O): %zu runs (about the sorter's), %s of 8-byte keys, the sorter's "
-                    "output stage and one consumer; median of 5 alternating runs\n",
-                    ceiling_runs, format_bytes(double(ceiling_items * 8)).c_str());
+        std::printf(
+            "in-memory merge (no I/O): %zu runs (about the sorter's), %s of 8-byte keys, the sorter's "
+            "output stage and one consumer; median of 5 alternating runs\n",
+            ceiling_runs, format_bytes(double(ceiling_items * 8)).c_str());
         std::printf("%-9s %4s %9s %9s %7s %5s  %s\n", "stage", "thr", "merge_s", "Mitems/s", "speedup", "eff",
                     "runs (s)");
         for (const ceiling_set& set : ceilings) {
             for (const ceiling_row& c : set.rows) {
                 std::string rounds;
-                for (double x : c.round_s) rounds += (rounds.empty() ? "" : " ") + std::to_string(x).substr(0, 5);
+                for (double x : c.round_s)
+                    rounds += (rounds.empty() ? "" : " ") + std::to_string(x).substr(0, 5);
                 double eff = c.speedup * double(set.rows.front().threads) / double(c.threads);
-                std::printf("%-9s %4zu %9.3f %9.2f %7.2f %5.2f  %s%s\n", format_bytes(double(set.stage_bytes)).c_str(),
-                            c.threads, c.seconds, c.items_per_s / 1e6, c.speedup, eff, rounds.c_str(),
+                std::printf("%-9s %4zu %9.3f %9.2f %7.2f %5.2f  %s%s\n",
+                            format_bytes(double(set.stage_bytes)).c_str(), c.threads, c.seconds,
+                            c.items_per_s / 1e6, c.speedup, eff, rounds.c_str(),
                             c.ok ? "" : "  OUTPUT WRONG");
-                j.push_back({{"benchmark", "in-memory merge"}, {"item_bytes", 8}, {"threads", c.threads},
-                             {"stage_bytes", set.stage_bytes}, {"runs", ceiling_runs}, {"items", ceiling_items},
-                             {"flashxxl_merge_s", c.seconds}, {"round_s", c.round_s},
-                             {"merge_items_per_s", c.items_per_s}, {"merge_speedup", c.speedup},
-                             {"parallel_efficiency", eff}, {"ok", c.ok}, {"hardware_threads", machine_threads}});
+                j.push_back({{"benchmark", "in-memory merge"},
+                             {"item_bytes", 8},
+                             {"threads", c.threads},
+                             {"stage_bytes", set.stage_bytes},
+                             {"runs", ceiling_runs},
+                             {"items", ceiling_items},
+                             {"flashxxl_merge_s", c.seconds},
+                             {"round_s", c.round_s},
+                             {"merge_items_per_s", c.items_per_s},
+                             {"merge_speedup", c.speedup},
+                             {"parallel_efficiency", eff},
+                             {"ok", c.ok},
+                             {"hardware_threads", machine_threads}});
                 ok = ok && c.ok;
             }
         }
     }
-    std::printf("%4s %-30s %-15s %9s %3s %10s %10s %7s %9s %9s %7s %5s %8s %7s %12s %12s %12s %12s %4s\n", "item",
-                "benchmark", "fx Br/Bw", "st_B", "thr", "flashxxl_s", "stxxl_s", "ratio", "fx_merge", "Mitems/s", "speedup",
-                "eff", "floor_s", "fx/flr", "fx_RDV", "fx_WRV", "stxxl_RDV", "stxxl_WRV", "ok");
+    std::printf("%4s %-30s %-15s %9s %3s %10s %10s %7s %9s %9s %7s %5s %8s %7s %12s %12s %12s %12s %4s\n",
+                "item", "benchmark", "fx Br/Bw", "st_B", "thr", "flashxxl_s", "stxxl_s", "ratio", "fx_merge",
+                "Mitems/s", "speedup", "eff", "floor_s", "fx/flr", "fx_RDV", "fx_WRV", "stxxl_RDV",
+                "stxxl_WRV", "ok");
     //! The in-memory merge's speedup at `threads` with the output stage of the pair labelled
     //! `blocks` (0 when not measured).
     auto ceiling_at = [&](const std::string& blocks, std::size_t threads) {
@@ -304,31 +334,47 @@ int run_benchmarks(int argc, char** argv) {
             double speedup = r.fx_merge_s > 0 ? base.fx_merge_s / r.fx_merge_s : 0;
             double efficiency = speedup * double(base.threads) / double(r.threads);
             double floor = floor_s(r);
-            std::printf("%4zu %-30s %-15s %9s %3zu %10.3f %10.3f %7.3f %9.3f %9.2f %7.2f %5.2f %8.3f %7.2f %12s %12s "
-                        "%12s %12s %4s\n",
-                        ir.item_bytes, r.name.c_str(), r.blocks.c_str(), format_bytes(double(r.st_block)).c_str(),
-                        r.threads, r.fx_s, r.st_s,
-                        r.st_s > 0 ? r.fx_s / r.st_s : 0.0, r.fx_merge_s, throughput / 1e6, speedup, efficiency, floor,
-                        floor > 0 ? r.fx_s / floor : 0.0, format_bytes(double(r.fx_read)).c_str(),
-                        format_bytes(double(r.fx_written)).c_str(), format_bytes(double(r.st_read)).c_str(),
-                        format_bytes(double(r.st_written)).c_str(), r.ok ? "yes" : "NO");
-            j.push_back({{"benchmark", r.name}, {"item_bytes", ir.item_bytes}, {"flashxxl_blocks", r.blocks},
-                         {"threads", r.threads}, {"flashxxl_s", r.fx_s}, {"stxxl_s", r.st_s},
-                         {"ratio", r.st_s > 0 ? r.fx_s / r.st_s : 0.0}, {"flashxxl_merge_s", r.fx_merge_s},
-                         {"merge_items_per_s", throughput}, {"merge_speedup", speedup},
-                         {"parallel_efficiency", efficiency}, {"io_floor_s", floor},
-                         {"flashxxl_over_floor", floor > 0 ? r.fx_s / floor : 0.0}, {"flashxxl_read_bytes", r.fx_read},
-                         {"flashxxl_write_bytes", r.fx_written}, {"stxxl_read_bytes", r.st_read},
-                         {"stxxl_write_bytes", r.st_written}, {"stxxl_block_bytes", r.st_block},
-                         {"ok", r.ok}, {"input_bytes", st.bytes},
-                         {"memory_bytes", st.memory}, {"flashxxl_io_threads", st.fx_io_threads},
-                         {"hardware_threads", machine_threads}, {"read_bandwidth_bytes_s", bw.read},
-                         {"write_bandwidth_bytes_s", bw.write},
-                         {"br_read_bandwidth_bytes_s", bw.at_br(br_of(r.blocks))},
-                         {"merge_read_bytes_s", r.fx_merge_s > 0 ? double(r.fx_read) / r.fx_merge_s : 0.0},
-                         {"flashxxl_io_wait_s", r.fx_wait_s}, {"flashxxl_merge_io_wait_s", r.fx_merge_wait_s},
-                         {"stxxl_io_wait_s", r.st_wait_s},
-                         {"in_memory_merge_speedup", ir.item_bytes == 8 ? ceiling_at(r.blocks, r.threads) : 0.0}});
+            std::printf(
+                "%4zu %-30s %-15s %9s %3zu %10.3f %10.3f %7.3f %9.3f %9.2f %7.2f %5.2f %8.3f %7.2f %12s %12s "
+                "%12s %12s %4s\n",
+                ir.item_bytes, r.name.c_str(), r.blocks.c_str(), format_bytes(double(r.st_block)).c_str(),
+                r.threads, r.fx_s, r.st_s, r.st_s > 0 ? r.fx_s / r.st_s : 0.0, r.fx_merge_s, throughput / 1e6,
+                speedup, efficiency, floor, floor > 0 ? r.fx_s / floor : 0.0,
+                format_bytes(double(r.fx_read)).c_str(), format_bytes(double(r.fx_written)).c_str(),
+                format_bytes(double(r.st_read)).c_str(), format_bytes(double(r.st_written)).c_str(),
+                r.ok ? "yes" : "NO");
+            j.push_back(
+                {{"benchmark", r.name},
+                 {"item_bytes", ir.item_bytes},
+                 {"flashxxl_blocks", r.blocks},
+                 {"threads", r.threads},
+                 {"flashxxl_s", r.fx_s},
+                 {"stxxl_s", r.st_s},
+                 {"ratio", r.st_s > 0 ? r.fx_s / r.st_s : 0.0},
+                 {"flashxxl_merge_s", r.fx_merge_s},
+                 {"merge_items_per_s", throughput},
+                 {"merge_speedup", speedup},
+                 {"parallel_efficiency", efficiency},
+                 {"io_floor_s", floor},
+                 {"flashxxl_over_floor", floor > 0 ? r.fx_s / floor : 0.0},
+                 {"flashxxl_read_bytes", r.fx_read},
+                 {"flashxxl_write_bytes", r.fx_written},
+                 {"stxxl_read_bytes", r.st_read},
+                 {"stxxl_write_bytes", r.st_written},
+                 {"stxxl_block_bytes", r.st_block},
+                 {"ok", r.ok},
+                 {"input_bytes", st.bytes},
+                 {"memory_bytes", st.memory},
+                 {"flashxxl_io_threads", st.fx_io_threads},
+                 {"hardware_threads", machine_threads},
+                 {"read_bandwidth_bytes_s", bw.read},
+                 {"write_bandwidth_bytes_s", bw.write},
+                 {"br_read_bandwidth_bytes_s", bw.at_br(br_of(r.blocks))},
+                 {"merge_read_bytes_s", r.fx_merge_s > 0 ? double(r.fx_read) / r.fx_merge_s : 0.0},
+                 {"flashxxl_io_wait_s", r.fx_wait_s},
+                 {"flashxxl_merge_io_wait_s", r.fx_merge_wait_s},
+                 {"stxxl_io_wait_s", r.st_wait_s},
+                 {"in_memory_merge_speedup", ir.item_bytes == 8 ? ceiling_at(r.blocks, r.threads) : 0.0}});
             if (r.fx_readahead > 0) {
                 j.back()["flashxxl_readahead_bytes"] = r.fx_readahead;
                 j.back()["stxxl_readahead_bytes"] = r.st_readahead;
@@ -337,22 +383,27 @@ int run_benchmarks(int argc, char** argv) {
             ok = ok && r.ok;
         }
     }
-    std::printf("fx_merge: the sorter's sort() + streaming out (sort(vector): its whole run); Mitems/s = items / "
-                "fx_merge; speedup and eff(iciency) against the first thread count; floor_s = fx bytes read / read "
-                "bandwidth + written / write bandwidth.\n");
+    std::printf(
+        "fx_merge: the sorter's sort() + streaming out (sort(vector): its whole run); Mitems/s = items / "
+        "fx_merge; speedup and eff(iciency) against the first thread count; floor_s = fx bytes read / read "
+        "bandwidth + written / write bandwidth.\n");
     for (const item_results& ir : all)
         for (const result& r : ir.rows)
             if (r.fx_readahead > 0 && r.threads == st.thread_counts.front())
-                std::printf("vector scan, %zu-byte items, fx %s: both sides have the same bytes of reads in flight "
-                            "beyond the block being consumed (flashxxl %s in blocks of Br, STXXL %s in blocks of 2 MiB) "
-                            "and consume one item at a time (operator* and ++; STXXL's reader has no span API)\n",
-                            ir.item_bytes, r.blocks.c_str(), format_bytes(double(r.fx_readahead)).c_str(),
-                            format_bytes(double(r.st_readahead)).c_str());
+                std::printf(
+                    "vector scan, %zu-byte items, fx %s: both sides have the same bytes of reads in flight "
+                    "beyond the block being consumed (flashxxl %s in blocks of Br, STXXL %s in blocks of 2 "
+                    "MiB) "
+                    "and consume one item at a time (operator* and ++; STXXL's reader has no span API)\n",
+                    ir.item_bytes, r.blocks.c_str(), format_bytes(double(r.fx_readahead)).c_str(),
+                    format_bytes(double(r.st_readahead)).c_str());
     if (!ceilings.empty() && all.front().item_bytes == 8) {
-        std::printf("merge speedup against the in-memory merge's with the same stage and threads (8-byte items):\n");
+        std::printf(
+            "merge speedup against the in-memory merge's with the same stage and threads (8-byte items):\n");
         for (const result& r : all.front().rows) {
             double c = ceiling_at(r.blocks, r.threads);
-            if (r.name.find("sorter") == std::string::npos || r.threads == st.thread_counts.front() || c <= 0) continue;
+            if (r.name.find("sorter") == std::string::npos || r.threads == st.thread_counts.front() || c <= 0)
+                continue;
             double speedup = 0;
             for (const result& o : all.front().rows)
                 if (o.name == r.name && o.blocks == r.blocks && o.threads == st.thread_counts.front())
@@ -368,18 +419,22 @@ int run_benchmarks(int argc, char** argv) {
     for (const item_results& ir : all)
         for (const result& r : ir.rows) {
             double limit = bw.at_br(br_of(r.blocks));
-            if (r.name.find("sorter") == std::string::npos || r.fx_merge_s <= 0 || limit <= 0 || r.fx_read == 0)
+            if (r.name.find("sorter") == std::string::npos || r.fx_merge_s <= 0 || limit <= 0 ||
+                r.fx_read == 0)
                 continue;
             if (!said)
-                std::printf("the sorter's merge phase reads at (against reads of its Br at queue depth %u; near 100 %% "
-                            "the disk bounds it, and --io-threads N may help), and blocks waiting for I/O (seconds "
-                            "callers waited on requests, of the phase's):\n",
-                            st.fx_io_threads);
+                std::printf(
+                    "the sorter's merge phase reads at (against reads of its Br at queue depth %u; near 100 "
+                    "%% "
+                    "the disk bounds it, and --io-threads N may help), and blocks waiting for I/O (seconds "
+                    "callers waited on requests, of the phase's):\n",
+                    st.fx_io_threads);
             said = true;
             double rate = double(r.fx_read) / r.fx_merge_s;
-            std::printf("  %4zu-byte items, %s, %zu threads: %s/s (%.0f %% of %s/s); waited %.3f s of %.3f s (%.1f %%)\n",
-                        ir.item_bytes, r.blocks.c_str(), r.threads, format_bytes(rate).c_str(), 100 * rate / limit,
-                        format_bytes(limit).c_str(), r.fx_merge_wait_s, r.fx_merge_s,
+            std::printf("  %4zu-byte items, %s, %zu threads: %s/s (%.0f %% of %s/s); waited %.3f s of %.3f s "
+                        "(%.1f %%)\n",
+                        ir.item_bytes, r.blocks.c_str(), r.threads, format_bytes(rate).c_str(),
+                        100 * rate / limit, format_bytes(limit).c_str(), r.fx_merge_wait_s, r.fx_merge_s,
                         100 * r.fx_merge_wait_s / r.fx_merge_s);
         }
     if (!json_path.empty()) {
@@ -389,4 +444,4 @@ int run_benchmarks(int argc, char** argv) {
     }
     return ok ? 0 : 1;
 }
-}  // namespace
+} // namespace

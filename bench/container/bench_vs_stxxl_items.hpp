@@ -42,14 +42,14 @@ struct bench_settings {
     std::uint64_t bytes = 0, memory = 0;
     std::vector<block_sizes> pairs;
     std::vector<std::size_t> thread_counts;
-    std::string only;  // empty: every benchmark
+    std::string only; // empty: every benchmark
     bool run_flashxxl = true, run_stxxl = true;
     unsigned fx_io_threads = 1;
 };
 
 struct result {
     std::string name;
-    std::string blocks;  // flashxxl's Br/Bw
+    std::string blocks; // flashxxl's Br/Bw
     std::size_t threads = 0;
     std::uint64_t items = 0;
     double fx_s = 0, st_s = 0;
@@ -86,10 +86,10 @@ struct bandwidth {
 
 //! The smallest M one selected benchmark accepts for one item size and flashxxl block pair.
 struct memory_need {
-    std::string benchmark;  // as in the table
-    std::string blocks;     // flashxxl's Br/Bw
+    std::string benchmark; // as in the table
+    std::string blocks;    // flashxxl's Br/Bw
     std::uint64_t minimum = 0;
-    std::string why;  // whose minimum it is
+    std::string why; // whose minimum it is
 };
 
 // One function per item type (defined in its own TU).
@@ -108,7 +108,9 @@ inline std::uint64_t mix64(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-inline std::string blocks_label(const block_sizes& b) { return format_bytes(double(b.br)) + "/" + format_bytes(double(b.bw)); }
+inline std::string blocks_label(const block_sizes& b) {
+    return format_bytes(double(b.br)) + "/" + format_bytes(double(b.bw));
+}
 
 inline double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -116,7 +118,7 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 struct volumes {
     std::uint64_t read = 0, written = 0;
-    double wait_s = 0;  // time callers blocked waiting for requests
+    double wait_s = 0; // time callers blocked waiting for requests
 };
 inline volumes fx_volume(const machine& m) {
     volumes v;
@@ -142,22 +144,22 @@ inline void record_stxxl_volumes(result& r, const stxxl::stats_data& before) {
 //! The benchmark's one-disk machine; `capacity` is rounded up to whole MiB (devices are 4 KiB multiples).
 inline machine fx_machine(const bench_settings& s, std::uint64_t capacity) {
     capacity = (capacity + MiB - 1) / MiB * MiB;
-    return machine::from_config_text("name=bench\n"
-                                     "disk=" + s.dir + "/flashxxl-bench.img," + format_size(capacity) +
-                                         ",syscall name=disk direct=try io_threads=" + std::to_string(s.fx_io_threads) +
-                                         "\n"
-                                         "placement=single device=disk\n",
-                                     "bench");
+    return machine::from_config_text(
+        "name=bench\n"
+        "disk=" +
+            s.dir + "/flashxxl-bench.img," + format_size(capacity) +
+            ",syscall name=disk direct=try io_threads=" + std::to_string(s.fx_io_threads) +
+            "\n"
+            "placement=single device=disk\n",
+        "bench");
 }
 
 //! How the benchmarks make, order and check items of type T. item_kind<T>::make(k) builds the
 //! item with 64-bit key prefix k; key(t) gives that prefix back (order-preserving); less is the
 //! full order.
-template <class T>
-struct item_kind;
+template <class T> struct item_kind;
 
-template <>
-struct item_kind<std::uint64_t> {
+template <> struct item_kind<std::uint64_t> {
     static constexpr const char* name = "uint64";
     static std::uint64_t make(std::uint64_t k) { return k; }
     static std::uint64_t key(std::uint64_t t) { return t; }
@@ -172,9 +174,10 @@ struct pair16 {
     std::uint64_t payload;
 };
 //! STXXL's priority queue prints its items in debug paths, so it needs this to compile.
-inline std::ostream& operator<<(std::ostream& out, const pair16& p) { return out << p.key << ':' << p.payload; }
-template <>
-struct item_kind<pair16> {
+inline std::ostream& operator<<(std::ostream& out, const pair16& p) {
+    return out << p.key << ':' << p.payload;
+}
+template <> struct item_kind<pair16> {
     static constexpr const char* name = "16-byte (8-byte key)";
     static pair16 make(std::uint64_t k) { return {k, ~k}; }
     static std::uint64_t key(const pair16& t) { return t.key; }
@@ -190,15 +193,16 @@ struct rec100 {
 };
 static_assert(sizeof(rec100) == 100, "a record is 100 bytes");
 inline std::ostream& operator<<(std::ostream& out, const rec100& r) {
-    for (unsigned char c : r.key) out << int(c) << ' ';
+    for (unsigned char c : r.key)
+        out << int(c) << ' ';
     return out;
 }
-template <>
-struct item_kind<rec100> {
+template <> struct item_kind<rec100> {
     static constexpr const char* name = "100-byte (10-byte key)";
     static rec100 make(std::uint64_t k) {
         rec100 r;
-        for (int i = 0; i < 8; ++i) r.key[i] = static_cast<unsigned char>(k >> (56 - 8 * i));
+        for (int i = 0; i < 8; ++i)
+            r.key[i] = static_cast<unsigned char>(k >> (56 - 8 * i));
         std::uint64_t h = mix64(k);
         r.key[8] = static_cast<unsigned char>(h);
         r.key[9] = static_cast<unsigned char>(h >> 8);
@@ -207,7 +211,8 @@ struct item_kind<rec100> {
     }
     static std::uint64_t key(const rec100& t) {
         std::uint64_t k = 0;
-        for (int i = 0; i < 8; ++i) k = (k << 8) | t.key[i];
+        for (int i = 0; i < 8; ++i)
+            k = (k << 8) | t.key[i];
         return k;
     }
     static bool less(const rec100& a, const rec100& b) { return std::memcmp(a.key, b.key, sizeof a.key) < 0; }
@@ -222,46 +227,41 @@ struct item_kind<rec100> {
     }
 };
 
-template <class T>
-struct fx_less {
+template <class T> struct fx_less {
     bool operator()(const T& a, const T& b) const { return item_kind<T>::less(a, b); }
 };
-template <class T>
-struct fx_greater {
+template <class T> struct fx_greater {
     bool operator()(const T& a, const T& b) const { return item_kind<T>::less(b, a); }
 };
-template <class T>
-struct stxxl_less {
+template <class T> struct stxxl_less {
     bool operator()(const T& a, const T& b) const { return item_kind<T>::less(a, b); }
     T min_value() const { return item_kind<T>::min_value(); }
     T max_value() const { return item_kind<T>::max_value(); }
 };
 // STXXL's PQ returns the largest under cmp: greater gives a min-queue.
-template <class T>
-struct stxxl_greater {
+template <class T> struct stxxl_greater {
     bool operator()(const T& a, const T& b) const { return item_kind<T>::less(b, a); }
     T min_value() const { return item_kind<T>::max_value(); }
 };
 
-template <class T>
-using stxxl_vector = typename stxxl::VECTOR_GENERATOR<T, 4, 8, stxxl_block>::result;
+template <class T> using stxxl_vector = typename stxxl::VECTOR_GENERATOR<T, 4, 8, stxxl_block>::result;
 
 //! Appends the n benchmark items to a flashxxl vector (stream writer) or an stxxl::vector.
-template <class T, class V>
-void fill_with_items(V& v, std::uint64_t n) {
+template <class T, class V> void fill_with_items(V& v, std::uint64_t n) {
     if constexpr (std::is_same_v<V, stxxl_vector<T>>) {
         typename V::bufwriter_type w(v);
-        for (std::uint64_t i = 0; i < n; ++i) w << item_kind<T>::make(mix64(i));
+        for (std::uint64_t i = 0; i < n; ++i)
+            w << item_kind<T>::make(mix64(i));
         w.finish();
     } else {
         typename V::stream_writer w(v);
-        for (std::uint64_t i = 0; i < n; ++i) w.push(item_kind<T>::make(mix64(i)));
+        for (std::uint64_t i = 0; i < n; ++i)
+            w.push(item_kind<T>::make(mix64(i)));
     }
 }
 
 //! True when a stream (flashxxl stream_reader, STXXL bufreader) yields its items in order.
-template <class T, class Stream>
-bool is_sorted_stream(Stream&& in) {
+template <class T, class Stream> bool is_sorted_stream(Stream&& in) {
     bool ok = true, first = true;
     T prev{};
     for (; !in.empty(); ++in) {
@@ -273,16 +273,18 @@ bool is_sorted_stream(Stream&& in) {
 }
 
 template <class T>
-result bench_sorter(const bench_settings& st, std::uint64_t n, std::size_t threads, const block_sizes& fx_blocks) {
+result bench_sorter(const bench_settings& st, std::uint64_t n, std::size_t threads,
+                    const block_sizes& fx_blocks) {
     result r{"sorter push/sort/pop", blocks_label(fx_blocks)};
     r.st_block = stxxl_block;
     if (st.run_flashxxl) {
         machine m = fx_machine(st, 4 * n * sizeof(T) + GiB);
         auto t0 = std::chrono::steady_clock::now();
         sorter<T, fx_less<T>> s(m, st.memory, fx_blocks);
-        s.expect(n);  // the input size is known: double-buffered run formation if it costs no pass
+        s.expect(n); // the input size is known: double-buffered run formation if it costs no pass
         s.set_threads(threads);
-        for (std::uint64_t i = 0; i < n; ++i) s.push(item_kind<T>::make(mix64(i)));
+        for (std::uint64_t i = 0; i < n; ++i)
+            s.push(item_kind<T>::make(mix64(i)));
         volumes at_merge = fx_volume(m);
         auto t_merge = std::chrono::steady_clock::now();
         s.sort();
@@ -299,7 +301,8 @@ result bench_sorter(const bench_settings& st, std::uint64_t n, std::size_t threa
         stxxl::stats_data before(*stxxl::stats::get_instance());
         auto t0 = std::chrono::steady_clock::now();
         stxxl::sorter<T, stxxl_less<T>, stxxl_block> s(stxxl_less<T>(), st.memory);
-        for (std::uint64_t i = 0; i < n; ++i) s.push(item_kind<T>::make(mix64(i)));
+        for (std::uint64_t i = 0; i < n; ++i)
+            s.push(item_kind<T>::make(mix64(i)));
         s.sort();
         r.ok = is_sorted_stream<T>(s) && r.ok;
         r.st_s = seconds_since(t0);
@@ -309,7 +312,8 @@ result bench_sorter(const bench_settings& st, std::uint64_t n, std::size_t threa
 }
 
 template <class T>
-result bench_sort(const bench_settings& st, std::uint64_t n, std::size_t threads, const block_sizes& fx_blocks) {
+result bench_sort(const bench_settings& st, std::uint64_t n, std::size_t threads,
+                  const block_sizes& fx_blocks) {
     result r{"sort(vector)", blocks_label(fx_blocks)};
     r.st_block = stxxl_block;
     if (st.run_flashxxl) {
@@ -348,7 +352,7 @@ result bench_sort(const bench_settings& st, std::uint64_t n, std::size_t threads
 //! STXXL blocks, and flashxxl reads ceil(that / Br) blocks ahead (equal bytes whenever Br
 //! divides 2 MiB, as 256 KiB and 2 MiB do: 4 MiB and 32 MiB ahead).
 struct scan_readahead {
-    std::size_t fx_blocks = 0, st_blocks = 0;  // blocks ahead of the current one
+    std::size_t fx_blocks = 0, st_blocks = 0; // blocks ahead of the current one
     std::uint64_t fx_bytes = 0, st_bytes = 0;
     //! bufreader_type's nbuffers for st_blocks ahead: its buf_istream gives its prefetcher
     //! max(2, nbuffers - 1) buffers, one of which holds the block being consumed.
@@ -403,8 +407,7 @@ result bench_vector_scan(const bench_settings& st, std::uint64_t n, const block_
     return r;
 }
 
-template <class T, class PushPop>
-void pq_workload(PushPop& q, std::uint64_t n, bool interleaved, bool& ok) {
+template <class T, class PushPop> void pq_workload(PushPop& q, std::uint64_t n, bool interleaved, bool& ok) {
     using K = item_kind<T>;
     std::uint64_t last = 0, pushed = 0, popped = 0;
     auto pop = [&] {
@@ -415,9 +418,11 @@ void pq_workload(PushPop& q, std::uint64_t n, bool interleaved, bool& ok) {
         ++popped;
     };
     if (!interleaved) {
-        for (; pushed < n; ++pushed) q.push(K::make(mix64(pushed) >> 1));
+        for (; pushed < n; ++pushed)
+            q.push(K::make(mix64(pushed) >> 1));
     } else {
-        for (; pushed < n / 2; ++pushed) q.push(K::make(mix64(pushed) >> 20));
+        for (; pushed < n / 2; ++pushed)
+            q.push(K::make(mix64(pushed) >> 20));
         std::uint64_t step = 0;
         while (pushed < n) {
             pop();
@@ -426,7 +431,8 @@ void pq_workload(PushPop& q, std::uint64_t n, bool interleaved, bool& ok) {
                 q.push(K::make(last + ((x >> 8) & 0xffffff)));
         }
     }
-    while (!q.empty()) pop();
+    while (!q.empty())
+        pop();
     ok = ok && popped == pushed;
 }
 
@@ -440,15 +446,15 @@ constexpr std::uint64_t stxxl_pq_min_memory = stxxl_pq_internal + stxxl_pq_min_p
 //! STXXL's priority queue for items T: PRIORITY_QUEUE_GENERATOR picks the block size itself
 //! (from the item size, the internal memory and the capacity), not stxxl_block.
 template <class T>
-using stxxl_pq_type =
-    typename stxxl::PRIORITY_QUEUE_GENERATOR<T, stxxl_greater<T>, stxxl_pq_internal, (1ull << 28) / 1024>::result;
-template <class T>
-constexpr std::uint64_t stxxl_pq_block_bytes = stxxl_pq_type<T>::block_type::raw_size;
+using stxxl_pq_type = typename stxxl::PRIORITY_QUEUE_GENERATOR<T, stxxl_greater<T>, stxxl_pq_internal,
+                                                               (1ull << 28) / 1024>::result;
+template <class T> constexpr std::uint64_t stxxl_pq_block_bytes = stxxl_pq_type<T>::block_type::raw_size;
 
 template <class T>
 result bench_pq(const bench_settings& st, std::uint64_t n, std::size_t threads, bool interleaved,
                 const block_sizes& fx_blocks) {
-    result r{interleaved ? "priority_queue interleaved" : "priority_queue n push, n pop", blocks_label(fx_blocks)};
+    result r{interleaved ? "priority_queue interleaved" : "priority_queue n push, n pop",
+             blocks_label(fx_blocks)};
     r.st_block = stxxl_pq_block_bytes<T>;
     if (st.run_flashxxl) {
         machine m = fx_machine(st, 4 * n * sizeof(T) + GiB);
@@ -465,8 +471,9 @@ result bench_pq(const bench_settings& st, std::uint64_t n, std::size_t threads, 
         r.fx_wait_s = v.wait_s;
     }
     if (st.run_stxxl) {
-        if (st.memory < stxxl_pq_min_memory)  // main refuses such an M before any run
-            throw config_error("--memory " + format_bytes(double(st.memory)) + ": STXXL's priority queue needs at least " +
+        if (st.memory < stxxl_pq_min_memory) // main refuses such an M before any run
+            throw config_error("--memory " + format_bytes(double(st.memory)) +
+                               ": STXXL's priority queue needs at least " +
                                format_bytes(double(stxxl_pq_min_memory)));
         stxxl::stats_data before(*stxxl::stats::get_instance());
         auto t0 = std::chrono::steady_clock::now();
@@ -483,31 +490,36 @@ result bench_pq(const bench_settings& st, std::uint64_t n, std::size_t threads, 
 }
 
 //! True when --only selects benchmark `key` (sorter, sort, pq, pq-interleaved, scan).
-inline bool is_selected(const bench_settings& st, const std::string& key) { return st.only.empty() || st.only == key; }
+inline bool is_selected(const bench_settings& st, const std::string& key) {
+    return st.only.empty() || st.only == key;
+}
 
 //! The smallest M of each benchmark run_item_benchmarks<T>(st) will run, per block pair and
 //! side, so that main can refuse a too small --memory before any run.
-template <class T>
-std::vector<memory_need> memory_needs(const bench_settings& st) {
+template <class T> std::vector<memory_need> memory_needs(const bench_settings& st) {
     std::vector<memory_need> needs;
     const bool pq = sizeof(T) <= 16 && (is_selected(st, "pq") || is_selected(st, "pq-interleaved"));
     if (st.run_flashxxl) {
         for (const block_sizes& b : st.pairs) {
             const std::string label = blocks_label(b);
             const std::uint64_t sorter_min = sorter<T, fx_less<T>>::min_memory(b);
-            if (is_selected(st, "sorter")) needs.push_back({"sorter push/sort/pop", label, sorter_min, "flashxxl::sorter"});
+            if (is_selected(st, "sorter"))
+                needs.push_back({"sorter push/sort/pop", label, sorter_min, "flashxxl::sorter"});
             if (is_selected(st, "sort"))
-                needs.push_back({"sort(vector)", label, sort_stream_memory<T>(b) + sorter_min, "flashxxl::sort"});
+                needs.push_back(
+                    {"sort(vector)", label, sort_stream_memory<T>(b) + sorter_min, "flashxxl::sort"});
             if constexpr (sizeof(T) <= 16) {
                 if (pq)
-                    needs.push_back({"priority_queue", label, flashxxl::priority_queue<T, fx_greater<T>>::min_memory(b),
+                    needs.push_back({"priority_queue", label,
+                                     flashxxl::priority_queue<T, fx_greater<T>>::min_memory(b),
                                      "flashxxl::priority_queue"});
             }
         }
     }
     if (st.run_stxxl) {
         // stxxl::sort wants 2 blocks per merge buffer, twice that in its parallel mode.
-        if (is_selected(st, "sort")) needs.push_back({"sort(vector)", "", 2 * 2 * stxxl_block, "stxxl::sort"});
+        if (is_selected(st, "sort"))
+            needs.push_back({"sort(vector)", "", 2 * 2 * stxxl_block, "stxxl::sort"});
         if (pq)
             needs.push_back({"priority_queue", "", stxxl_pq_min_memory,
                              "STXXL's priority queue (" + format_bytes(double(stxxl_pq_internal)) +
@@ -519,14 +531,13 @@ std::vector<memory_need> memory_needs(const bench_settings& st) {
 
 //! Every selected benchmark for item type T, at every block pair and thread count of `st`.
 //! The priority queue runs for items of at most 16 bytes (the table has no 100-byte PQ).
-template <class T>
-std::vector<result> run_item_benchmarks(const bench_settings& st) {
+template <class T> std::vector<result> run_item_benchmarks(const bench_settings& st) {
     const std::uint64_t n = st.bytes / sizeof(T);
     std::vector<result> results;
     auto want = [&](const std::string& k) { return is_selected(st, k); };
     for (const block_sizes& b : st.pairs) {
         for (std::size_t t : st.thread_counts) {
-            omp_set_num_threads(int(t));  // STXXL's parallel mode
+            omp_set_num_threads(int(t)); // STXXL's parallel mode
             std::size_t first = results.size();
             if (want("sorter")) results.push_back(bench_sorter<T>(st, n, t, b));
             if (want("sort")) results.push_back(bench_sort<T>(st, n, t, b));
@@ -544,4 +555,4 @@ std::vector<result> run_item_benchmarks(const bench_settings& st) {
     return results;
 }
 
-}  // namespace bench_vs_stxxl
+} // namespace bench_vs_stxxl

@@ -4,4 +4,4 @@
 namespace bench_vs_stxxl {
 std::vector<result> run_pair16(const bench_settings& s) { return run_item_benchmarks<pair16>(s); }
 std::vector<memory_need> memory_needs_pair16(const bench_settings& s) { return memory_needs<pair16>(s); }
-}  // namespace bench_vs_stxxl
+} // namespace bench_vs_stxxl

@@ -4,4 +4,4 @@
 namespace bench_vs_stxxl {
 std::vector<result> run_rec100(const bench_settings& s) { return run_item_benchmarks<rec100>(s); }
 std::vector<memory_need> memory_needs_rec100(const bench_settings& s) { return memory_needs<rec100>(s); }
-}  // namespace bench_vs_stxxl
+} // namespace bench_vs_stxxl

@@ -20,10 +20,10 @@ double stream_through(V& v, std::uint64_t n) {
         sum += (&*in)[k - 1];
         in.skip(k);
     }
-    return seconds_since(t0) + 0.0 * double(sum);  // sum keeps the reads alive
+    return seconds_since(t0) + 0.0 * double(sum); // sum keeps the reads alive
 }
 
-}  // namespace
+} // namespace
 
 bandwidth measure_bandwidth(const bench_settings& s) {
     const block_sizes blocks(stxxl_block, stxxl_block);
@@ -59,4 +59,4 @@ bandwidth measure_bandwidth(const bench_settings& s) {
     return bw;
 }
 
-}  // namespace bench_vs_stxxl
+} // namespace bench_vs_stxxl

@@ -51,7 +51,6 @@ void fail(benchmark::State& state, const char* why) {
     state.SkipWithError(why);
 }
 
-
 // ---- machine and measurement helpers -------------------------------------------------------
 
 //! One memory-backed NVMe device, accounting only (pace off is the default, stated anyway).
@@ -79,14 +78,16 @@ public:
         state.counters["WRV"] = C(double(sum_.write_bytes), C::kAvgIterations, C::kIs1024);
         state.counters["model_s"] = C(sum_.modelled_s, C::kAvgIterations);
         if (input_bytes_per_iteration > 0 && state.iterations() > 0)
-            state.counters["RW/N"] = double(sum_.bytes()) / (double(input_bytes_per_iteration) * double(state.iterations()));
+            state.counters["RW/N"] =
+                double(sum_.bytes()) / (double(input_bytes_per_iteration) * double(state.iterations()));
     }
     const io_counters& sum() const { return sum_; }
 
 private:
     io_counters total_now() const {
         io_counters t;
-        for (const device_stats& s : machine_.stats()) t += s.total;
+        for (const device_stats& s : machine_.stats())
+            t += s.total;
         return t;
     }
     machine& machine_;
@@ -101,7 +102,8 @@ double seconds_since(std::chrono::steady_clock::time_point begin) {
 
 void set_throughput(benchmark::State& state, std::uint64_t items_per_iteration, std::size_t item_bytes) {
     state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(items_per_iteration));
-    state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(items_per_iteration * item_bytes));
+    state.SetBytesProcessed(std::int64_t(state.iterations()) *
+                            std::int64_t(items_per_iteration * item_bytes));
 }
 
 // ---- items ----------------------------------------------------------------------------------
@@ -126,29 +128,26 @@ struct key_stream {
     }
 };
 
-template <class T>
-struct item_traits;
-template <>
-struct item_traits<std::uint64_t> {
+template <class T> struct item_traits;
+template <> struct item_traits<std::uint64_t> {
     using less = std::less<std::uint64_t>;
     static std::uint64_t make(std::uint64_t k, std::uint64_t) { return k; }
     static std::uint64_t key(std::uint64_t x) { return x; }
     static constexpr const char* name = "u64";
 };
-template <>
-struct item_traits<kv16> {
+template <> struct item_traits<kv16> {
     using less = kv16_less;
     static kv16 make(std::uint64_t k, std::uint64_t i) { return kv16{k, i}; }
     static std::uint64_t key(const kv16& x) { return x.key; }
     static constexpr const char* name = "kv16";
 };
 
-template <class T>
-std::vector<T> random_items(std::uint64_t n, std::uint64_t seed) {
+template <class T> std::vector<T> random_items(std::uint64_t n, std::uint64_t seed) {
     std::vector<T> v;
     v.reserve(n);
     key_stream ks{seed};
-    for (std::uint64_t i = 0; i < n; ++i) v.push_back(item_traits<T>::make(ks.next(), i));
+    for (std::uint64_t i = 0; i < n; ++i)
+        v.push_back(item_traits<T>::make(ks.next(), i));
     return v;
 }
 
@@ -159,13 +158,13 @@ std::vector<T> random_items(std::uint64_t n, std::uint64_t seed) {
 const block_sizes small_blocks(4 * 1024, 64 * 1024);     // Br 4 KiB, Bw 64 KiB
 const block_sizes large_blocks(128 * 1024, 1024 * 1024); // Br 128 KiB, Bw 1 MiB
 
-constexpr std::uint64_t kVectorBytes = 64 * MiB;        // vector stream write / scan
-constexpr std::uint64_t kRandomVectorBytes = 64 * MiB;  // vector random get (cache = 1/16 of it)
-constexpr std::uint64_t kSortBytes = 16 * MiB;          // sorter input (memory and external)
-constexpr std::uint64_t kExternalSortMemory = 3 * MiB;  // M for external sorts: 6-17 runs, merges
-constexpr std::uint64_t kPqBytes = 8 * MiB;             // priority queue items
-constexpr std::uint64_t kPqMemory = 4 * MiB;            // M for the priority queue
-constexpr std::uint64_t kStackQueueBytes = 64 * MiB;    // stack / queue items
+constexpr std::uint64_t kVectorBytes = 64 * MiB;       // vector stream write / scan
+constexpr std::uint64_t kRandomVectorBytes = 64 * MiB; // vector random get (cache = 1/16 of it)
+constexpr std::uint64_t kSortBytes = 16 * MiB;         // sorter input (memory and external)
+constexpr std::uint64_t kExternalSortMemory = 3 * MiB; // M for external sorts: 6-17 runs, merges
+constexpr std::uint64_t kPqBytes = 8 * MiB;            // priority queue items
+constexpr std::uint64_t kPqMemory = 4 * MiB;           // M for the priority queue
+constexpr std::uint64_t kStackQueueBytes = 64 * MiB;   // stack / queue items
 
 // ---- vector ---------------------------------------------------------------------------------
 
@@ -180,7 +179,8 @@ void bm_vector_stream_write(benchmark::State& state, const block_sizes& b) {
     for (auto _ : state) {
         v.clear();
         typename vec::stream_writer w(v);
-        for (std::uint64_t i = 0; i < n; ++i) w.push(i);
+        for (std::uint64_t i = 0; i < n; ++i)
+            w.push(i);
         w.finish();
     }
     io.report(state, n * sizeof(T));
@@ -190,7 +190,8 @@ void bm_vector_stream_write(benchmark::State& state, const block_sizes& b) {
 
 //! Scans n items with a stream_reader, item by item (`*r`, `++r`) or by runs (run() / skip()),
 //! reading `prefetch` Br blocks ahead (the reader's default is 1).
-void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool by_runs, std::size_t prefetch = 1) {
+void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool by_runs,
+                           std::size_t prefetch = 1) {
     using T = std::uint64_t;
     using vec = vector<T>;
     const std::uint64_t n = kVectorBytes / sizeof(T);
@@ -198,7 +199,8 @@ void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool b
     vec v(m, vec::min_memory(b), b);
     {
         typename vec::stream_writer w(v);
-        for (std::uint64_t i = 0; i < n; ++i) w.push(i);
+        for (std::uint64_t i = 0; i < n; ++i)
+            w.push(i);
     }
     const std::uint64_t expected = n * (n - 1) / 2;
     std::uint64_t sum = 0;
@@ -210,11 +212,13 @@ void bm_vector_stream_scan(benchmark::State& state, const block_sizes& b, bool b
             while (!r.empty()) {
                 std::uint64_t k = r.run();
                 const T* p = &*r;
-                for (std::uint64_t i = 0; i < k; ++i) sum += p[i];
+                for (std::uint64_t i = 0; i < k; ++i)
+                    sum += p[i];
                 r.skip(k);
             }
         } else {
-            for (; !r.empty(); ++r) sum += *r;
+            for (; !r.empty(); ++r)
+                sum += *r;
         }
         benchmark::DoNotOptimize(sum);
     }
@@ -233,7 +237,8 @@ void bm_vector_random_get(benchmark::State& state, const block_sizes& b) {
     vec v(m, b.bw + frames * (b.br + vec::frame_overhead) + 4096, b);
     {
         typename vec::stream_writer w(v);
-        for (std::uint64_t i = 0; i < n; ++i) w.push(i);
+        for (std::uint64_t i = 0; i < n; ++i)
+            w.push(i);
     }
     key_stream ks{42};
     bool ok = true;
@@ -255,8 +260,7 @@ void bm_vector_random_get(benchmark::State& state, const block_sizes& b) {
 
 //! push() n items one by one, sort(), drain with `*s` / `++s` (checking the order). `memory`
 //! 0 means: enough for one run (in-memory sort); otherwise the (small) budget M.
-template <class T>
-void bm_sorter(benchmark::State& state, const block_sizes& b, std::uint64_t memory) {
+template <class T> void bm_sorter(benchmark::State& state, const block_sizes& b, std::uint64_t memory) {
     using traits = item_traits<T>;
     using sorter_type = sorter<T, typename traits::less>;
     const std::uint64_t n = kSortBytes / sizeof(T);
@@ -271,7 +275,8 @@ void bm_sorter(benchmark::State& state, const block_sizes& b, std::uint64_t memo
     for (auto _ : state) {
         sorter_type s(m, memory, b);
         auto t0 = std::chrono::steady_clock::now();
-        for (const T& x : input) s.push(x);
+        for (const T& x : input)
+            s.push(x);
         push_s += seconds_since(t0);
         auto t1 = std::chrono::steady_clock::now();
         s.sort();
@@ -295,9 +300,12 @@ void bm_sorter(benchmark::State& state, const block_sizes& b, std::uint64_t memo
     state.counters["push_s"] = C(push_s, C::kAvgIterations);
     state.counters["sort_s"] = C(sort_s, C::kAvgIterations);
     state.counters["drain_s"] = C(drain_s, C::kAvgIterations);
-    if (!ok) fail(state, "sorter: output not sorted or wrong count");
-    else if (in_memory && passes != 0) fail(state, "sorter: the in-memory case went external");
-    else if (!in_memory && runs < 2) fail(state, "sorter: the external case formed fewer than 2 runs");
+    if (!ok)
+        fail(state, "sorter: output not sorted or wrong count");
+    else if (in_memory && passes != 0)
+        fail(state, "sorter: the in-memory case went external");
+    else if (!in_memory && runs < 2)
+        fail(state, "sorter: the external case formed fewer than 2 runs");
     set_throughput(state, n, sizeof(T));
 }
 
@@ -319,7 +327,8 @@ void bm_sort_vector(benchmark::State& state, const block_sizes& b) {
         v.clear();
         {
             typename vec::stream_writer w(v);
-            for (const T& x : input) w.push(x);
+            for (const T& x : input)
+                w.push(x);
         }
         io.resume();
         state.ResumeTiming();
@@ -342,7 +351,7 @@ void bm_sort_vector(benchmark::State& state, const block_sizes& b) {
 
 // ---- priority queue -------------------------------------------------------------------------
 
-using min_pq_less = std::greater<std::uint64_t>;  // top() is the smallest
+using min_pq_less = std::greater<std::uint64_t>; // top() is the smallest
 
 //! n push() then n top() / pop() (checking the order).
 void bm_pq_fill_drain(benchmark::State& state, const block_sizes& b) {
@@ -356,7 +365,8 @@ void bm_pq_fill_drain(benchmark::State& state, const block_sizes& b) {
     io_meter io(m);
     for (auto _ : state) {
         pq_type q(m, kPqMemory, b);
-        for (const T& x : input) q.push(x);
+        for (const T& x : input)
+            q.push(x);
         T last = 0;
         std::uint64_t count = 0;
         for (; !q.empty(); q.pop(), ++count) {
@@ -369,7 +379,7 @@ void bm_pq_fill_drain(benchmark::State& state, const block_sizes& b) {
     io.report(state, n * sizeof(T));
     state.counters["merges"] = double(merges);
     if (!ok) fail(state, "priority_queue: pops out of order or wrong count");
-    set_throughput(state, 2 * n, sizeof(T));  // n pushes + n pops
+    set_throughput(state, 2 * n, sizeof(T)); // n pushes + n pops
 }
 
 //! The same as fill_drain through the batched API: one push_batch() of the n items, then
@@ -406,7 +416,7 @@ void bm_pq_fill_drain_batched(benchmark::State& state, const block_sizes& b) {
     state.counters["merges"] = double(merges);
     state.counters["bulk_steps"] = double(steps);
     if (!ok) fail(state, "priority_queue: batched pops out of order or wrong count");
-    set_throughput(state, 2 * n, sizeof(T));  // n pushes + n pops
+    set_throughput(state, 2 * n, sizeof(T)); // n pushes + n pops
 }
 
 //! Hold model: the queue holds n / 2 items (filled untimed, keys below 2^62), then n rounds of
@@ -427,7 +437,8 @@ void bm_pq_interleaved(benchmark::State& state, const block_sizes& b) {
         io.pause();
         {
             pq_type q(m, kPqMemory, b);
-            for (const T& x : input) q.push(x >> 2);  // room above for the increments
+            for (const T& x : input)
+                q.push(x >> 2); // room above for the increments
             std::uint64_t merges_before = q.merges();
             key_stream ks{19};
             io.resume();
@@ -444,14 +455,14 @@ void bm_pq_interleaved(benchmark::State& state, const block_sizes& b) {
             io.pause();
             merges = q.merges() - merges_before;
             ok &= (q.size() == input.size());
-        }  // the destructor's extent releases stay untimed
+        } // the destructor's extent releases stay untimed
         io.resume();
         state.ResumeTiming();
     }
     io.report(state, n * sizeof(T));
     state.counters["merges"] = double(merges);
     if (!ok) fail(state, "priority_queue: hold model popped out of order");
-    set_throughput(state, 2 * n, sizeof(T));  // n pops + n pushes
+    set_throughput(state, 2 * n, sizeof(T)); // n pops + n pushes
 }
 
 // ---- stack and queue ------------------------------------------------------------------------
@@ -466,7 +477,8 @@ void bm_stack(benchmark::State& state, const block_sizes& b) {
     io_meter io(m);
     for (auto _ : state) {
         stack_type s(m, stack_type::memory_usage(b), b);
-        for (std::uint64_t i = 0; i < n; ++i) s.push(i);
+        for (std::uint64_t i = 0; i < n; ++i)
+            s.push(i);
         for (std::uint64_t i = n; i-- > 0;) {
             ok &= (s.top() == i);
             s.pop();
@@ -488,7 +500,8 @@ void bm_queue(benchmark::State& state, const block_sizes& b) {
     io_meter io(m);
     for (auto _ : state) {
         queue_type q(m, queue_type::memory_usage(b), b);
-        for (std::uint64_t i = 0; i < n; ++i) q.push(i);
+        for (std::uint64_t i = 0; i < n; ++i)
+            q.push(i);
         for (std::uint64_t i = 0; i < n; ++i) {
             ok &= (q.front() == i);
             q.pop();
@@ -547,7 +560,8 @@ template <class Bench>
 void add_for_blocks(const std::string& name, const std::string& type, Bench bench,
                     benchmark::TimeUnit unit = benchmark::kMillisecond) {
     for (const block_sizes& b : {small_blocks, large_blocks})
-        add(name + "/" + type + "/" + blocks_name(b), [bench, b](benchmark::State& s) { bench(s, b); }, unit);
+        add(
+            name + "/" + type + "/" + blocks_name(b), [bench, b](benchmark::State& s) { bench(s, b); }, unit);
 }
 
 void register_all() {
@@ -567,9 +581,11 @@ void register_all() {
     add_for_blocks("sorter/external", "u64", [](benchmark::State& s, const block_sizes& b) {
         bm_sorter<std::uint64_t>(s, b, kExternalSortMemory);
     });
-    add_for_blocks("sorter/memory", "kv16", [](benchmark::State& s, const block_sizes& b) { bm_sorter<kv16>(s, b, 0); });
-    add_for_blocks("sorter/external", "kv16",
-                   [](benchmark::State& s, const block_sizes& b) { bm_sorter<kv16>(s, b, kExternalSortMemory); });
+    add_for_blocks("sorter/memory", "kv16",
+                   [](benchmark::State& s, const block_sizes& b) { bm_sorter<kv16>(s, b, 0); });
+    add_for_blocks("sorter/external", "kv16", [](benchmark::State& s, const block_sizes& b) {
+        bm_sorter<kv16>(s, b, kExternalSortMemory);
+    });
     add_for_blocks("sort_vector/external", "u64", bm_sort_vector);
 
     add_for_blocks("priority_queue/fill_drain", "u64", bm_pq_fill_drain);
@@ -586,7 +602,7 @@ int main(int argc, char** argv) {
     // The seconds form of --benchmark_min_time is applied per benchmark (MinTime), so that
     // "--benchmark_min_time=0.01s" works with Debian's libbenchmark 1.7.1 (which wants a bare
     // number) as well as with 1.8+ (which wants the suffix).
-    flashxxl::cli::record_invocation(argc, argv);  // the envelope, in Google Benchmark's context
+    flashxxl::cli::record_invocation(argc, argv); // the envelope, in Google Benchmark's context
     for (const auto& [key, value] :
          flashxxl::bench::as_text_pairs(flashxxl::bench::document("bench_container_gbench_containers")))
         benchmark::AddCustomContext(key, value);

@@ -16,15 +16,17 @@ namespace {
 //! below 4k (k runs), so every run is increasing and the merge's comparisons are as
 //! unpredictable as on random data. `chunks` points into the vector returned (a move keeps
 //! its buffer, so the pointers stay valid).
-std::vector<std::uint64_t> make_runs(std::uint64_t items, std::size_t runs,
-                                     std::vector<std::pair<const std::uint64_t*, const std::uint64_t*>>& chunks) {
+std::vector<std::uint64_t>
+make_runs(std::uint64_t items, std::size_t runs,
+          std::vector<std::pair<const std::uint64_t*, const std::uint64_t*>>& chunks) {
     std::vector<std::uint64_t> data(items);
     const std::uint64_t spread = 4 * std::uint64_t(runs);
     flashxxl::splitmix64 random(12345);
     chunks.clear();
     for (std::size_t r = 0; r < runs; ++r) {
         std::uint64_t first = items * r / runs, last = items * (r + 1) / runs;
-        for (std::uint64_t i = first; i < last; ++i) data[i] = (i - first) * spread + random() % spread;
+        for (std::uint64_t i = first; i < last; ++i)
+            data[i] = (i - first) * spread + random() % spread;
         chunks.emplace_back(data.data() + first, data.data() + last);
     }
     return data;
@@ -36,7 +38,8 @@ double merge_once(const std::vector<std::pair<const std::uint64_t*, const std::u
                   std::uint64_t items, std::uint64_t step_items, std::size_t threads, bool& ok) {
     std::vector<std::uint64_t> stage(step_items);
     auto t0 = std::chrono::steady_clock::now();
-    flashxxl::parallel_run_merger<std::uint64_t, std::less<std::uint64_t>, flashxxl::chunk_source<std::uint64_t>>
+    flashxxl::parallel_run_merger<std::uint64_t, std::less<std::uint64_t>,
+                                  flashxxl::chunk_source<std::uint64_t>>
         merger(flashxxl::chunk_source<std::uint64_t>{&chunks}, std::less<std::uint64_t>(), threads);
     merger.start(chunks.size());
     std::uint64_t seen = 0, previous = 0;
@@ -54,14 +57,17 @@ double merge_once(const std::vector<std::pair<const std::uint64_t*, const std::u
     ok = sorted && seen == items;
     return s;
 }
-}  // namespace
+} // namespace
 
-std::vector<ceiling_row> measure_merge_ceiling(std::uint64_t items, std::size_t runs, std::uint64_t step_items,
-                                               const std::vector<std::size_t>& thread_counts, unsigned rounds) {
+std::vector<ceiling_row> measure_merge_ceiling(std::uint64_t items, std::size_t runs,
+                                               std::uint64_t step_items,
+                                               const std::vector<std::size_t>& thread_counts,
+                                               unsigned rounds) {
     std::vector<std::pair<const std::uint64_t*, const std::uint64_t*>> chunks;
     std::vector<std::uint64_t> data = make_runs(items, runs, chunks);
     std::vector<ceiling_row> rows(thread_counts.size());
-    for (std::size_t t = 0; t < thread_counts.size(); ++t) rows[t].threads = thread_counts[t];
+    for (std::size_t t = 0; t < thread_counts.size(); ++t)
+        rows[t].threads = thread_counts[t];
     for (unsigned round = 0; round < std::max(1u, rounds); ++round) {
         for (ceiling_row& row : rows) {
             bool ok = false;
@@ -79,4 +85,4 @@ std::vector<ceiling_row> measure_merge_ceiling(std::uint64_t items, std::size_t 
     return rows;
 }
 
-}  // namespace bench_vs_stxxl
+} // namespace bench_vs_stxxl

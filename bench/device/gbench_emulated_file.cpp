@@ -29,10 +29,12 @@ std::unique_ptr<stxxl::file> make_file(bool emulated, int queue) {
     // Touch every page first, so that neither side pays first-touch page faults in the loop.
     char* chunk = static_cast<char*>(stxxl::aligned_alloc<4096>(MiB));
     std::fill(chunk, chunk + MiB, 'p');
-    for (std::uint64_t off = 0; off < kSpan; off += MiB) backing->serve(chunk, off, MiB, stxxl::request::WRITE);
+    for (std::uint64_t off = 0; off < kSpan; off += MiB)
+        backing->serve(chunk, off, MiB, stxxl::request::WRITE);
     stxxl::aligned_dealloc<4096>(chunk);
     if (!emulated) return backing;
-    return std::make_unique<emulated_file>("ssd", std::move(backing), make_model("hama-ssd-2009"), kSpan, queue);
+    return std::make_unique<emulated_file>("ssd", std::move(backing), make_model("hama-ssd-2009"), kSpan,
+                                           queue);
 }
 
 void random_reads_4k(benchmark::State& state, bool emulated) {
@@ -84,7 +86,7 @@ BENCHMARK_CAPTURE(sequential_writes_1m, emulated_accounting, true)->UseRealTime(
 constexpr const char* benchmark_name = "bench_device_gbench_emulated_file";
 
 int main(int argc, char** argv) {
-    flashxxl::cli::record_invocation(argc, argv);  // for the envelope: context and RESULT line
+    flashxxl::cli::record_invocation(argc, argv); // for the envelope: context and RESULT line
     for (const auto& [key, value] : flashxxl::bench::as_text_pairs(flashxxl::bench::document(benchmark_name)))
         benchmark::AddCustomContext(key, value);
     benchmark::Initialize(&argc, argv);
@@ -98,7 +100,9 @@ int main(int argc, char** argv) {
         if (bare == reporter.ns_per_iteration.end() || emu == reporter.ns_per_iteration.end()) continue;
         double ratio = emu->second / bare->second;
         std::printf("%-22s %14.0f %14.0f %10.3f\n", w, bare->second, emu->second, ratio);
-        j[w] = {{"bare_ns", bare->second}, {"emulated_ns", emu->second}, {"ratio", ratio},
+        j[w] = {{"bare_ns", bare->second},
+                {"emulated_ns", emu->second},
+                {"ratio", ratio},
                 {"target_ratio_max", 1.10}};
     }
     std::cout << "RESULT " << j.dump() << "\n";

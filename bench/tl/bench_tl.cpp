@@ -1,4 +1,5 @@
-// Driver: random Br-page writes on the emulated hama-ssd-2009, directly, through the translation layer, through wbtl_file.
+// Driver: random Br-page writes on the emulated hama-ssd-2009, directly, through the translation layer,
+// through wbtl_file.
 //
 // Modelled time only (the emulated file charges the model at submission; no pacing). The
 // backing store keeps no data (writes are dropped, reads return zeros): the numbers depend only
@@ -31,7 +32,8 @@ namespace {
 class null_file : public stxxl::disk_queued_file {
 public:
     explicit null_file(std::uint64_t capacity)
-        : stxxl::file(DEFAULT_DEVICE_ID), stxxl::disk_queued_file(DEFAULT_QUEUE, NO_ALLOCATOR), capacity_(capacity) {}
+        : stxxl::file(DEFAULT_DEVICE_ID), stxxl::disk_queued_file(DEFAULT_QUEUE, NO_ALLOCATOR),
+          capacity_(capacity) {}
     void serve(void* buffer, offset_type, size_type bytes, stxxl::request::request_type type) override {
         if (type == stxxl::request::READ) std::memset(buffer, 0, bytes);
     }
@@ -64,24 +66,29 @@ struct options {
 int next_queue = 1'200'000;
 
 std::unique_ptr<emulated_file> make_device(const options& o) {
-    return std::make_unique<emulated_file>("ssd", std::make_unique<null_file>(o.span), make_model(o.preset), o.span,
-                                           next_queue++);
+    return std::make_unique<emulated_file>("ssd", std::make_unique<null_file>(o.span), make_model(o.preset),
+                                           o.span, next_queue++);
 }
 
 struct aligned {
-    explicit aligned(std::size_t n) : p(static_cast<char*>(std::aligned_alloc(4096, n))) { std::memset(p, 0x5a, n); }
+    explicit aligned(std::size_t n) : p(static_cast<char*>(std::aligned_alloc(4096, n))) {
+        std::memset(p, 0x5a, n);
+    }
     ~aligned() { std::free(p); }
     char* p;
 };
 
-double mib_per_s(std::uint64_t bytes, double seconds) { return seconds > 0 ? double(bytes) / double(MiB) / seconds : 0; }
+double mib_per_s(std::uint64_t bytes, double seconds) {
+    return seconds > 0 ? double(bytes) / double(MiB) / seconds : 0;
+}
 
 //! Sequential Bw writes from offset 0 on a fresh model: the reference throughput.
 double sequential_bw_mibps(const options& o) {
     auto model = make_model(o.preset);
     double t = 0;
     const std::uint64_t n = std::min<std::uint64_t>(64, o.span / o.segment);
-    for (std::uint64_t i = 0; i < n; ++i) t += model->service(io_op::write, i * o.segment, o.segment);
+    for (std::uint64_t i = 0; i < n; ++i)
+        t += model->service(io_op::write, i * o.segment, o.segment);
     return mib_per_s(n * o.segment, t);
 }
 
@@ -98,29 +105,34 @@ struct row {
 double run_direct(const options& o, std::uint64_t working_pages, std::mt19937_64& rng) {
     auto dev = make_device(o);
     aligned buf(o.page);
-    for (int i = 0; i < 100; ++i) dev->awrite(buf.p, (rng() % working_pages) * o.page, o.page)->wait(); // warm up
+    for (int i = 0; i < 100; ++i)
+        dev->awrite(buf.p, (rng() % working_pages) * o.page, o.page)->wait(); // warm up
     const double t0 = dev->busy_seconds();
     for (std::uint64_t i = 0; i < o.direct_writes; ++i)
         dev->awrite(buf.p, (rng() % working_pages) * o.page, o.page)->wait();
     return mib_per_s(o.direct_writes * o.page, dev->busy_seconds() - t0);
 }
 
-void run_tl(const options& o, const tl_config& cfg, std::uint64_t working_pages, std::mt19937_64& rng, row& r) {
+void run_tl(const options& o, const tl_config& cfg, std::uint64_t working_pages, std::mt19937_64& rng,
+            row& r) {
     auto dev = make_device(o);
     translation_layer tl(*dev, o.span, cfg, "ssd", next_queue++);
     aligned buf(o.page);
-    for (std::uint64_t p = 0; p < working_pages; ++p) tl.awrite(buf.p, p * o.page, o.page)->wait();
+    for (std::uint64_t p = 0; p < working_pages; ++p)
+        tl.awrite(buf.p, p * o.page, o.page)->wait();
     const std::uint64_t physical_pages = tl.physical_capacity() / o.page;
     for (std::uint64_t i = 0; i < std::uint64_t(o.warmup_rounds * double(physical_pages)); ++i)
         tl.awrite(buf.p, (rng() % working_pages) * o.page, o.page)->wait();
     const double t0 = dev->busy_seconds();
     const tl_stats s0 = tl.stats();
     const std::uint64_t n = std::uint64_t(o.rounds * double(physical_pages));
-    for (std::uint64_t i = 0; i < n; ++i) tl.awrite(buf.p, (rng() % working_pages) * o.page, o.page)->wait();
+    for (std::uint64_t i = 0; i < n; ++i)
+        tl.awrite(buf.p, (rng() % working_pages) * o.page, o.page)->wait();
     const tl_stats s1 = tl.stats();
     const double t = dev->busy_seconds() - t0;
     r.tl_mibps = mib_per_s(s1.host_bytes_written - s0.host_bytes_written, t);
-    r.tl_wa = double(s1.device_bytes_written - s0.device_bytes_written) / double(s1.host_bytes_written - s0.host_bytes_written);
+    r.tl_wa = double(s1.device_bytes_written - s0.device_bytes_written) /
+              double(s1.host_bytes_written - s0.host_bytes_written);
     r.tl_copies_per_page = double(s1.cleaning_page_copies - s0.cleaning_page_copies) / double(n);
 }
 
@@ -137,7 +149,8 @@ void run_wbtl(const options& o, std::uint64_t working_pages, std::mt19937_64& rn
     const std::uint64_t warm = std::uint64_t(o.warmup_rounds * double(physical_pages));
     const std::uint64_t n = std::uint64_t(o.rounds * double(physical_pages));
     try {
-        for (std::uint64_t p = 0; p < working_pages; ++p) wb->awrite(buf.p, p * o.page, o.page)->wait();
+        for (std::uint64_t p = 0; p < working_pages; ++p)
+            wb->awrite(buf.p, p * o.page, o.page)->wait();
         for (; overwrites < warm + n; ++overwrites) {
             if (overwrites == warm) t0 = d.busy_seconds();
             wb->awrite(buf.p, (rng() % working_pages) * o.page, o.page)->wait();
@@ -206,11 +219,13 @@ int main(int argc, char** argv) {
     try {
         const double seq = sequential_bw_mibps(o);
         std::printf("bench_tl: %s, span %s, Br %s, Bw %s, greedy cleaning, modelled time\n", o.preset.c_str(),
-                    format_bytes(double(o.span)).c_str(), format_size(o.page).c_str(), format_size(o.segment).c_str());
-        std::printf("sequential %s writes: %.2f MiB/s; util = share of the layer's logical capacity overwritten\n\n",
-                    format_size(o.segment).c_str(), seq);
-        std::printf("%6s %5s %6s | %8s %6s | %8s %6s %7s %5s | %s\n", "spare", "util", "live/P", "direct", "ratio",
-                    "TL", "ratio", "speedup", "WA", "wbtl_file (same workload)");
+                    format_bytes(double(o.span)).c_str(), format_size(o.page).c_str(),
+                    format_size(o.segment).c_str());
+        std::printf(
+            "sequential %s writes: %.2f MiB/s; util = share of the layer's logical capacity overwritten\n\n",
+            format_size(o.segment).c_str(), seq);
+        std::printf("%6s %5s %6s | %8s %6s | %8s %6s %7s %5s | %s\n", "spare", "util", "live/P", "direct",
+                    "ratio", "TL", "ratio", "speedup", "WA", "wbtl_file (same workload)");
         std::printf("%6s %5s %6s | %8s %6s | %8s %6s %7s %5s |\n", "%", "%", "", "MiB/s", "to seq", "MiB/s",
                     "to seq", "x dir", "");
 
@@ -228,7 +243,8 @@ int main(int argc, char** argv) {
             tl_config cfg;
             cfg.page_bytes = o.page;
             cfg.segment_bytes = o.segment;
-            cfg.spare_bytes = o.spares[si] > 0 ? std::uint64_t(o.spares[si] * double(o.span)) / o.page * o.page : 0;
+            cfg.spare_bytes =
+                o.spares[si] > 0 ? std::uint64_t(o.spares[si] * double(o.span)) / o.page * o.page : 0;
             cfg.validate(o.span, "ssd");
             const std::uint64_t spare = cfg.resolved_spare(o.span);
             const double spare_pct = 100.0 * double(spare) / double(cfg.physical_bytes(o.span));
@@ -238,7 +254,8 @@ int main(int argc, char** argv) {
             for (double u : o.utils) {
                 row r;
                 r.util = u;
-                const std::uint64_t working = std::max<std::uint64_t>(1, std::uint64_t(u * double(logical_pages)));
+                const std::uint64_t working =
+                    std::max<std::uint64_t>(1, std::uint64_t(u * double(logical_pages)));
                 r.live_over_physical = double(working) / double(physical_pages);
                 std::mt19937_64 rng(12345);
                 r.direct_mibps = run_direct(o, working, rng);
@@ -250,9 +267,9 @@ int main(int argc, char** argv) {
                                            " capacities of overwrites: " + r.wbtl_error
                                      : std::to_string(r.wbtl_mibps).substr(0, 5) + " MiB/s, " +
                                            std::to_string(r.wbtl_mibps / seq).substr(0, 4) + " of seq";
-                std::printf("%6.1f %5.0f %6.3f | %8.2f %6.3f | %8.2f %6.3f %7.2f %5.3f | %s\n", spare_pct, u * 100,
-                            r.live_over_physical, r.direct_mibps, r.direct_mibps / seq, r.tl_mibps, r.tl_mibps / seq,
-                            r.tl_mibps / r.direct_mibps, r.tl_wa, wb.c_str());
+                std::printf("%6.1f %5.0f %6.3f | %8.2f %6.3f | %8.2f %6.3f %7.2f %5.3f | %s\n", spare_pct,
+                            u * 100, r.live_over_physical, r.direct_mibps, r.direct_mibps / seq, r.tl_mibps,
+                            r.tl_mibps / seq, r.tl_mibps / r.direct_mibps, r.tl_wa, wb.c_str());
                 std::fflush(stdout);
                 if (u <= 0.5 && (r.tl_mibps < 0.8 * seq || r.tl_mibps < 5 * r.direct_mibps)) met_here = false;
                 nlohmann::json j;

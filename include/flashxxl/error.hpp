@@ -18,8 +18,7 @@ class config_error : public error {
 public:
     explicit config_error(const std::string& what) : error(what) {}
     //! "FILE:LINE: field 'FIELD': WHAT"
-    config_error(const std::string& file, std::size_t line, const std::string& field,
-                 const std::string& what)
+    config_error(const std::string& file, std::size_t line, const std::string& field, const std::string& what)
         : error(file + ":" + std::to_string(line) + ": " +
                 (field.empty() ? std::string() : "field '" + field + "': ") + what),
           file_(file), line_(line), field_(field) {}
@@ -118,7 +117,8 @@ private:
                                const std::string& structure, const std::string& detail) {
         std::string context;
         if (!role.empty()) context = "role " + role;
-        if (!structure.empty()) context += std::string(context.empty() ? "" : ", ") + "structure " + structure;
+        if (!structure.empty())
+            context += std::string(context.empty() ? "" : ", ") + "structure " + structure;
         return "out of space on device '" + device + "'" + (context.empty() ? "" : " (" + context + ")") +
                ": " + detail;
     }
@@ -135,8 +135,7 @@ private:
 //! Runs f() and returns what it returns; an out_of_space from it is rethrown naming `structure`
 //! as well (out_of_space::with_structure). The one helper containers and algorithms use to say
 //! which of them ran out of space.
-template <class F>
-decltype(auto) rethrow_out_of_space_in(const char* structure, F&& f) {
+template <class F> decltype(auto) rethrow_out_of_space_in(const char* structure, F&& f) {
     try {
         return f();
     } catch (const out_of_space& e) {

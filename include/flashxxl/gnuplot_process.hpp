@@ -1,4 +1,5 @@
-// gnuplot as a child process: started without a shell in the plot's directory, its terminal probed, its failure explained.
+// gnuplot as a child process: started without a shell in the plot's directory, its terminal probed, its
+// failure explained.
 #pragma once
 
 #include <fcntl.h>
@@ -35,7 +36,8 @@ inline gnuplot_outcome run_gnuplot(const std::string& dir, const std::vector<std
     }
     if (!script.empty()) args.push_back(script);
     std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
+    for (std::string& a : args)
+        argv.push_back(a.data());
     argv.push_back(nullptr);
 
     posix_spawn_file_actions_t actions;
@@ -49,7 +51,8 @@ inline gnuplot_outcome run_gnuplot(const std::string& dir, const std::vector<std
     if (spawned != 0) return {false, std::string("cannot start gnuplot: ") + std::strerror(spawned)};
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return {false, std::string("waiting for gnuplot failed: ") + std::strerror(errno)};
+        if (errno != EINTR)
+            return {false, std::string("waiting for gnuplot failed: ") + std::strerror(errno)};
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {true, ""};
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !dir.empty() && ::access(dir.c_str(), X_OK) != 0)
         return {false, "cannot enter '" + dir + "': " + std::strerror(errno)};
@@ -57,7 +60,8 @@ inline gnuplot_outcome run_gnuplot(const std::string& dir, const std::vector<std
         if (WEXITSTATUS(status) == 127) return {false, "gnuplot was not found or could not run"};
         return {false, "gnuplot exited with status " + std::to_string(WEXITSTATUS(status))};
     }
-    return {false, "gnuplot was killed by signal " + std::to_string(WIFSIGNALED(status) ? WTERMSIG(status) : 0)};
+    return {false,
+            "gnuplot was killed by signal " + std::to_string(WIFSIGNALED(status) ? WTERMSIG(status) : 0)};
 }
 
 //! The image terminal this machine's gnuplot has: "pngcairo", else "png", else "svg"; "" without

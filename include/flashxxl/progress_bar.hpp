@@ -1,4 +1,5 @@
-// A progress bar with the expected remaining time: redrawn in place on a terminal, a few plain lines elsewhere.
+// A progress bar with the expected remaining time: redrawn in place on a terminal, a few plain lines
+// elsewhere.
 #pragma once
 
 #include <unistd.h>
@@ -12,8 +13,9 @@ namespace flashxxl {
 //! How a progress_bar writes.
 enum class progress_style {
     automatic, //!< `redraw` when the stream is a terminal, `lines` otherwise (pipes, files, CI logs)
-    redraw,    //!< "[#####.....]  45%  ETA 0:32  label" rewritten in place (carriage return), at most every 100 ms
-    lines,     //!< plain lines, sparse (see progress_bar_options), and one final line
+    redraw, //!< "[#####.....]  45%  ETA 0:32  label" rewritten in place (carriage return), at most every 100
+            //!< ms
+    lines,  //!< plain lines, sparse (see progress_bar_options), and one final line
 };
 
 //! Settings of a progress_bar; the defaults suit stderr of a command-line tool.
@@ -96,8 +98,8 @@ private:
         std::string bar(static_cast<std::size_t>(filled), '#');
         bar.resize(width, '.');
         std::string label = what.size() > 40 ? what.substr(0, 40) : what;
-        std::fprintf(out_, "\r[%s] %3d%%  ETA %s  %-40s", bar.c_str(), percent(fraction), eta(fraction, now).c_str(),
-                     label.c_str());
+        std::fprintf(out_, "\r[%s] %3d%%  ETA %s  %-40s", bar.c_str(), percent(fraction),
+                     eta(fraction, now).c_str(), label.c_str());
         std::fflush(out_);
     }
 

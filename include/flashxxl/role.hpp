@@ -21,10 +21,14 @@ constexpr std::array<role, role_count> all_roles = {role::static_data, role::hot
 
 inline const char* to_string(role r) {
     switch (r) {
-    case role::static_data: return "static_data";
-    case role::hot: return "hot";
-    case role::scratch: return "scratch";
-    case role::stream: return "stream";
+    case role::static_data:
+        return "static_data";
+    case role::hot:
+        return "hot";
+    case role::scratch:
+        return "scratch";
+    case role::stream:
+        return "stream";
     }
     return "?";
 }

@@ -67,12 +67,15 @@ inline void check_output_path(const std::string& path, const std::string& option
         throw io_failure(where + ": cannot stat it: " + std::strerror(errno));
     }
     if (!S_ISREG(st.st_mode))
-        throw refused_output(where + " is " + detail::file_kind(st.st_mode) +
-                         "; outputs are written only to regular files (expected a new path or a file flashxxl wrote)");
+        throw refused_output(
+            where + " is " + detail::file_kind(st.st_mode) +
+            "; outputs are written only to regular files (expected a new path or a file flashxxl wrote)");
     if (force || detail::carries_signature(path, signatures)) return;
-    throw refused_output(where + " exists and was not written by flashxxl (no flashxxl signature in its first " +
-                     std::to_string(output_signature_window) + " bytes); choose another path, remove it, or pass "
-                     "--force to replace it");
+    throw refused_output(where +
+                         " exists and was not written by flashxxl (no flashxxl signature in its first " +
+                         std::to_string(output_signature_window) +
+                         " bytes); choose another path, remove it, or pass "
+                         "--force to replace it");
 }
 
 //! Flushes a finished output to its disk before it is renamed into place: `fd` when it is open
@@ -123,7 +126,8 @@ inline void check_writable_directory(const std::string& dir, const std::string& 
 class safe_output_file {
 public:
     safe_output_file(std::string path, std::string option, bool force, std::vector<std::string> signatures)
-        : path_(std::move(path)), option_(std::move(option)), force_(force), signatures_(std::move(signatures)) {
+        : path_(std::move(path)), option_(std::move(option)), force_(force),
+          signatures_(std::move(signatures)) {
         check_output_path(path_, option_, force_, signatures_);
         auto slash = path_.find_last_of('/');
         dir_ = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
@@ -161,7 +165,7 @@ public:
     void commit() {
         if (committed_) return;
         if (discarded_) throw io_failure(option_ + " '" + path_ + "': output already discarded");
-        if (!out_.is_open() && temp_.empty()) open_unnamed();  // an output nobody wrote to is an empty file
+        if (!out_.is_open() && temp_.empty()) open_unnamed(); // an output nobody wrote to is an empty file
         out_.flush();
         bool ok = !out_.is_open() || static_cast<bool>(out_);
         if (out_.is_open()) out_.close();
@@ -171,8 +175,8 @@ public:
         }
         if (const int sync_error = sync_to_disk(unnamed_fd_, temp_); sync_error != 0) {
             discard();
-            throw io_failure(option_ + " '" + path_ + "': syncing the temporary file failed: " +
-                             std::strerror(sync_error));
+            throw io_failure(option_ + " '" + path_ +
+                             "': syncing the temporary file failed: " + std::strerror(sync_error));
         }
         try {
             check_output_path(path_, option_, force_, signatures_);
@@ -180,12 +184,12 @@ public:
             discard();
             throw;
         }
-        if (unnamed_fd_ >= 0) link_unnamed();  // gives the finished file the name temp_
+        if (unnamed_fd_ >= 0) link_unnamed(); // gives the finished file the name temp_
         if (::rename(temp_.c_str(), path_.c_str()) != 0) {
             int e = errno;
             discard();
-            throw io_failure(option_ + " '" + path_ + "': cannot rename the temporary file over it: " +
-                             std::strerror(e));
+            throw io_failure(option_ + " '" + path_ +
+                             "': cannot rename the temporary file over it: " + std::strerror(e));
         }
         temp_.clear();
         close_unnamed();
@@ -219,9 +223,9 @@ private:
     //! file where the file system has no O_TMPFILE.
     void open_unnamed() {
         if (discarded_) throw io_failure(option_ + " '" + path_ + "': output already discarded");
-        if (!temp_.empty()) return;  // temp_path() came first: that file is the output
+        if (!temp_.empty()) return; // temp_path() came first: that file is the output
         unnamed_fd_ = ::open(dir_.empty() ? "." : dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-        if (unnamed_fd_ < 0) return open_named();  // EOPNOTSUPP, EISDIR on older kernels, ...
+        if (unnamed_fd_ < 0) return open_named(); // EOPNOTSUPP, EISDIR on older kernels, ...
         out_.open("/proc/self/fd/" + std::to_string(unnamed_fd_), std::ios::binary | std::ios::trunc);
         if (!out_) {
             close_unnamed();
@@ -247,8 +251,8 @@ private:
         if (!out_) {
             ::unlink(temp_.c_str());
             temp_.clear();
-            throw io_failure(option_ + " '" + path_ + "': cannot open the temporary file '" + std::string(name.data()) +
-                             "'");
+            throw io_failure(option_ + " '" + path_ + "': cannot open the temporary file '" +
+                             std::string(name.data()) + "'");
         }
     }
 
@@ -283,11 +287,11 @@ private:
         unnamed_fd_ = -1;
     }
 
-    std::string path_, option_, dir_;  // dir_: the target's directory with its '/', or empty
+    std::string path_, option_, dir_; // dir_: the target's directory with its '/', or empty
     bool force_ = false;
     std::vector<std::string> signatures_;
-    std::string temp_;      // the named temporary file, or empty
-    int unnamed_fd_ = -1;   // the unnamed temporary file (O_TMPFILE), or -1
+    std::string temp_;    // the named temporary file, or empty
+    int unnamed_fd_ = -1; // the unnamed temporary file (O_TMPFILE), or -1
     std::ofstream out_;
     bool committed_ = false, discarded_ = false;
 };

@@ -1,4 +1,5 @@
-// 64-bit sums and products that stop at the largest value instead of wrapping: sizes and counts that must exceed every limit when they overflow.
+// 64-bit sums and products that stop at the largest value instead of wrapping: sizes and counts that must
+// exceed every limit when they overflow.
 #pragma once
 
 #include <cstdint>

@@ -10,9 +10,10 @@
 
 namespace flashxxl {
 
-block_prefetch_pool::block_prefetch_pool(machine& m, role r, const block_sizes& b, std::uint64_t items_per_block,
-                                         std::size_t buffers, block_before key_before, const void* order,
-                                         memory_account* account, std::size_t max_requests)
+block_prefetch_pool::block_prefetch_pool(machine& m, role r, const block_sizes& b,
+                                         std::uint64_t items_per_block, std::size_t buffers,
+                                         block_before key_before, const void* order, memory_account* account,
+                                         std::size_t max_requests)
     : machine_(&m), role_(r), br_((b.validate(), b.br)), per_block_(items_per_block), key_before_(key_before),
       order_(order), max_requests_(std::max<std::size_t>(max_requests, 1)) {
     // One buffer for every slot: from 2 MiB on it is huge-page backed (aligned_buffer), so the
@@ -27,7 +28,8 @@ block_prefetch_pool::block_prefetch_pool(machine& m, role r, const block_sizes& 
 }
 
 block_prefetch_pool::~block_prefetch_pool() {
-    for (slot& s : slots_) wait_noexcept(s);
+    for (slot& s : slots_)
+        wait_noexcept(s);
 }
 
 void block_prefetch_pool::add_run(std::vector<segment> segments, std::uint64_t blocks) {
@@ -46,7 +48,7 @@ void block_prefetch_pool::add_run(std::vector<segment> segments, std::uint64_t b
     added.segments = std::move(segments);
     added.blocks = blocks;
     skip_empty_segments(added);
-    runs_.push_back(std::move(added));  // owned from here on (on a failure here, `added` releases them)
+    runs_.push_back(std::move(added)); // owned from here on (on a failure here, `added` releases them)
 }
 
 void block_prefetch_pool::start() {
@@ -63,8 +65,9 @@ void block_prefetch_pool::start() {
 
 void block_prefetch_pool::check_run(std::size_t i, const char* op) const {
     if (i >= runs_.size())
-        throw invalid_request(std::string("flashxxl::forecast_prefetcher::") + op + ": run " + std::to_string(i) +
-                              " does not exist (" + std::to_string(runs_.size()) + " runs added)");
+        throw invalid_request(std::string("flashxxl::forecast_prefetcher::") + op + ": run " +
+                              std::to_string(i) + " does not exist (" + std::to_string(runs_.size()) +
+                              " runs added)");
 }
 
 std::size_t block_prefetch_pool::next_block(std::size_t i, bool consumed) {
@@ -78,13 +81,13 @@ bool block_prefetch_pool::ready(std::size_t b) {
     slot& s = slots_[b];
     if (!s.req) return true;
     if (!completed(s.req)) return false;
-    if (read_failed(s.req)) failed_.run([&] { wait(s); });  // throws it, naming device and request
-    return true;  // not waited for: reap() drops it in issue order, so the schedule stays as it was
+    if (read_failed(s.req)) failed_.run([&] { wait(s); }); // throws it, naming device and request
+    return true; // not waited for: reap() drops it in issue order, so the schedule stays as it was
 }
 
 bool block_prefetch_pool::read_failed(const stxxl::request_ptr& req) {
     try {
-        req->wait(false);  // completed: returns at once, or rethrows its stxxl::io_error
+        req->wait(false); // completed: returns at once, or rethrows its stxxl::io_error
         return false;
     } catch (const stxxl::io_error&) {
         return true;
@@ -97,7 +100,7 @@ std::size_t block_prefetch_pool::next_block_unchecked(std::size_t i, bool consum
     if (r.head == none) {
         if (!has_unissued(r)) return none;
         ++misses_;
-        issue(i, take_free());  // the buffer just given back is free
+        issue(i, take_free()); // the buffer just given back is free
     }
     std::size_t b = r.head;
     r.head = slots_[b].next;
@@ -109,7 +112,8 @@ std::size_t block_prefetch_pool::next_block_unchecked(std::size_t i, bool consum
 }
 
 void block_prefetch_pool::skip_empty_segments(run_state& r) {
-    while (r.issue_segment < r.segments.size() && r.segments[r.issue_segment].items == 0) ++r.issue_segment;
+    while (r.issue_segment < r.segments.size() && r.segments[r.issue_segment].items == 0)
+        ++r.issue_segment;
 }
 
 std::size_t block_prefetch_pool::take_free() {
@@ -134,8 +138,10 @@ void block_prefetch_pool::issue(std::size_t i, std::size_t b) {
     s.items = std::min<std::uint64_t>(per_block_, seg.items - r.issue_block * per_block_);
     s.last_of_segment = r.issue_block + 1 == blocks_for(seg.items);
     s.next = none;
-    if (r.tail == none) r.head = b;
-    else slots_[r.tail].next = b;
+    if (r.tail == none)
+        r.head = b;
+    else
+        slots_[r.tail].next = b;
     r.tail = b;
     ++r.issued;
     if (++r.issue_block == blocks_for(seg.items)) {
@@ -157,7 +163,7 @@ void block_prefetch_pool::prefetch() {
         std::pop_heap(forecast_.begin(), forecast_.end(), later{this});
         forecast f = forecast_.back();
         forecast_.pop_back();
-        if (runs_[f.run].issued != f.issued) continue;  // stale: that block was read on demand
+        if (runs_[f.run].issued != f.issued) continue; // stale: that block was read on demand
         issue(f.run, take_free());
     }
 }
@@ -167,7 +173,7 @@ void block_prefetch_pool::reap() {
     while (!issue_order_.empty()) {
         slot& s = slots_[issue_order_.front()];
         if (s.req && !completed(s.req)) return;
-        wait(s);  // completed (or already waited for): drops the request
+        wait(s); // completed (or already waited for): drops the request
         issue_order_.pop_front();
     }
 }
@@ -185,16 +191,17 @@ bool block_prefetch_pool::completed(const stxxl::request_ptr& req) {
     const auto* timed = dynamic_cast<const modelled_request*>(req.get());
     if (!timed || !timed->on_model()) {
         try {
-            return req->poll();  // rethrows a failed request's stxxl::io_error
+            return req->poll(); // rethrows a failed request's stxxl::io_error
         } catch (const stxxl::io_error&) {
-            return true;  // device::wait reports it as io_failure, naming device and request
+            return true; // device::wait reports it as io_failure, naming device and request
         }
     }
-    if (std::optional<double> end = timed->known_completion_s(); end && *end > machine_->clock().now()) return false;
+    if (std::optional<double> end = timed->known_completion_s(); end && *end > machine_->clock().now())
+        return false;
     try {
         req->wait(false);
     } catch (const stxxl::io_error&) {
-        return true;  // device::wait reports it, naming device and request
+        return true; // device::wait reports it, naming device and request
     }
     return timed->completion_s() <= machine_->clock().now();
 }
@@ -204,7 +211,8 @@ void block_prefetch_pool::retire_current(run_state& r) {
     r.current = none;
     free_.push_back(std::size_t(&s - slots_.data()));
     if (s.last_of_segment) {
-        while (r.segments[r.released].items == 0) r.segments[r.released++].ext.reset();
+        while (r.segments[r.released].items == 0)
+            r.segments[r.released++].ext.reset();
         r.segments[r.released++].ext.reset();
     }
 }

@@ -18,7 +18,8 @@ chunk_sort_pool::~chunk_sort_pool() {
         queue_.clear();
     }
     work_.notify_all();
-    for (std::thread& t : threads_) t.join();
+    for (std::thread& t : threads_)
+        t.join();
 }
 
 void chunk_sort_pool::submit(void* first, void* last, int batch) {
@@ -34,7 +35,8 @@ void chunk_sort_pool::submit(void* first, void* last, int batch) {
 void chunk_sort_pool::wait(int batch) {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-        auto it = std::find_if(queue_.begin(), queue_.end(), [&](const chunk& c) { return c.batch == batch; });
+        auto it =
+            std::find_if(queue_.begin(), queue_.end(), [&](const chunk& c) { return c.batch == batch; });
         if (it == queue_.end()) break;
         chunk c = *it;
         queue_.erase(it);

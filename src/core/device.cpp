@@ -34,13 +34,14 @@ device::device(const device_spec& spec, modelled_clock* virtual_clock, memory_ba
     : spec_(spec), clock_(virtual_clock), memory_budget_(memory_budget) {
     queue_id_ = queue_id_pool::instance().acquire();
     try {
-        for (unsigned i = 1; i < spec_.io_threads; ++i) extra_queue_ids_.push_back(queue_id_pool::instance().acquire());
+        for (unsigned i = 1; i < spec_.io_threads; ++i)
+            extra_queue_ids_.push_back(queue_id_pool::instance().acquire());
         build();
     } catch (...) {
         tl_.reset();
         emulated_.reset();
         if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
-        build_failed_ = true;  // a file this build made goes, keep=on or not
+        build_failed_ = true; // a file this build made goes, keep=on or not
         remove_backing_file();
         close_lock_descriptor();
         release_queues();
@@ -49,15 +50,17 @@ device::device(const device_spec& spec, modelled_clock* virtual_clock, memory_ba
 }
 
 device::~device() {
-    tl_.reset();        // the translation layer flushes into the emulated file
-    emulated_.reset();  // drains outstanding requests, closes the backing
+    tl_.reset();       // the translation layer flushes into the emulated file
+    emulated_.reset(); // drains outstanding requests, closes the backing
     remove_backing_file();
-    close_lock_descriptor();  // the lock goes with the last descriptor of the file
+    close_lock_descriptor(); // the lock goes with the last descriptor of the file
     if (tl_queue_id_ >= 0) queue_id_pool::instance().release(tl_queue_id_);
     release_queues();
 }
 
-stxxl::file& device::file() { return tl_ ? static_cast<stxxl::file&>(*tl_) : static_cast<stxxl::file&>(*emulated_); }
+stxxl::file& device::file() {
+    return tl_ ? static_cast<stxxl::file&>(*tl_) : static_cast<stxxl::file&>(*emulated_);
+}
 
 const device_model* device::model() const { return emulated_->model(); }
 
@@ -80,8 +83,13 @@ void device::wait(const stxxl::request_ptr& req, role r) {
     try {
         req->wait(false);
     } catch (const stxxl::io_error& e) {
-        failed_request f{spec_.name, spec_.origin, spec_.path, req->get_type() == stxxl::request::WRITE,
-                         std::uint64_t(req->get_offset()), std::uint64_t(req->get_size()), to_string(r)};
+        failed_request f{spec_.name,
+                         spec_.origin,
+                         spec_.path,
+                         req->get_type() == stxxl::request::WRITE,
+                         std::uint64_t(req->get_offset()),
+                         std::uint64_t(req->get_size()),
+                         to_string(r)};
         throw io_failure(io_failure_message(f, e.what()));
     }
     double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
@@ -124,19 +132,26 @@ tl_config device::parse_tl_options(const device_spec& spec) {
     tl_config cfg;
     for (const auto& [key, value] : spec.tl_options) {
         try {
-            if (key == "tl_page") cfg.page_bytes = parse_size(value);
-            else if (key == "tl_segment") cfg.segment_bytes = parse_size(value);
-            else if (key == "tl_spare") cfg.spare_bytes = parse_size(value);
-            else if (key == "tl_cleaning") cfg.policy = parse_cleaning_policy(value);
+            if (key == "tl_page")
+                cfg.page_bytes = parse_size(value);
+            else if (key == "tl_segment")
+                cfg.segment_bytes = parse_size(value);
+            else if (key == "tl_spare")
+                cfg.spare_bytes = parse_size(value);
+            else if (key == "tl_cleaning")
+                cfg.policy = parse_cleaning_policy(value);
             else if (key == "tl_low_watermark") {
                 // a count of segments, not a size: "2KiB" would be 2048 segments
-                if (value.empty() || value.size() > 18 || value.find_first_not_of("0123456789") != std::string::npos)
-                    throw config_error("expected a whole number of segments (e.g. 2; at most 18 digits), got '" + value + "'");
+                if (value.empty() || value.size() > 18 ||
+                    value.find_first_not_of("0123456789") != std::string::npos)
+                    throw config_error(
+                        "expected a whole number of segments (e.g. 2; at most 18 digits), got '" + value +
+                        "'");
                 cfg.low_watermark_segments = std::stoull(value);
-            }
-            else
-                throw config_error("unknown translation-layer option (expected tl_page, tl_segment, tl_spare, "
-                                   "tl_cleaning or tl_low_watermark)");
+            } else
+                throw config_error(
+                    "unknown translation-layer option (expected tl_page, tl_segment, tl_spare, "
+                    "tl_cleaning or tl_low_watermark)");
         } catch (const config_error& e) {
             throw config_error(spec.origin + ": field '" + key + "': " + e.what());
         }
@@ -160,9 +175,10 @@ void device::build() {
         } catch (const config_error& e) {
             throw config_error(where + e.what());
         }
-        if (spec_.size > model->capacity())  // emulated_file checks it too, once the file is open
-            throw config_error(where + "size " + std::to_string(spec_.size) + " bytes exceeds the model's capacity of " +
-                               std::to_string(model->capacity()) + " bytes");
+        if (spec_.size > model->capacity()) // emulated_file checks it too, once the file is open
+            throw config_error(where + "size " + std::to_string(spec_.size) +
+                               " bytes exceeds the model's capacity of " + std::to_string(model->capacity()) +
+                               " bytes");
     }
     std::optional<tl_config> tl_cfg;
     if (spec_.tl) tl_cfg = parse_tl_options(spec_);
@@ -175,20 +191,22 @@ void device::build() {
     const std::uint64_t unit = tl_cfg ? tl_cfg->page_bytes : 4096;
     std::uint64_t br = spec_.br, bw = spec_.bw;
     if (tl_cfg && bw != 0 && bw % unit != 0)
-        throw config_error(where + "bw=" + format_size(bw) + " is not a multiple of tl_page=" + format_size(unit) +
-                           "; expected Bw in whole translation-layer pages");
+        throw config_error(where + "bw=" + format_size(bw) + " is not a multiple of tl_page=" +
+                           format_size(unit) + "; expected Bw in whole translation-layer pages");
     if (br == 0) {
         br = std::max<std::uint64_t>(block_sizes().br, unit);
         if (bw != 0) {
             const std::uint64_t units = bw / unit, most = std::max<std::uint64_t>(1, block_sizes().br / unit);
             std::uint64_t k = std::max<std::uint64_t>(1, std::min(most, units));
-            while (k > 1 && units % k != 0) --k;  // at most 32 steps: 128 KiB / 4 KiB
+            while (k > 1 && units % k != 0)
+                --k; // at most 32 steps: 128 KiB / 4 KiB
             br = unit * k;
         }
     }
     if (tl_cfg && br % unit != 0)
-        throw config_error(where + "br=" + format_size(br) + " is not a multiple of tl_page=" + format_size(unit) +
-                           "; expected Br in whole translation-layer pages (every request through the layer is)");
+        throw config_error(
+            where + "br=" + format_size(br) + " is not a multiple of tl_page=" + format_size(unit) +
+            "; expected Br in whole translation-layer pages (every request through the layer is)");
     if (bw == 0) bw = block_sizes::whole_reads_bw(br, tl_cfg ? tl_cfg->segment_bytes : block_sizes().bw);
     try {
         blocks_ = block_sizes(br, bw);
@@ -198,8 +216,9 @@ void device::build() {
 
     std::unique_ptr<stxxl::file> backing;
     if (spec_.io_impl == "memory") {
-        const int queue = stxxl::file::DEFAULT_QUEUE;  // a copy: the member is declared, not defined
-        backing = std::make_unique<sparse_memory_file>(spec_.size, queue, 4 * KiB, memory_budget_, spec_.name);
+        const int queue = stxxl::file::DEFAULT_QUEUE; // a copy: the member is declared, not defined
+        backing =
+            std::make_unique<sparse_memory_file>(spec_.size, queue, 4 * KiB, memory_budget_, spec_.name);
     } else {
         backing = open_backing_file();
     }
@@ -339,14 +358,14 @@ std::unique_ptr<stxxl::file> device::open_backing_file() {
                                "exist yet (links are not followed: give the path the link points to)");
         if (!S_ISREG(st.st_mode))
             throw config_error(where + " is not a regular file (block devices are for `flashxxl characterize "
-                               "--allow-write`, not for machine configs)");
+                                       "--allow-write`, not for machine configs)");
         // Empty or not, an existing file that is not this line's to use would be grown to the
         // device size, written, and left behind.
         check_existing_backing_file(spec_, where, st);
         open_lock_descriptor(where, false, st);
     } else if (errno == ENOENT) {
         open_lock_descriptor(where, true, st);
-        if (spec_.keep)  // no mark (a file system without user xattrs): a rerun's message names reuse=on
+        if (spec_.keep) // no mark (a file system without user xattrs): a rerun's message names reuse=on
             (void)::fsetxattr(lock_fd_, kept_mark_name, kept_mark_value, sizeof kept_mark_value - 1, 0);
     } else {
         throw io_failure(where + ": cannot stat it: " + std::strerror(errno));
@@ -356,7 +375,8 @@ std::unique_ptr<stxxl::file> device::open_backing_file() {
     int mode = stxxl::file::RDWR | stxxl::file::CREAT | stxxl::file::NO_LOCK;
     if (spec_.direct == "on") mode |= stxxl::file::REQUIRE_DIRECT;
     if (spec_.direct == "try") mode |= stxxl::file::DIRECT;
-    int queue = spec_.io_impl == "linuxaio" ? +stxxl::file::DEFAULT_LINUXAIO_QUEUE : +stxxl::file::DEFAULT_QUEUE;
+    int queue =
+        spec_.io_impl == "linuxaio" ? +stxxl::file::DEFAULT_LINUXAIO_QUEUE : +stxxl::file::DEFAULT_QUEUE;
     std::unique_ptr<stxxl::file> f;
     try {
         f.reset(stxxl::create_file(spec_.io_impl, path, mode, queue));
@@ -366,7 +386,7 @@ std::unique_ptr<stxxl::file> device::open_backing_file() {
     // STXXL opens by name: make sure it opened the file checked above, not a replacement.
     if (!is_backing_file())
         throw config_error(where + " was replaced while the machine was being built; expected the regular "
-                           "file checked a moment before");
+                                   "file checked a moment before");
     try {
         // Sparse: the file system allocates only what is written. A reused file shorter than
         // the device is grown, and given back its length if the machine's build fails.
@@ -384,7 +404,7 @@ std::unique_ptr<stxxl::file> device::open_backing_file() {
     // run would refuse as "already exists".
     if (created_ && !spec_.keep && is_backing_file()) {
         ::unlink(path.c_str());
-        created_ = false;  // nothing left to remove at teardown
+        created_ = false; // nothing left to remove at teardown
     }
     return f;
 }
@@ -396,7 +416,8 @@ bool device::is_backing_file() const {
 }
 
 void device::release_queues() {
-    for (int id : extra_queue_ids_) queue_id_pool::instance().release(id);
+    for (int id : extra_queue_ids_)
+        queue_id_pool::instance().release(id);
     extra_queue_ids_.clear();
     queue_id_pool::instance().release(queue_id_);
 }

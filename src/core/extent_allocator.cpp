@@ -11,7 +11,7 @@
 namespace flashxxl {
 
 extent_allocator::extent_allocator(std::string device_name, std::uint64_t capacity, std::uint64_t alignment,
-                 allocation_order order)
+                                   allocation_order order)
     : device_(std::move(device_name)),
       capacity_(alignment == 0 ? throw config_error("extent_allocator of device '" + device_ +
                                                     "': alignment must be positive")
@@ -30,11 +30,12 @@ std::uint64_t extent_allocator::allocate(std::uint64_t bytes) {
     std::uint64_t start = it->second, have = it->first, offset = start;
     if (order_ == allocation_order::write_frontier) {
         auto fit = first_fit_from(frontier_, length);
-        if (fit == by_offset_.end()) fit = first_fit_from(0, length);  // wrap around
+        if (fit == by_offset_.end()) fit = first_fit_from(0, length); // wrap around
         start = fit->first;
         have = fit->second;
         // A free range that contains the frontier is entered at the frontier.
-        bool enter_at_frontier = frontier_ > start && frontier_ < start + have && start + have - frontier_ >= length;
+        bool enter_at_frontier =
+            frontier_ > start && frontier_ < start + have && start + have - frontier_ >= length;
         offset = enter_at_frontier ? frontier_ : start;
     }
     const std::uint64_t before = offset - start, after = start + have - offset - length;
@@ -75,7 +76,7 @@ std::uint64_t extent_allocator::allocate(std::uint64_t bytes) {
     offsets[next].key() = offset;
     offsets[next].mapped() = length;
     allocated_.insert(std::move(offsets[next]));
-    spare_sizes_.push_back(std::move(sizes[next]));  // room reserved above
+    spare_sizes_.push_back(std::move(sizes[next])); // room reserved above
     if (order_ == allocation_order::write_frontier) frontier_ = offset + length;
     free_bytes_ -= length;
     return offset;
@@ -136,12 +137,13 @@ std::size_t extent_allocator::allocated_count() const {
 }
 
 std::uint64_t extent_allocator::round_up(std::uint64_t bytes) const {
-    if (bytes > capacity_)  // also keeps the rounding below from overflowing
+    if (bytes > capacity_) // also keeps the rounding below from overflowing
         throw out_of_space(device_, bytes, free_bytes(), capacity_);
     return (bytes + alignment_ - 1) / alignment_ * alignment_;
 }
 
-std::map<std::uint64_t, std::uint64_t>::iterator extent_allocator::first_fit_from(std::uint64_t from, std::uint64_t length) {
+std::map<std::uint64_t, std::uint64_t>::iterator extent_allocator::first_fit_from(std::uint64_t from,
+                                                                                  std::uint64_t length) {
     auto it = by_offset_.upper_bound(from);
     if (it != by_offset_.begin()) {
         auto prev = std::prev(it);
@@ -157,7 +159,7 @@ void extent_allocator::insert_free(std::uint64_t offset, std::uint64_t length) {
     try {
         by_size_.emplace(length, offset);
     } catch (...) {
-        by_offset_.erase(offset);  // both lists or neither
+        by_offset_.erase(offset); // both lists or neither
         throw;
     }
 }

@@ -13,21 +13,25 @@ std::string io_error_reason(std::string text) {
     // STXXL's part, "Error in <function> : <call details> : <reason>", gives only its reason; what
     // a layer above put before it (the translation layer's lower operation and offset) stays.
     auto stxxl_part = text.rfind("Error in ", cut);
-    return (stxxl_part == std::string::npos ? std::string() : text.substr(0, stxxl_part)) + text.substr(cut + 3);
+    return (stxxl_part == std::string::npos ? std::string() : text.substr(0, stxxl_part)) +
+           text.substr(cut + 3);
 }
 
 std::string io_failure_hint(const std::string& reason, const std::string& backing) {
     if (reason.find("No space left on device") != std::string::npos)
         return "the file system holding '" + backing +
-               "' is full: free space there, give the device a smaller size, or put the backing file on a file "
+               "' is full: free space there, give the device a smaller size, or put the backing file on a "
+               "file "
                "system with room (--backing-dir)";
     if (reason.find("Read-only file system") != std::string::npos)
-        return "the file system holding '" + backing + "' is read-only: put the backing file on a writable one";
+        return "the file system holding '" + backing +
+               "' is read-only: put the backing file on a writable one";
     if (reason.find("Input/output error") != std::string::npos)
         return "the storage under '" + backing +
                "' reported an I/O error: check the disk (dmesg, smartctl) and use another one";
     if (reason.find("File too large") != std::string::npos)
-        return "a file size limit was reached (ulimit -f, or the file system's largest file): raise it or give the "
+        return "a file size limit was reached (ulimit -f, or the file system's largest file): raise it or "
+               "give the "
                "device a smaller size";
     if (reason.find("Disk quota exceeded") != std::string::npos)
         return "the disk quota of this user is exhausted: free space or raise the quota";

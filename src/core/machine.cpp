@@ -51,7 +51,7 @@ void refuse_shared_backing_files(const machine_spec& spec) {
 //! Asks the policy once per role so that a bad device name fails now, not mid-run.
 void check_choices(placement_policy& policy, const std::vector<placement_device>& view,
                    const std::string& machine_name) {
-    if (dynamic_cast<random_striping*>(&policy)) return;  // keep its random stream untouched
+    if (dynamic_cast<random_striping*>(&policy)) return; // keep its random stream untouched
     for (role r : all_roles) {
         std::size_t i = policy.choose(r, 0, 0, view);
         if (i >= view.size())
@@ -74,7 +74,8 @@ machine::machine(const machine_spec& spec)
     try {
         placement_ = make_placement(spec.placement.policy, spec.placement.options);
         std::vector<placement_device> stated;
-        for (const device_spec& d : spec.devices) stated.push_back({d.name, d.klass, d.size, d.size});
+        for (const device_spec& d : spec.devices)
+            stated.push_back({d.name, d.klass, d.size, d.size});
         check_choices(*placement_, stated, name_);
     } catch (const config_error& e) {
         throw config_error(placement_origin + ": " + e.what());
@@ -91,7 +92,8 @@ machine::machine(const machine_spec& spec)
             throw config_error(placement_origin + ": " + e.what());
         }
     } catch (...) {
-        for (const auto& d : devices_) d->machine_build_failed();
+        for (const auto& d : devices_)
+            d->machine_build_failed();
         throw;
     }
 }
@@ -122,13 +124,14 @@ device& machine::dev(const std::string& device_name) {
     for (auto& d : devices_)
         if (d->name() == device_name) return *d;
     std::string names;
-    for (auto& d : devices_) names += (names.empty() ? "" : ", ") + d->name();
+    for (auto& d : devices_)
+        names += (names.empty() ? "" : ", ") + d->name();
     throw config_error("machine '" + name_ + "' has no device '" + device_name + "' (it has " + names + ")");
 }
 
 void machine::set_placement(std::unique_ptr<placement_policy> policy) {
     std::lock_guard<std::mutex> lock(*lock_);
-    check_placement_locked(*policy);  // a bad policy is refused and the old one stays
+    check_placement_locked(*policy); // a bad policy is refused and the old one stays
     placement_ = std::move(policy);
 }
 
@@ -148,7 +151,7 @@ owned_extent machine::allocate(role r, std::uint64_t bytes, std::uint64_t block_
             std::uint64_t offset = d.allocator().allocate(bytes);
             return owned_extent(extent{&d, offset, bytes, r});
         } catch (const out_of_space& e) {
-            if (view[i].free_bytes == 0) throw e.with_role(to_string(r));  // the policy has nowhere else to go
+            if (view[i].free_bytes == 0) throw e.with_role(to_string(r)); // the policy has nowhere else to go
             view[i].free_bytes = 0;
         }
     }
@@ -197,13 +200,15 @@ std::string machine::describe_placement() const {
 
 std::vector<device_stats> machine::stats() const {
     std::vector<device_stats> v;
-    for (const auto& d : devices_) v.push_back(d->stats());
+    for (const auto& d : devices_)
+        v.push_back(d->stats());
     return v;
 }
 
 double machine::max_busy_seconds() const {
     double m = 0;
-    for (const auto& d : devices_) m = std::max(m, d->busy_seconds());
+    for (const auto& d : devices_)
+        m = std::max(m, d->busy_seconds());
     return m;
 }
 
@@ -211,7 +216,8 @@ modelled_time machine::modelled() const { return clock_->time(); }
 
 double machine::modelled_horizon_s() const {
     double h = clock_->now();
-    for (const auto& d : devices_) h = std::max(h, d->free_at_s());
+    for (const auto& d : devices_)
+        h = std::max(h, d->free_at_s());
     return h;
 }
 

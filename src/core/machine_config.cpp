@@ -26,16 +26,20 @@ bool detail::is_stxxl_flag(const std::string& word) {
 
 bool detail::apply_stxxl_option(device_spec& d, const std::string& key, const std::string& value) {
     if (key == "unlink" || key == "unlink_on_open" || key == "delete" || key == "delete_on_exit") {
-        if (d.io_impl == "memory") throw config_error("applies to file devices (syscall, linuxaio), not to memory");
+        if (d.io_impl == "memory")
+            throw config_error("applies to file devices (syscall, linuxaio), not to memory");
         d.keep = false;
         return true;
     }
     if (key == "direct" && value.empty()) return d.direct = "on", true;
     if (key == "nodirect") return d.direct = "off", true;
-    if (key == "direct" && (value == "yes" || value == "no")) return d.direct = value == "yes" ? "on" : "off", true;
+    if (key == "direct" && (value == "yes" || value == "no"))
+        return d.direct = value == "yes" ? "on" : "off", true;
     if (key == "autogrow" || key == "noautogrow") {
-        if (key == "autogrow" && !value.empty() && value != "on" && value != "off" && value != "yes" && value != "no")
-            throw config_error("expected autogrow, noautogrow or autogrow=on|off|yes|no, got '" + value + "'");
+        if (key == "autogrow" && !value.empty() && value != "on" && value != "off" && value != "yes" &&
+            value != "no")
+            throw config_error("expected autogrow, noautogrow or autogrow=on|off|yes|no, got '" + value +
+                               "'");
         return true;
     }
     if (key == "queue" || key == "queue_length" || key == "devid" || key == "device_id") {
@@ -82,7 +86,8 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
             }
         std::istringstream words(line);
         std::vector<std::string> tokens;
-        for (std::string w; words >> w;) tokens.push_back(w);
+        for (std::string w; words >> w;)
+            tokens.push_back(w);
         if (tokens.empty()) continue;
         std::string head = tokens[0];
         auto eq = head.find('=');
@@ -94,7 +99,7 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
         for (std::size_t i = 1; i < tokens.size(); ++i) {
             auto e = tokens[i].find('=');
             if (device_line && e == std::string::npos && detail::is_stxxl_flag(tokens[i])) {
-                options.emplace_back(tokens[i], "");  // an STXXL flag without a value
+                options.emplace_back(tokens[i], ""); // an STXXL flag without a value
                 continue;
             }
             if (e == std::string::npos || e == 0) {
@@ -107,7 +112,8 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
         if (key == "name") {
             if (!options.empty()) throw fail("name", "takes no options");
             if (value.empty()) throw fail("name", "empty machine name");
-            if (!spec.name.empty()) throw fail("name", "a second name= line (the machine is already named '" + spec.name + "')");
+            if (!spec.name.empty())
+                throw fail("name", "a second name= line (the machine is already named '" + spec.name + "')");
             spec.name = value;
         } else if (key == "placement") {
             if (have_placement) throw fail("placement", "a second placement line");
@@ -148,9 +154,10 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
                 throw fail("size", e.what());
             }
             if (d.size == 0)
-                throw fail("size", "device size must be positive (STXXL's size 0, a growing file, is not supported: "
-                                   "flashxxl devices have a fixed capacity)");
-            if (decimal) d.size -= d.size % 4096;  // STXXL's 1G = 10^9 bytes: whole 4 KiB blocks of it
+                throw fail("size",
+                           "device size must be positive (STXXL's size 0, a growing file, is not supported: "
+                           "flashxxl devices have a fixed capacity)");
+            if (decimal) d.size -= d.size % 4096; // STXXL's 1G = 10^9 bytes: whole 4 KiB blocks of it
             if (d.size == 0) throw fail("size", "device size is below 4 KiB");
             if (d.size % 4096 != 0) throw fail("size", "device size must be a multiple of 4 KiB");
             d.io_impl = fields[2];
@@ -163,15 +170,18 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
                 throw fail("path", "'memory' is only a path for io_impl memory");
             std::set<std::string> seen;
             bool have_scale = false;
-            std::string keep_on, unlink_word;  // keep=on and STXXL's unlink / delete contradict
+            std::string keep_on, unlink_word; // keep=on and STXXL's unlink / delete contradict
             for (auto& [k, v] : options) {
                 if (!seen.insert(k).second) throw fail(k, "given twice");
                 try {
-                    const bool unlink = k == "unlink" || k == "unlink_on_open" || k == "delete" || k == "delete_on_exit";
-                    if (d.io_impl == "memory" && (k == "keep" || k == "reuse" || k == "direct" || k == "nodirect"))
+                    const bool unlink =
+                        k == "unlink" || k == "unlink_on_open" || k == "delete" || k == "delete_on_exit";
+                    if (d.io_impl == "memory" &&
+                        (k == "keep" || k == "reuse" || k == "direct" || k == "nodirect"))
                         throw fail(k, "applies to file devices (syscall, linuxaio), not to memory");
                     if (unlink && !keep_on.empty())
-                        throw fail(k, "contradicts " + keep_on + " (the file does not outlive the run); give one of them");
+                        throw fail(k, "contradicts " + keep_on +
+                                          " (the file does not outlive the run); give one of them");
                     if (unlink) unlink_word = k;
                     if (detail::apply_stxxl_option(d, k, v)) {
                         // an STXXL option, with STXXL's meaning (see detail::apply_stxxl_option)
@@ -192,16 +202,19 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
                         // --scale's range: beyond it a request's paced wall time overflows
                         // (1e300 s) or rounds to nothing
                         if (!(d.pacing.scale >= 1e-6 && d.pacing.scale <= 1e6))
-                            throw fail(k, "expected a number from 0.000001 to 1000000 (wall seconds per modelled "
-                                          "second, the range of --scale), got '" + v + "'");
+                            throw fail(
+                                k, "expected a number from 0.000001 to 1000000 (wall seconds per modelled "
+                                   "second, the range of --scale), got '" +
+                                       v + "'");
                     } else if (k == "direct") {
                         if (v != "on" && v != "off" && v != "try") throw fail(k, "expected on, off or try");
                         d.direct = v;
                     } else if (k == "keep") {
                         d.keep = on_off(k, v);
                         if (d.keep && !unlink_word.empty())
-                            throw fail(k, "contradicts " + unlink_word + " (the file does not outlive the run); "
-                                          "give one of them");
+                            throw fail(k, "contradicts " + unlink_word +
+                                              " (the file does not outlive the run); "
+                                              "give one of them");
                         if (d.keep) keep_on = k + "=" + v;
                     } else if (k == "reuse") {
                         d.reuse = on_off(k, v);
@@ -227,15 +240,16 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
                     throw fail(k, e.what());
                 }
             }
-            if (have_scale && !d.pacing.enabled)
-                throw fail("scale", "scale= has no effect without pace=on");
+            if (have_scale && !d.pacing.enabled) throw fail("scale", "scale= has no effect without pace=on");
             if (d.model.empty() && !d.params.empty())
-                throw fail(d.params.values().begin()->first,
-                           "unknown key (not a device option, and there is no model= to take it as a parameter)");
+                throw fail(
+                    d.params.values().begin()->first,
+                    "unknown key (not a device option, and there is no model= to take it as a parameter)");
             if (d.model.empty() && d.pacing.enabled) throw fail("pace", "pacing needs a model=");
             if (d.io_threads > 1 && (!d.model.empty() || d.io_impl != "syscall"))
-                throw fail("io_threads", "more than one I/O thread is for real devices only (io_impl syscall, "
-                                         "no model=): a model serves one request at a time");
+                throw fail("io_threads",
+                           "more than one I/O thread is for real devices only (io_impl syscall, "
+                           "no model=): a model serves one request at a time");
             if (d.br != 0 && d.bw != 0) {
                 try {
                     block_sizes(d.br, d.bw);
@@ -260,7 +274,8 @@ machine_spec parse_machine_config(const std::string& text, const std::string& or
 machine_spec load_machine_config(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
-        throw config_error("machine config '" + path + "' is a directory (expected a file of disk= / flash= lines)");
+        throw config_error("machine config '" + path +
+                           "' is a directory (expected a file of disk= / flash= lines)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw config_error("cannot open machine config '" + path + "'");
     // A config is a few lines: read at most a MiB (a path like /dev/zero would otherwise be
@@ -271,7 +286,8 @@ machine_spec load_machine_config(const std::string& path) {
     if (in.bad()) throw config_error("cannot read machine config '" + path + "'");
     text.resize(std::size_t(in.gcount()));
     if (text.size() > most)
-        throw config_error("machine config '" + path + "' is longer than 1 MiB; expected a few disk= / flash= lines");
+        throw config_error("machine config '" + path +
+                           "' is longer than 1 MiB; expected a few disk= / flash= lines");
     return parse_machine_config(text, path);
 }
 

@@ -8,12 +8,14 @@ namespace flashxxl {
 
 const std::vector<machine_preset>& machine_presets() {
     static const std::vector<machine_preset> presets = {
-        {"hybrid-2009", "one emulated Hama 32 GB SSD + one emulated Seagate Barracuda 7200.11 (seeds/000 Section 4)",
+        {"hybrid-2009",
+         "one emulated Hama 32 GB SSD + one emulated Seagate Barracuda 7200.11 (seeds/000 Section 4)",
          "name=hybrid-2009\n"
          "flash=memory,32GiB,memory name=ssd model=hama-ssd-2009\n"
          "disk=memory,400GiB,memory name=hdd model=barracuda-7200.11\n"
          "placement=flash_aware\n"},
-        {"two-hdd-2009", "two emulated Seagate Barracuda 7200.11 disks (the all-HDD baseline of seeds/000 Table 4.1)",
+        {"two-hdd-2009",
+         "two emulated Seagate Barracuda 7200.11 disks (the all-HDD baseline of seeds/000 Table 4.1)",
          "name=two-hdd-2009\n"
          "disk=memory,400GiB,memory name=hdd0 model=barracuda-7200.11\n"
          "disk=memory,400GiB,memory name=hdd1 model=barracuda-7200.11\n"
@@ -29,7 +31,8 @@ const std::vector<machine_preset>& machine_presets() {
 
 std::string machine_preset_names() {
     std::string s;
-    for (const auto& p : machine_presets()) s += (s.empty() ? "" : ", ") + p.name;
+    for (const auto& p : machine_presets())
+        s += (s.empty() ? "" : ", ") + p.name;
     return s;
 }
 
@@ -52,7 +55,8 @@ machine_spec preset_machine_spec(const std::string& name, const machine_options&
         }
         return spec;
     }
-    throw config_error("unknown machine preset '" + name + "' (expected one of: " + machine_preset_names() + ")");
+    throw config_error("unknown machine preset '" + name + "' (expected one of: " + machine_preset_names() +
+                       ")");
 }
 
 } // namespace flashxxl

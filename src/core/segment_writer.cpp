@@ -11,7 +11,8 @@ segment_writer::segment_writer(machine& m, role r, const block_sizes& b, std::ui
       per_segment_(b.reads_per_write() * items_per_block), counter_(&block_counter) {
     if (buffers == 0) buffers = 1;
     memory_ = aligned_buffer(buffers * b.bw, account);
-    for (std::size_t i = 0; i < buffers; ++i) buffers_.push_back(slot{memory_.data() + i * b.bw, {}, nullptr});
+    for (std::size_t i = 0; i < buffers; ++i)
+        buffers_.push_back(slot{memory_.data() + i * b.bw, {}, nullptr});
 }
 
 segment_writer::~segment_writer() {
@@ -29,10 +30,10 @@ void segment_writer::write_buffer(std::uint64_t items, const char* operation) {
         slot& s = buffers_[current_];
         owned_extent e = machine_->allocate(role_, blocks_.bw, (*counter_)++);
         if (segments_.size() == segments_.capacity()) segments_.reserve(2 * segments_.size() + 1);
-        std::uint64_t bytes = (items + per_block_ - 1) / per_block_ * blocks_.br;  // whole Br blocks
-        s.req = e->dev->awrite(s.buf, e->offset, bytes, role_);  // on failure e goes back
+        std::uint64_t bytes = (items + per_block_ - 1) / per_block_ * blocks_.br; // whole Br blocks
+        s.req = e->dev->awrite(s.buf, e->offset, bytes, role_);                   // on failure e goes back
         s.dev = e->dev;
-        segments_.push_back(segment{std::move(e), items, 0});  // no allocation: reserved
+        segments_.push_back(segment{std::move(e), items, 0}); // no allocation: reserved
         current_ = (current_ + 1) % buffers_.size();
         wait_slot(buffers_[current_]);
     });
@@ -41,7 +42,8 @@ void segment_writer::write_buffer(std::uint64_t items, const char* operation) {
 std::vector<segment> segment_writer::take_segments(const char* operation) {
     failed_.check(operation);
     failed_.run([&] {
-        for (slot& s : buffers_) wait_slot(s);
+        for (slot& s : buffers_)
+            wait_slot(s);
     });
     return std::exchange(segments_, {});
 }

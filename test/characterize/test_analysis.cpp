@@ -12,7 +12,8 @@ namespace ch = flashxxl::characterize;
 TEST(characterize_phases, uflip_example_cheap_startup_then_oscillation) {
     // seeds/003 Section 4.2: 128 cheap writes (0.4 ms), then alternating 0.4 ms / 27 ms.
     std::vector<double> t(128, 0.4e-3);
-    for (int i = 0; i < 1024; ++i) t.push_back(i % 2 ? 27e-3 : 0.4e-3);
+    for (int i = 0; i < 1024; ++i)
+        t.push_back(i % 2 ? 27e-3 : 0.4e-3);
     ch::phase_info p = ch::detect_phases(t);
     EXPECT_EQ(p.period, 2u);
     EXPECT_GE(p.startup, 120u);
@@ -22,7 +23,8 @@ TEST(characterize_phases, uflip_example_cheap_startup_then_oscillation) {
 
 TEST(characterize_phases, longer_period_and_no_startup) {
     std::vector<double> t;
-    for (int i = 0; i < 2000; ++i) t.push_back(i % 8 == 7 ? 10e-3 : 1e-3);
+    for (int i = 0; i < 2000; ++i)
+        t.push_back(i % 8 == 7 ? 10e-3 : 1e-3);
     ch::phase_info p = ch::detect_phases(t);
     EXPECT_EQ(p.period, 8u);
     EXPECT_EQ(p.startup, 0u);
@@ -38,8 +40,10 @@ TEST(characterize_phases, constant_series_has_period_one) {
 // A brief dip late in the run (the running phase) erased the start-up phase: startup was 0.
 TEST(characterize_phases, a_late_dip_keeps_the_startup_phase) {
     std::vector<double> t(1000, 1.0);
-    for (int i = 0; i < 100; ++i) t[i] = 0.1;
-    for (int i = 700; i < 720; ++i) t[i] = 0.1;
+    for (int i = 0; i < 100; ++i)
+        t[i] = 0.1;
+    for (int i = 700; i < 720; ++i)
+        t[i] = 0.1;
     ch::phase_info p = ch::detect_phases(t);
     EXPECT_GE(p.startup, 100u);
     EXPECT_LE(p.startup, 110u);
@@ -67,7 +71,8 @@ TEST(characterize_recovery, immediate_and_even_median) {
 
 TEST(characterize_latency, summary_statistics) {
     std::vector<double> t;
-    for (int i = 1; i <= 1000; ++i) t.push_back(i * 1e-3);
+    for (int i = 1; i <= 1000; ++i)
+        t.push_back(i * 1e-3);
     ch::latency_summary s = ch::summarize(t);
     EXPECT_EQ(s.count, 1000u);
     EXPECT_DOUBLE_EQ(s.min_s, 1e-3);

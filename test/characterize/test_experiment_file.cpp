@@ -88,9 +88,11 @@ TEST(characterize_experiment_file, errors_name_the_line_and_the_key) {
 }
 
 TEST(characterize_experiment_file, no_experiment_is_an_error_naming_the_file) {
-    EXPECT_NE(error_of("").find("exp.txt: no experiments: the file is empty"), std::string::npos) << error_of("");
+    EXPECT_NE(error_of("").find("exp.txt: no experiments: the file is empty"), std::string::npos)
+        << error_of("");
     std::string comments = error_of("# a plan\n\n   # nothing else\n");
-    EXPECT_NE(comments.find("exp.txt: no experiments: its 3 lines are all blank or comments"), std::string::npos)
+    EXPECT_NE(comments.find("exp.txt: no experiments: its 3 lines are all blank or comments"),
+              std::string::npos)
         << comments;
 }
 
@@ -107,7 +109,8 @@ TEST(characterize_experiment_file, nul_byte_names_line_and_column) {
         ch::parse_experiments(std::string(text, sizeof text - 1), "nul.exp");
         FAIL() << "a NUL byte was accepted";
     } catch (const flashxxl::config_error& e) {
-        EXPECT_NE(std::string(e.what()).find("nul.exp:2: NUL byte at column 12"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("nul.exp:2: NUL byte at column 12"), std::string::npos)
+            << e.what();
     }
 }
 
@@ -126,6 +129,7 @@ TEST(characterize_experiment_file, sweep_count_is_capped_like_run) {
               "exp.txt:1: field 'count': expected at most 1e9");
     EXPECT_EQ(error_of("sweep patterns=SR from=4KiB to=4KiB count=999999999999999999 selfscale=no\n"),
               "exp.txt:1: field 'count': expected at most 1e9");
-    EXPECT_EQ(error_of("run op=read block=4KiB count=1000000001\n"), "exp.txt:1: field 'count': expected at most 1e9");
+    EXPECT_EQ(error_of("run op=read block=4KiB count=1000000001\n"),
+              "exp.txt:1: field 'count': expected at most 1e9");
     EXPECT_EQ(error_of("sweep patterns=SR from=4KiB to=4KiB count=1000000000 selfscale=no\n"), "");
 }

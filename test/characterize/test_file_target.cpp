@@ -42,7 +42,8 @@ TEST(characterize_file_target, refuses_a_file_it_did_not_create) {
         ch::file_target t(p, 8 * KiB);
         FAIL() << "a foreign file was opened for writing";
     } catch (const flashxxl::io_failure& e) {
-        EXPECT_NE(std::string(e.what()).find("not created by flashxxl characterize"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("not created by flashxxl characterize"), std::string::npos)
+            << e.what();
     }
     std::ifstream f(p);
     std::string content((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -62,9 +63,11 @@ TEST(characterize_file_target, a_target_in_use_by_another_run_is_refused) {
             FAIL() << "a second run opened a target in use";
         } catch (const flashxxl::io_failure& e) {
             const std::string msg = e.what();
-            EXPECT_NE(msg.find("'" + p + "' is in use: process " + std::to_string(::getpid())), std::string::npos) << msg;
+            EXPECT_NE(msg.find("'" + p + "' is in use: process " + std::to_string(::getpid())),
+                      std::string::npos)
+                << msg;
         }
-        EXPECT_EQ(first.capacity(), 1 * MiB);  // not resized by the refused one
+        EXPECT_EQ(first.capacity(), 1 * MiB); // not resized by the refused one
     }
     ch::file_target again(p, 0);
     EXPECT_FALSE(again.created());
@@ -80,7 +83,8 @@ TEST(characterize_file_target, creates_marks_reopens_and_runs) {
         EXPECT_EQ(t.capacity(), 1 * MiB);
         EXPECT_EQ(t.alignment(), 4096u);
         ch::runner r(t);
-        auto c = r.run(ch::parse_experiments("fill block=256KiB\nrun op=read order=rand block=4KiB count=32\n", "t"));
+        auto c = r.run(
+            ch::parse_experiments("fill block=256KiB\nrun op=read order=rand block=4KiB count=32\n", "t"));
         EXPECT_EQ(c.bytes_written, 1 * MiB);
         ASSERT_EQ(c.runs.size(), 1u);
         EXPECT_EQ(c.runs[0].ios, 32u);
@@ -116,7 +120,7 @@ TEST(characterize_file_target, data_region_starts_block_aligned_after_the_header
     ch::characterization c;
     // every request as it completes: the per-IO log's writer and a collector of the offsets
     struct collector : ch::request_observer {
-        std::vector<std::vector<std::uint64_t>> offsets;  // per run
+        std::vector<std::vector<std::uint64_t>> offsets; // per run
         void on_request(const ch::run_record&, std::uint64_t index, flashxxl::io_op, std::uint64_t offset,
                         double) override {
             if (index == 0) offsets.emplace_back();
@@ -146,7 +150,8 @@ TEST(characterize_file_target, data_region_starts_block_aligned_after_the_header
         c = r.run(ch::parse_experiments("fill block=1MiB\n"
                                         "run op=read order=rand block=1MiB count=8\n"
                                         "run op=write order=rand block=256KiB count=8\n"
-                                        "run op=read order=seq block=64KiB count=70\n", "t"));
+                                        "run op=read order=seq block=64KiB count=70\n",
+                                        "t"));
     }
     EXPECT_EQ(c.base_offset, 1 * MiB);
     ASSERT_EQ(c.runs.size(), 3u);
@@ -154,13 +159,15 @@ TEST(characterize_file_target, data_region_starts_block_aligned_after_the_header
     for (std::size_t i = 0; i < c.runs.size(); ++i) {
         const auto& run = c.runs[i];
         ASSERT_EQ(offsets.offsets[i].size(), run.ios);
-        for (auto off : offsets.offsets[i]) // every request is block-aligned in the file, not just in the target
+        for (auto off :
+             offsets.offsets[i]) // every request is block-aligned in the file, not just in the target
             EXPECT_EQ((c.base_offset + off) % run.pattern.block, 0u) << run.code << " at " << off;
     }
     std::string first_row = log.str().substr(log.str().find('\n') + 1);
     first_row = first_row.substr(0, first_row.find('\n'));
     std::string expected_file_offset = "," + std::to_string(1 * MiB + offsets.offsets[0][0]);
-    EXPECT_EQ(first_row.substr(first_row.size() - expected_file_offset.size()), expected_file_offset) << first_row;
+    EXPECT_EQ(first_row.substr(first_row.size() - expected_file_offset.size()), expected_file_offset)
+        << first_row;
 
     // on disk: header, a zero gap, the data (cyclic 0x00..0xff) at 1 MiB; the header records the offset
     struct stat st {};
@@ -192,8 +199,8 @@ TEST(characterize_file_target, files_without_a_recorded_data_offset_keep_their_l
     std::ifstream f(p, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     ASSERT_EQ(bytes.size(), 4096u + 64 * KiB);
-    EXPECT_EQ(std::uint8_t(bytes[4096 + 1]), 1u);  // our pattern, right after the header
-    EXPECT_EQ(bytes[8192], 'o');                   // the rest untouched
+    EXPECT_EQ(std::uint8_t(bytes[4096 + 1]), 1u); // our pattern, right after the header
+    EXPECT_EQ(bytes[8192], 'o');                  // the rest untouched
 }
 
 // Reads and writes used one buffer, so a write after a read carried the data read (zeros from a
@@ -217,7 +224,8 @@ TEST(characterize_file_target, writes_carry_the_pattern_after_reads) {
     ASSERT_EQ(bytes.size(), data + 4 * MiB);
     auto check = [&](std::size_t at, std::size_t len) {
         std::size_t bad = 0;
-        for (std::size_t i = 0; i < len; ++i) bad += std::uint8_t(bytes[data + at + i]) != (i & 0xff);
+        for (std::size_t i = 0; i < len; ++i)
+            bad += std::uint8_t(bytes[data + at + i]) != (i & 0xff);
         EXPECT_EQ(bad, 0u) << len << " bytes written at target offset " << at << " are not the pattern";
     };
     check(0, 4 * KiB);
@@ -237,7 +245,8 @@ TEST(characterize_file_target, a_file_shorter_than_its_header_is_refused) {
         FAIL() << "a truncated target was reopened with capacity " << t.capacity();
     } catch (const flashxxl::io_failure& e) {
         std::string m = e.what();
-        EXPECT_NE(m.find("'" + p + "' is 1572864 bytes, shorter than its header says"), std::string::npos) << m;
+        EXPECT_NE(m.find("'" + p + "' is 1572864 bytes, shorter than its header says"), std::string::npos)
+            << m;
         EXPECT_NE(m.find("data_offset=1048576 + size=1048576"), std::string::npos) << m;
     }
 }
@@ -269,7 +278,8 @@ TEST(characterize_file_target, a_failed_resize_keeps_the_old_size) {
 
 TEST(characterize_file_target, refuses_tmpfs) {
     struct statfs fs {};
-    if (::statfs("/dev/shm", &fs) != 0 || fs.f_type != 0x01021994) GTEST_SKIP() << "/dev/shm is not tmpfs here";
+    if (::statfs("/dev/shm", &fs) != 0 || fs.f_type != 0x01021994)
+        GTEST_SKIP() << "/dev/shm is not tmpfs here";
     std::string p = "/dev/shm/flashxxl-characterize-test-" + std::to_string(::getpid());
     try {
         ch::file_target t(p, 64 * KiB);
@@ -307,10 +317,12 @@ TEST(characterize_device_safety, block_device_needs_exact_consent_and_no_mounts)
               std::string::npos);
     EXPECT_NE(refusal("/dev/null", "/dev/null").find("'/dev/null' is a character device, not a block device"),
               std::string::npos);
-    EXPECT_NE(refusal("/no/such/device", "").find("'/no/such/device': No such file or directory; expected a block"),
-              std::string::npos);
-    std::string mounts = "/dev/sdb1 /data ext4 rw 0 0\n/dev/mapper/vg-root / ext4 rw 0 0\nproc /proc proc rw 0 0\n"
-                         "/dev/disk\\040with\\040space /x ext4 rw 0 0\n";
+    EXPECT_NE(
+        refusal("/no/such/device", "").find("'/no/such/device': No such file or directory; expected a block"),
+        std::string::npos);
+    std::string mounts =
+        "/dev/sdb1 /data ext4 rw 0 0\n/dev/mapper/vg-root / ext4 rw 0 0\nproc /proc proc rw 0 0\n"
+        "/dev/disk\\040with\\040space /x ext4 rw 0 0\n";
     EXPECT_EQ(ch::mounted_among({"/dev/sdb", "/dev/sdb1", "/dev/sdb2"}, mounts).value_or(""), "/dev/sdb1");
     EXPECT_FALSE(ch::mounted_among({"/dev/sdc", "/dev/sdc1"}, mounts).has_value());
     EXPECT_EQ(ch::mounted_among({"/dev/disk with space"}, mounts).value_or(""), "/dev/disk with space");
@@ -355,6 +367,7 @@ TEST(characterize_device_safety, signatures_are_found) {
     EXPECT_EQ(with(4086, "SWAPSPACE2"), "Linux swap");
     EXPECT_EQ(with(0, "LUKS\xba\xbe"), "LUKS");
     // the cyclic 0x00..0xff pattern the tool writes carries no signature
-    for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = std::uint8_t(i & 0xff);
+    for (std::size_t i = 0; i < buf.size(); ++i)
+        buf[i] = std::uint8_t(i & 0xff);
     EXPECT_FALSE(ch::find_signature(buf.data(), buf.size()).has_value());
 }

@@ -1,4 +1,5 @@
-// Memory of a characterization: bounded independently of the request count, within estimate_memory(), and the per-IO log complete.
+// Memory of a characterization: bounded independently of the request count, within estimate_memory(), and the
+// per-IO log complete.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "container/alloc_tracker.hpp"  // replaces operator new: this is its one unit in this executable
+#include "container/alloc_tracker.hpp" // replaces operator new: this is its one unit in this executable
 #include "flashxxl/characterize/experiment_file.hpp"
 #include "flashxxl/characterize/io_log.hpp"
 #include "flashxxl/characterize/json_report.hpp"
@@ -47,12 +48,12 @@ protected:
 
 struct measured {
     std::uint64_t ios = 0;
-    std::size_t records = 0;      // run records
-    std::int64_t peak = 0;        // heap peak of the test thread while the plan ran
-    std::int64_t live_after = 0;  // heap still held when it returned: the results
-    std::size_t reported = 0;     // characterization::memory_usage()
+    std::size_t records = 0;     // run records
+    std::int64_t peak = 0;       // heap peak of the test thread while the plan ran
+    std::int64_t live_after = 0; // heap still held when it returned: the results
+    std::size_t reported = 0;    // characterization::memory_usage()
     ch::plan_memory bound;
-    std::uint64_t log_rows = 0;   // rows of the streamed per-IO log
+    std::uint64_t log_rows = 0; // rows of the streamed per-IO log
 };
 
 std::string one_run(std::uint64_t count) {
@@ -93,10 +94,11 @@ measured run_plan(const std::string& plan, bool plot_data, bool with_log) {
         tracker::stop();
         m.peak = tracker::peak().load();
         m.reported = c.memory_usage();
-        for (const auto& run : c.runs) m.ios += run.ios;
+        for (const auto& run : c.runs)
+            m.ios += run.ios;
         m.records = c.runs.size();
     }
-    m.log_rows = buf.lines - 1;  // less the header
+    m.log_rows = buf.lines - 1; // less the header
     return m;
 }
 
@@ -120,44 +122,50 @@ TEST(characterize_memory, one_run_does_not_grow_with_its_request_count) {
         EXPECT_LE(m->reported, m->bound.results_bytes) << m->ios << " requests";
         EXPECT_LE(std::int64_t(m->reported), m->live_after) << m->ios << " requests";
     }
-    EXPECT_LT(large.peak, 8 * 1000000);  // what times_s alone held before
+    EXPECT_LT(large.peak, 8 * 1000000); // what times_s alone held before
     // past the exact prefix, four times the requests take no more memory, but for the number of
     // live segments, which varies between max_segments / 2 and max_segments as they merge
     const ch::recorder_limits limits;
-    EXPECT_LE(larger.peak, large.peak + std::int64_t(limits.max_segments / 2 * ch::latency_accumulator::heap_bytes()));
-    EXPECT_EQ(larger.reported, large.reported);  // plot data at its cap in both
-    std::printf("heap peak: 1e4 requests %.2f MiB, 1e6 %.2f MiB, 4e6 %.2f MiB; results %zu / %zu / %zu bytes; "
-                "bound %.2f MiB\n",
-                small.peak / 1048576.0, large.peak / 1048576.0, larger.peak / 1048576.0, small.reported,
-                large.reported, larger.reported, bound / 1048576.0);
+    EXPECT_LE(larger.peak,
+              large.peak + std::int64_t(limits.max_segments / 2 * ch::latency_accumulator::heap_bytes()));
+    EXPECT_EQ(larger.reported, large.reported); // plot data at its cap in both
+    std::printf(
+        "heap peak: 1e4 requests %.2f MiB, 1e6 %.2f MiB, 4e6 %.2f MiB; results %zu / %zu / %zu bytes; "
+        "bound %.2f MiB\n",
+        small.peak / 1048576.0, large.peak / 1048576.0, larger.peak / 1048576.0, small.reported,
+        large.reported, larger.reported, bound / 1048576.0);
     // the per-IO log streamed while the run went: one row per request
     EXPECT_EQ(large.log_rows, large.ios);
 }
 
 TEST(characterize_memory, without_plot_data_a_record_keeps_only_its_statistics) {
     measured m = run_plan(one_run(300000), false, false);
-    EXPECT_EQ(m.reported, std::size_t(m.bound.results_bytes - ch::fixed_results_bytes)) << "one record, no heap";
+    EXPECT_EQ(m.reported, std::size_t(m.bound.results_bytes - ch::fixed_results_bytes))
+        << "one record, no heap";
     EXPECT_LE(m.peak, std::int64_t(m.bound.results_bytes + m.bound.working_bytes));
 }
 
 TEST(characterize_memory, many_records_stay_within_the_estimate_and_the_log_is_complete) {
-    std::string plan = "sweep patterns=SR,RR,SW,RW,RW@4KiB from=4KiB to=1MiB selfscale=no repeat=2 count=3000 span=1GiB\n"
-                       "burst burst_block=4KiB burst_time=1 seq_block=64KiB windows=5 window=0.5 fill=none span=64MiB\n"
-                       "run op=write order=rand block=512KiB shift=2KiB count=200000 ignore=auto span=1GiB label=a-label-longer-than-sso\n"
-                       "run op=read order=seq mix=RW ratio=3 block=64KiB count=5000 repeat=3 ignore=100 span=1GiB\n"
-                       "stride block=4KiB length=4 stride=64KiB repeat=500\n";
+    std::string plan =
+        "sweep patterns=SR,RR,SW,RW,RW@4KiB from=4KiB to=1MiB selfscale=no repeat=2 count=3000 span=1GiB\n"
+        "burst burst_block=4KiB burst_time=1 seq_block=64KiB windows=5 window=0.5 fill=none span=64MiB\n"
+        "run op=write order=rand block=512KiB shift=2KiB count=200000 ignore=auto span=1GiB "
+        "label=a-label-longer-than-sso\n"
+        "run op=read order=seq mix=RW ratio=3 block=64KiB count=5000 repeat=3 ignore=100 span=1GiB\n"
+        "stride block=4KiB length=4 stride=64KiB repeat=500\n";
     measured m = run_plan(plan, true, true);
-    EXPECT_EQ(m.bound.run_records, 5u * 9 * 2 + 1 + 3);  // 9 sizes x 5 patterns x 2, the runs
+    EXPECT_EQ(m.bound.run_records, 5u * 9 * 2 + 1 + 3); // 9 sizes x 5 patterns x 2, the runs
     EXPECT_LE(m.peak, std::int64_t(m.bound.results_bytes + m.bound.working_bytes));
     EXPECT_LE(std::uint64_t(m.live_after), m.bound.results_bytes);
     EXPECT_EQ(m.log_rows, m.ios);
-    EXPECT_EQ(m.records, m.bound.run_records);  // no self-scaling: the bound is the count
+    EXPECT_EQ(m.records, m.bound.run_records); // no self-scaling: the bound is the count
 }
 
 TEST(characterize_memory, a_plan_beyond_the_budget_is_refused_before_any_request) {
     counting_target t(flashxxl::make_model("hama-ssd-2009"), "hama-ssd-2009");
     std::string plan;
-    for (int i = 0; i < 50; ++i) plan += "run op=read order=rand block=4KiB count=1000000000 repeat=1000\n";
+    for (int i = 0; i < 50; ++i)
+        plan += "run op=read order=rand block=4KiB count=1000000000 repeat=1000\n";
     auto steps = ch::parse_experiments(plan, "t");
     ch::runner_options o;
     o.memory_bytes = 64 * flashxxl::MiB;

@@ -28,7 +28,8 @@ TEST(pattern_buffer, one_page_stays_one_page) {
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 4096, 0u);
     EXPECT_EQ(b.size(), 4096u);
     EXPECT_EQ(b.backing(), ch::page_backing::base_pages);
-    for (std::size_t i = 0; i < 4096; ++i) ASSERT_EQ(p[i], std::uint8_t(i & 0xff)) << i;
+    for (std::size_t i = 0; i < 4096; ++i)
+        ASSERT_EQ(p[i], std::uint8_t(i & 0xff)) << i;
 }
 
 TEST(pattern_buffer, larger_buffers_start_at_a_huge_page_and_cover_whole_huge_pages) {
@@ -78,10 +79,12 @@ TEST(characterize_request_buffers, writes_keep_the_pattern_whatever_was_read) {
     std::uint8_t* w = b.get(flashxxl::io_op::write, 8192);
     std::uint8_t* r = b.get(flashxxl::io_op::read, 8192);
     EXPECT_NE(w, r);
-    for (std::size_t i = 0; i < 8192; ++i) r[i] = 0;  // as a read of a hole would leave it
+    for (std::size_t i = 0; i < 8192; ++i)
+        r[i] = 0; // as a read of a hole would leave it
     w = b.get(flashxxl::io_op::write, 4096);
     std::size_t bad = 0;
-    for (std::size_t i = 0; i < 8192; ++i) bad += w[i] != (i & 0xff);
+    for (std::size_t i = 0; i < 8192; ++i)
+        bad += w[i] != (i & 0xff);
     EXPECT_EQ(bad, 0u);
-    EXPECT_NE(b.backing(), ch::page_backing::unknown);  // the write buffer's, the latest used
+    EXPECT_NE(b.backing(), ch::page_backing::unknown); // the write buffer's, the latest used
 }

@@ -188,8 +188,10 @@ TEST(plan_estimate, bounds_beyond_64_bits_saturate_and_exceed_every_limit) {
     const std::uint64_t all_ones = std::numeric_limits<std::uint64_t>::max();
     ch::plan_cost c = ch::estimate_plan(wrapped);
     EXPECT_EQ(c.bytes_written, all_ones);
-    EXPECT_THROW(ch::check_write_volume(c.bytes_written, cap, "t.img", std::nullopt, false), flashxxl::config_error);
-    EXPECT_THROW(ch::check_write_volume(c.bytes_written, cap, "t.img", all_ones - 1, false), flashxxl::config_error);
+    EXPECT_THROW(ch::check_write_volume(c.bytes_written, cap, "t.img", std::nullopt, false),
+                 flashxxl::config_error);
+    EXPECT_THROW(ch::check_write_volume(c.bytes_written, cap, "t.img", all_ones - 1, false),
+                 flashxxl::config_error);
     try {
         ch::check_write_volume(c.bytes_written, cap, "t.img", std::nullopt, false);
     } catch (const flashxxl::config_error& e) {
@@ -199,7 +201,8 @@ TEST(plan_estimate, bounds_beyond_64_bits_saturate_and_exceed_every_limit) {
     // a single run whose product is exactly 2^64, and reads of the same size
     const std::uint64_t big = 64 * GiB;
     for (const char* op : {"write", "read"}) {
-        auto one = ch::parse_experiments(std::string("run op=") + op + " order=seq block=32GiB count=536870912\n", "ovf.txt");
+        auto one = ch::parse_experiments(
+            std::string("run op=") + op + " order=seq block=32GiB count=536870912\n", "ovf.txt");
         ch::check_experiments(one, big, 4096);
         ch::plan_cost o = ch::estimate_plan(one);
         EXPECT_EQ(std::string(op) == "write" ? o.bytes_written : o.bytes_read, all_ones) << op;
@@ -208,7 +211,8 @@ TEST(plan_estimate, bounds_beyond_64_bits_saturate_and_exceed_every_limit) {
 }
 
 TEST(plan_estimate, saturating_helpers) {
-    EXPECT_EQ(ch::format_bound(ch::saturated_bytes).rfind("more than ", 0), 0u) << ch::format_bound(ch::saturated_bytes);
+    EXPECT_EQ(ch::format_bound(ch::saturated_bytes).rfind("more than ", 0), 0u)
+        << ch::format_bound(ch::saturated_bytes);
     EXPECT_EQ(ch::format_bound(2 * GiB), "2 GiB");
     EXPECT_EQ(ch::saturating_add(ch::saturated_bytes - 1, 2), ch::saturated_bytes);
     EXPECT_EQ(ch::saturating_mul(std::uint64_t(1) << 32, std::uint64_t(1) << 32), ch::saturated_bytes);

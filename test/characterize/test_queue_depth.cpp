@@ -49,13 +49,15 @@ TEST(characterize_queue_depth, the_snippet_states_io_threads_and_the_parser_take
     rec.io_threads = 4;
     std::string snippet = ch::config_snippet(rec, "/dev/sdx", 32 * GiB, "ssd", true);
     EXPECT_NE(snippet.find("# recommended: Br=128KiB Bw=512KiB io_threads=4"), std::string::npos) << snippet;
-    EXPECT_NE(snippet.find("syscall name=ssd br=128KiB bw=512KiB io_threads=4\n"), std::string::npos) << snippet;
+    EXPECT_NE(snippet.find("syscall name=ssd br=128KiB bw=512KiB io_threads=4\n"), std::string::npos)
+        << snippet;
     flashxxl::machine_spec spec = flashxxl::parse_machine_config(snippet, "snippet");
     ASSERT_EQ(spec.devices.size(), 1u);
     EXPECT_EQ(spec.devices[0].io_threads, 4u);
     // Not measured (a model): no io_threads= at all, the device's default (1) applies.
     rec.io_threads.reset();
-    EXPECT_EQ(ch::config_snippet(rec, "/dev/sdx", 32 * GiB, "ssd", true).find("io_threads"), std::string::npos);
+    EXPECT_EQ(ch::config_snippet(rec, "/dev/sdx", 32 * GiB, "ssd", true).find("io_threads"),
+              std::string::npos);
 }
 
 TEST(characterize_queue_depth, a_model_serves_one_request_at_a_time_and_is_refused) {
@@ -80,9 +82,9 @@ TEST(characterize_queue_depth, bad_options_name_what_was_expected) {
     o.depths = {65};
     EXPECT_THROW((void)ch::measure_queue_depths(t, o), flashxxl::config_error);
     o.depths = {1};
-    o.block = 6000;  // not a multiple of the target's alignment
+    o.block = 6000; // not a multiple of the target's alignment
     EXPECT_THROW((void)ch::measure_queue_depths(t, o), flashxxl::config_error);
-    o.block = 128 * MiB;  // larger than the span
+    o.block = 128 * MiB; // larger than the span
     EXPECT_THROW((void)ch::measure_queue_depths(t, o), flashxxl::config_error);
     // One buffer per request in flight: 64 x 32 MiB is over the 1 GiB bound, and the message says so.
     o.span = 8 * GiB;
@@ -92,13 +94,14 @@ TEST(characterize_queue_depth, bad_options_name_what_was_expected) {
         (void)ch::measure_queue_depths(t, o);
         FAIL() << "2 GiB of buffers accepted";
     } catch (const flashxxl::config_error& e) {
-        EXPECT_NE(std::string(e.what()).find("depth 64 reads of 32MiB need 2GiB of buffers"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("depth 64 reads of 32MiB need 2GiB of buffers"),
+                  std::string::npos)
             << e.what();
     }
 }
 
 TEST(characterize_queue_depth, a_file_is_read_with_several_requests_in_flight) {
-    flashxxl::testing::temp_dir d(".");  // the build tree's disk: /tmp may be tmpfs, which file targets refuse
+    flashxxl::testing::temp_dir d("."); // the build tree's disk: /tmp may be tmpfs, which file targets refuse
     std::unique_ptr<ch::file_target> t;
     try {
         t = std::make_unique<ch::file_target>(d.file("t.img"), 4 * MiB);
@@ -109,7 +112,7 @@ TEST(characterize_queue_depth, a_file_is_read_with_several_requests_in_flight) {
     o.depths = {1, 3};
     o.block = 64 * KiB;
     o.max_requests = 96;
-    o.seconds_per_depth = 1e9;  // no time limit: every request is read, whatever the machine's speed
+    o.seconds_per_depth = 1e9; // no time limit: every request is read, whatever the machine's speed
     std::vector<double> progress;
     o.progress = [&](double f, const std::string&) { progress.push_back(f); };
     std::vector<ch::queue_depth_point> points = ch::measure_queue_depths(*t, o);
@@ -127,7 +130,8 @@ TEST(characterize_queue_depth, a_file_is_read_with_several_requests_in_flight) {
     // An offset outside the target is refused before anything is read.
     EXPECT_THROW((void)t->concurrent_reads({0, 4 * MiB}, 64 * KiB, 2, 1.0), flashxxl::invalid_request);
     // A time limit of (almost) nothing stops the readers early.
-    std::optional<ch::concurrent_reads_result> r = t->concurrent_reads(std::vector<std::uint64_t>(100000, 0), 4 * KiB, 2, 1e-9);
+    std::optional<ch::concurrent_reads_result> r =
+        t->concurrent_reads(std::vector<std::uint64_t>(100000, 0), 4 * KiB, 2, 1e-9);
     ASSERT_TRUE(r);
     EXPECT_LT(r->requests, 100000u);
 }

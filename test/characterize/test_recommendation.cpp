@@ -10,9 +10,9 @@
 #include "flashxxl/device/model_presets.hpp"
 
 namespace ch = flashxxl::characterize;
+using flashxxl::GiB;
 using flashxxl::KiB;
 using flashxxl::MiB;
-using flashxxl::GiB;
 
 namespace {
 
@@ -26,7 +26,8 @@ ch::characterization sweep(const std::string& preset, flashxxl::model_params par
 
 std::string sweep_line(std::uint64_t span, std::uint64_t from, const std::string& extra = "") {
     return "sweep patterns=SR,RR,SW,RW,RW@4KiB from=" + std::to_string(from) +
-           " to=16MiB max=64MiB selfscale=yes repeat=1 time=600 count=300 span=" + std::to_string(span) + extra + "\n";
+           " to=16MiB max=64MiB selfscale=yes repeat=1 time=600 count=300 span=" + std::to_string(span) +
+           extra + "\n";
 }
 
 } // namespace
@@ -35,9 +36,9 @@ TEST(characterize_recommendation, hama_ssd_knees_match_the_papers_and_the_chunk)
     auto c = sweep("hama-ssd-2009", {}, sweep_line(8 * GiB, 512));
     ch::recommendation rec = ch::recommend(c);
     ASSERT_TRUE(rec.br && rec.bw_aligned && rec.bw_unaligned);
-    EXPECT_EQ(*rec.br, 128 * KiB);               // seeds/001: Br = 128 KiB (95.6% of peak at 128 KiB)
-    EXPECT_EQ(*rec.bw_aligned, 512 * KiB);       // the chunk size: a whole-chunk write needs no merge
-    EXPECT_EQ(*rec.bw_unaligned, 16 * MiB);      // seeds/001: Bw = 16 MiB (90.5% at 4 KiB-granular offsets)
+    EXPECT_EQ(*rec.br, 128 * KiB);          // seeds/001: Br = 128 KiB (95.6% of peak at 128 KiB)
+    EXPECT_EQ(*rec.bw_aligned, 512 * KiB);  // the chunk size: a whole-chunk write needs no merge
+    EXPECT_EQ(*rec.bw_unaligned, 16 * MiB); // seeds/001: Bw = 16 MiB (90.5% at 4 KiB-granular offsets)
     // the shape of DEVICE-MODELS.md: aligned 256 KiB random writes reach only ~22% of sequential
     EXPECT_LT(rec.at("RW", 256 * KiB), 0.3 * rec.peak_seq_write_mib_s);
     EXPECT_GT(rec.at("RW", 512 * KiB), 0.98 * rec.peak_seq_write_mib_s);
@@ -99,7 +100,8 @@ TEST(characterize_recommendation, quick_plan_recommends_the_same_on_hama) {
     EXPECT_FALSE(c.self_scaling.empty());
     std::string snippet = ch::config_snippet(rec, "/dev/sdx", 32 * GiB, "ssd", true);
     EXPECT_NE(snippet.find("# recommended: Br=128KiB Bw=512KiB"), std::string::npos) << snippet;
-    EXPECT_NE(snippet.find("flash=/dev/sdx,32GiB,syscall name=ssd br=128KiB bw=512KiB\n"), std::string::npos) << snippet;
+    EXPECT_NE(snippet.find("flash=/dev/sdx,32GiB,syscall name=ssd br=128KiB bw=512KiB\n"), std::string::npos)
+        << snippet;
     EXPECT_EQ(snippet.find(", not "), std::string::npos) << "Bw was not raised: " << snippet;
     // The snippet is a config line the machine parser takes as it is, block sizes included.
     flashxxl::machine_spec spec = flashxxl::parse_machine_config(snippet, "snippet");
@@ -111,13 +113,14 @@ TEST(characterize_recommendation, quick_plan_recommends_the_same_on_hama) {
 TEST(characterize_recommendation, snippet_raises_bw_to_a_multiple_of_br) {
     ch::recommendation rec;
     rec.br = 192 * KiB;
-    rec.bw_aligned = 512 * KiB;  // not a multiple of Br: the device line states 576 KiB
+    rec.bw_aligned = 512 * KiB; // not a multiple of Br: the device line states 576 KiB
     std::string snippet = ch::config_snippet(rec, "/x.img", GiB, "ssd", true);
     EXPECT_NE(snippet.find(" br=192KiB bw=576KiB\n"), std::string::npos) << snippet;
-    EXPECT_NE(snippet.find("# bw=576KiB, not 512KiB: a write block holds whole read blocks"), std::string::npos)
+    EXPECT_NE(snippet.find("# bw=576KiB, not 512KiB: a write block holds whole read blocks"),
+              std::string::npos)
         << snippet;
     EXPECT_EQ(flashxxl::parse_machine_config(snippet, "snippet").devices.at(0).bw, 576 * KiB);
-    rec.br.reset();  // Br not measured (an HDD whose random reads never level off): only bw= stated
+    rec.br.reset(); // Br not measured (an HDD whose random reads never level off): only bw= stated
     snippet = ch::config_snippet(rec, "/x.img", GiB, "ssd", true);
     EXPECT_EQ(snippet.find(" br="), std::string::npos) << snippet;
     EXPECT_NE(snippet.find(" bw=512KiB\n"), std::string::npos) << snippet;

@@ -42,10 +42,10 @@ TEST(characterize_reports, json_has_units_in_keys_and_the_recommendation) {
     auto j = ch::to_json(c, rec, ch::config_snippet(rec, "/x", 1 << 30, "ssd", true));
     EXPECT_EQ(j["target"]["capacity_bytes"].get<std::uint64_t>(), c.capacity);
     EXPECT_TRUE(j["totals"].contains("modelled_device_s"));
-    EXPECT_EQ(j["totals"]["written_bytes"].get<std::uint64_t>(), c.bytes_written);  // not bytes_written
+    EXPECT_EQ(j["totals"]["written_bytes"].get<std::uint64_t>(), c.bytes_written); // not bytes_written
     EXPECT_EQ(j["totals"]["read_bytes"].get<std::uint64_t>(), c.bytes_read);
-    EXPECT_EQ(j["runs"][0]["transferred_bytes"].get<std::uint64_t>(), c.runs[0].bytes);  // not bytes
-    EXPECT_EQ(j["runs"][0]["device_s"].get<double>(), c.runs[0].seconds);                // not seconds
+    EXPECT_EQ(j["runs"][0]["transferred_bytes"].get<std::uint64_t>(), c.runs[0].bytes); // not bytes
+    EXPECT_EQ(j["runs"][0]["device_s"].get<double>(), c.runs[0].seconds);               // not seconds
     EXPECT_EQ(j["recommendation"]["bw_block_aligned_bytes"].get<std::uint64_t>(), 512u * 1024);
     EXPECT_TRUE(j["recommendation"]["bw_4k_granular_bytes"].is_null()); // sweep stopped at 1 MiB
     EXPECT_EQ(j["runs"].size(), c.runs.size());
@@ -67,14 +67,15 @@ TEST(characterize_reports, json_has_units_in_keys_and_the_recommendation) {
 TEST(characterize_reports, csv_has_one_row_per_run_and_the_io_log_one_per_request) {
     std::ostringstream csv, log;
     ch::io_log_writer writer(log, 0);
-    auto c = small_run(&writer);  // the log streams while the plan runs
+    auto c = small_run(&writer); // the log streams while the plan runs
     ch::write_csv(csv, c);
     std::string s = csv.str();
     EXPECT_EQ(std::size_t(std::count(s.begin(), s.end(), '\n')), c.runs.size() + 1);
     EXPECT_EQ(s.rfind("experiment,line,pattern,mix,ratio,repeat,block_bytes", 0), 0u);
     std::string l = log.str();
     std::size_t requests = 0;
-    for (const auto& r : c.runs) requests += r.ios;
+    for (const auto& r : c.runs)
+        requests += r.ios;
     EXPECT_GT(requests, 0u);
     EXPECT_EQ(writer.rows(), requests);
     EXPECT_EQ(std::size_t(std::count(l.begin(), l.end(), '\n')), requests + 1);

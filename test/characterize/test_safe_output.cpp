@@ -92,7 +92,8 @@ TEST(safe_output, foreign_file_is_refused_unless_forced_and_ours_is_replaced) {
     flashxxl::testing::temp_dir d;
     { std::ofstream(d / "notes.txt") << "precious\n"; }
     std::string msg = refusal(d / "notes.txt");
-    EXPECT_NE(msg.find("--json '" + (d / "notes.txt") + "' exists and was not written by flashxxl"), std::string::npos)
+    EXPECT_NE(msg.find("--json '" + (d / "notes.txt") + "' exists and was not written by flashxxl"),
+              std::string::npos)
         << msg;
     EXPECT_NE(msg.find("--force"), std::string::npos) << msg;
     EXPECT_EQ(slurp(d / "notes.txt"), "precious\n");
@@ -128,7 +129,7 @@ TEST(safe_output, streamed_output_has_no_name_until_commit) {
     {
         safe_output_file lost(d / "late.json", "--json", false, {"flashxxl"});
         lost.stream() << std::string(1 << 20, 'x');
-    }  // not committed: nothing was linked, the old file stays
+    } // not committed: nothing was linked, the old file stays
     EXPECT_EQ(d.entries(), 1);
     EXPECT_EQ(slurp(d / "late.json"), "{\"generator\": \"flashxxl\"}\n");
     {
@@ -144,7 +145,7 @@ TEST(safe_output, streamed_output_has_no_name_until_commit) {
     std::remove((d / "plot.png").c_str());
     {
         safe_output_file empty(d / "empty.json", "--json", false, {"flashxxl"});
-        empty.commit();  // nothing written: an empty file
+        empty.commit(); // nothing written: an empty file
     }
     struct stat st {};
     ASSERT_EQ(::stat((d / "empty.json").c_str(), &st), 0);

@@ -22,7 +22,8 @@ namespace {
 //! Records every request that passed the guard; 0.1 ms + 1 ns per byte.
 class recording_target : public ch::target {
 public:
-    recording_target(std::uint64_t capacity, std::uint64_t alignment) : guard_("recorder", capacity, alignment) {}
+    recording_target(std::uint64_t capacity, std::uint64_t alignment)
+        : guard_("recorder", capacity, alignment) {}
     struct req {
         flashxxl::io_op op;
         std::uint64_t offset, length;
@@ -46,20 +47,41 @@ private:
 std::string pick(std::mt19937_64& rng, const std::vector<std::string>& v) { return v[rng() % v.size()]; }
 
 std::string random_value(std::mt19937_64& rng) {
-    static const std::vector<std::string> sizes = {"0", "512", "2KiB", "4KiB", "3000", "12KiB", "64KiB", "1MiB",
-                                                   "4MiB", "15MiB", "16MiB", "17MiB", "1GiB", "all", "-1", "x",
-                                                   "same", "none", "18446744073709551615", "8EiB"};
-    static const std::vector<std::string> numbers = {"0", "1", "2", "3", "5", "16", "33", "-1", "-3", "64", "1e3",
-                                                     "yes", "no", "auto", "0.5"};
+    static const std::vector<std::string> sizes = {"0",
+                                                   "512",
+                                                   "2KiB",
+                                                   "4KiB",
+                                                   "3000",
+                                                   "12KiB",
+                                                   "64KiB",
+                                                   "1MiB",
+                                                   "4MiB",
+                                                   "15MiB",
+                                                   "16MiB",
+                                                   "17MiB",
+                                                   "1GiB",
+                                                   "all",
+                                                   "-1",
+                                                   "x",
+                                                   "same",
+                                                   "none",
+                                                   "18446744073709551615",
+                                                   "8EiB"};
+    static const std::vector<std::string> numbers = {"0",  "1",  "2",   "3",   "5",  "16",   "33", "-1",
+                                                     "-3", "64", "1e3", "yes", "no", "auto", "0.5"};
     static const std::vector<std::string> times = {"0", "0.001", "0.01", "1ms", "2ms", "-1", "abc", "0.005s"};
-    static const std::vector<std::string> words = {"read", "write", "seq", "rand", "reverse", "inplace", "ordered",
-                                                   "partitioned", "SR", "RR", "SW", "RW", "RW@4KiB", "SR,RW@8KiB",
-                                                   "RW@512", "XX", "yes", "no"};
+    static const std::vector<std::string> words = {
+        "read", "write", "seq", "rand",    "reverse",    "inplace", "ordered", "partitioned", "SR",
+        "RR",   "SW",    "RW",  "RW@4KiB", "SR,RW@8KiB", "RW@512",  "XX",      "yes",         "no"};
     switch (rng() % 4) {
-    case 0: return pick(rng, sizes);
-    case 1: return pick(rng, numbers);
-    case 2: return pick(rng, times);
-    default: return pick(rng, words);
+    case 0:
+        return pick(rng, sizes);
+    case 1:
+        return pick(rng, numbers);
+    case 2:
+        return pick(rng, times);
+    default:
+        return pick(rng, words);
     }
 }
 
@@ -77,20 +99,65 @@ std::string random_line(std::mt19937_64& rng) {
     const std::vector<std::string> tm = {"0.001", "0.002", "1ms", "0"};
     static const std::vector<verb_keys> verbs = {
         {"fill", {{"block", sz}, {"span", spans}, {"offset", offs}}},
-        {"random_state", {{"span", spans}, {"offset", offs}, {"min", {"4KiB", "8KiB"}}, {"max", {"16KiB", "128KiB"}}, {"bytes", {"64KiB", "1MiB"}}}},
-        {"run", {{"op", {"read", "write"}}, {"order", {"seq", "rand", "reverse", "inplace", "ordered", "partitioned"}},
-                 {"block", sz}, {"span", spans}, {"offset", offs}, {"shift", {"0", "4KiB", "8KiB", "2KiB"}},
-                 {"granularity", {"4KiB", "8KiB"}}, {"count", small}, {"time", tm}, {"repeat", {"1", "2"}},
-                 {"incr", {"-3", "-1", "0", "2", "17"}}, {"partitions", {"1", "3", "8", "64"}}, {"parallel", {"1", "2", "4", "16"}},
-                 {"ignore", {"0", "2", "auto"}}, {"pause", {"0", "1ms"}}, {"burst", {"0", "2"}}, {"mix", {"SR", "RW", "RW@4KiB"}},
-                 {"ratio", {"1", "3"}}, {"random_start", {"yes", "no"}}}},
-        {"sweep", {{"patterns", {"SR,RR,SW,RW", "RW@4KiB", "SW,RW@8KiB"}}, {"from", {"4KiB", "8KiB", "1MiB"}},
-                   {"to", {"16KiB", "1MiB", "4MiB"}}, {"max", {"4MiB", "8MiB", "64MiB"}}, {"span", spans}, {"offset", offs},
-                   {"count", small}, {"time", tm}, {"selfscale", {"yes", "no"}}, {"fill", {"none", "1MiB", "4KiB"}}}},
-        {"burst", {{"burst_block", {"4KiB", "same", "8KiB"}}, {"burst_time", tm}, {"seq_block", sz}, {"windows", {"1", "2", "3"}},
-                   {"window", {"0.001", "0.002"}}, {"fill", {"none", "1MiB"}}, {"span", spans}, {"offset", offs}}},
-        {"stride", {{"block", sz}, {"length", small}, {"stride", {"4KiB", "64KiB", "1MiB"}}, {"repeat", small}, {"span", spans}, {"offset", offs}}},
-        {"write_read", {{"block", sz}, {"length", small}, {"stride", {"4KiB", "64KiB", "1MiB"}}, {"repeat", small}, {"span", spans}}},
+        {"random_state",
+         {{"span", spans},
+          {"offset", offs},
+          {"min", {"4KiB", "8KiB"}},
+          {"max", {"16KiB", "128KiB"}},
+          {"bytes", {"64KiB", "1MiB"}}}},
+        {"run",
+         {{"op", {"read", "write"}},
+          {"order", {"seq", "rand", "reverse", "inplace", "ordered", "partitioned"}},
+          {"block", sz},
+          {"span", spans},
+          {"offset", offs},
+          {"shift", {"0", "4KiB", "8KiB", "2KiB"}},
+          {"granularity", {"4KiB", "8KiB"}},
+          {"count", small},
+          {"time", tm},
+          {"repeat", {"1", "2"}},
+          {"incr", {"-3", "-1", "0", "2", "17"}},
+          {"partitions", {"1", "3", "8", "64"}},
+          {"parallel", {"1", "2", "4", "16"}},
+          {"ignore", {"0", "2", "auto"}},
+          {"pause", {"0", "1ms"}},
+          {"burst", {"0", "2"}},
+          {"mix", {"SR", "RW", "RW@4KiB"}},
+          {"ratio", {"1", "3"}},
+          {"random_start", {"yes", "no"}}}},
+        {"sweep",
+         {{"patterns", {"SR,RR,SW,RW", "RW@4KiB", "SW,RW@8KiB"}},
+          {"from", {"4KiB", "8KiB", "1MiB"}},
+          {"to", {"16KiB", "1MiB", "4MiB"}},
+          {"max", {"4MiB", "8MiB", "64MiB"}},
+          {"span", spans},
+          {"offset", offs},
+          {"count", small},
+          {"time", tm},
+          {"selfscale", {"yes", "no"}},
+          {"fill", {"none", "1MiB", "4KiB"}}}},
+        {"burst",
+         {{"burst_block", {"4KiB", "same", "8KiB"}},
+          {"burst_time", tm},
+          {"seq_block", sz},
+          {"windows", {"1", "2", "3"}},
+          {"window", {"0.001", "0.002"}},
+          {"fill", {"none", "1MiB"}},
+          {"span", spans},
+          {"offset", offs}}},
+        {"stride",
+         {{"block", sz},
+          {"length", small},
+          {"stride", {"4KiB", "64KiB", "1MiB"}},
+          {"repeat", small},
+          {"span", spans},
+          {"offset", offs}}},
+        {"write_read",
+         {{"block", sz},
+          {"length", small},
+          {"stride", {"4KiB", "64KiB", "1MiB"}},
+          {"repeat", small},
+          {"span", spans}}},
         {"pause", {{"time", tm}}},
     };
     static const std::vector<std::string> junk_keys = {"zzz", "colour", "count", "block", "op"};
@@ -107,7 +174,8 @@ std::string random_line(std::mt19937_64& rng) {
         line += " " + v.keys[k].first + "=" + val;
     }
     if (rng() % 10 == 0) line += " " + pick(rng, junk_keys) + "=" + random_value(rng);
-    if ((v.verb == "run" || v.verb == "sweep") && rng() % 4) line += " count=" + std::to_string(1 + rng() % 40);
+    if ((v.verb == "run" || v.verb == "sweep") && rng() % 4)
+        line += " count=" + std::to_string(1 + rng() % 40);
     if (rng() % 5 == 0) line += " # comment";
     return line;
 }
@@ -135,7 +203,8 @@ TEST(characterize_safety, fuzzed_experiment_files_never_leave_the_range) {
     for (int c = 0; c < 400; ++c) {
         std::string text;
         int lines = 1 + int(rng() % 3);
-        for (int l = 0; l < lines; ++l) text += random_line(rng) + "\n";
+        for (int l = 0; l < lines; ++l)
+            text += random_line(rng) + "\n";
         recording_target t(cap, align);
         ch::runner_options o;
         o.max_requests_per_run = 20000;
@@ -148,7 +217,8 @@ TEST(characterize_safety, fuzzed_experiment_files_never_leave_the_range) {
             // every rejection names the plan and the line
             EXPECT_NE(std::string(e.what()).find("fuzz:"), std::string::npos) << e.what();
         } catch (const flashxxl::invalid_request& e) {
-            ADD_FAILURE() << "the guard had to stop a request (the checks missed it): " << e.what() << "\n" << text;
+            ADD_FAILURE() << "the guard had to stop a request (the checks missed it): " << e.what() << "\n"
+                          << text;
         }
         for (const auto& q : t.log) {
             ASSERT_GT(q.length, 0u) << text;
@@ -158,7 +228,7 @@ TEST(characterize_safety, fuzzed_experiment_files_never_leave_the_range) {
         }
         requests += t.log.size();
     }
-    EXPECT_GT(accepted, 40);  // the fuzzer reaches the runner, not only the parser
+    EXPECT_GT(accepted, 40); // the fuzzer reaches the runner, not only the parser
     EXPECT_GT(rejected, 40);
     EXPECT_GT(requests, 10000u);
 }
@@ -193,7 +263,8 @@ TEST(characterize_safety, every_built_in_plan_runs_on_a_recording_target) {
         ch::runner r(t);
         ch::characterization c = r.run(ch::parse_experiments(ch::plan_text(name, o), name));
         EXPECT_GT(t.log.size(), 0u) << name;
-        for (const auto& q : t.log) ASSERT_LE(q.offset + q.length, 16 * MiB) << name; // the span, not the capacity
+        for (const auto& q : t.log)
+            ASSERT_LE(q.offset + q.length, 16 * MiB) << name; // the span, not the capacity
         if (name == "uflip") {
             EXPECT_GT(c.runs.size(), 200u);
         }

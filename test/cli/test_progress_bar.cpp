@@ -1,4 +1,5 @@
-// progress_bar: sparse plain lines on a non-terminal stream, in-place redraws on a terminal, nothing when disabled.
+// progress_bar: sparse plain lines on a non-terminal stream, in-place redraws on a terminal, nothing when
+// disabled.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -39,7 +40,9 @@ private:
     std::FILE* file_;
 };
 
-std::size_t count(const std::string& s, char c) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), c)); }
+std::size_t count(const std::string& s, char c) {
+    return static_cast<std::size_t>(std::count(s.begin(), s.end(), c));
+}
 
 clock_type::time_point at(clock_type::time_point t0, double seconds) {
     return t0 + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
@@ -65,7 +68,7 @@ TEST(progress_bar, long_run_on_a_non_terminal_prints_about_one_line_per_ten_perc
     // 1000 updates over 1000 s: 10 % takes 100 s, longer than 30 s, so the 10 % rule decides.
     std::string text = run_lines(1000, 1000);
     EXPECT_EQ(count(text, '\r'), 0u) << text;
-    EXPECT_EQ(count(text, '\n'), 11u + 1u) << text;  // 0 %, 10 %, ..., 100 %, and the final line
+    EXPECT_EQ(count(text, '\n'), 11u + 1u) << text; // 0 %, 10 %, ..., 100 %, and the final line
     EXPECT_EQ(text.rfind("progress   0%", 0), 0u) << text;
     EXPECT_NE(text.find("progress  50%  after 500.0 s, ETA 8:20  step 500\n"), std::string::npos) << text;
     EXPECT_NE(text.find("progress 100%  done in 1000.0 s\n"), std::string::npos) << text;
@@ -108,7 +111,7 @@ TEST(progress_bar, a_run_that_ends_without_finish_says_where_it_stopped) {
     {
         flashxxl::progress_bar bar(out.file(), true, {}, t0);
         bar.update(0.0, "generating", t0);
-        bar.update(0.45, "sorting", at(t0, 1));  // no line: under 30 s
+        bar.update(0.45, "sorting", at(t0, 1)); // no line: under 30 s
     }
     std::string text = out.text();
     EXPECT_EQ(count(text, '\n'), 2u) << text;
@@ -122,8 +125,9 @@ TEST(progress_bar, redraw_style_rewrites_one_line_at_most_every_100_ms) {
     {
         flashxxl::progress_bar bar(out.file(), true, {flashxxl::progress_style::redraw}, t0);
         EXPECT_TRUE(bar.redraws());
-        for (int i = 0; i < 1000; ++i) bar.update(i / 1000.0, "sorting", at(t0, i / 1000.0));  // 1 s in all
-        bar.update(1.0, "sorting", at(t0, 1.0005));  // the end is always drawn
+        for (int i = 0; i < 1000; ++i)
+            bar.update(i / 1000.0, "sorting", at(t0, i / 1000.0)); // 1 s in all
+        bar.update(1.0, "sorting", at(t0, 1.0005));                // the end is always drawn
         bar.finish();
     }
     std::string text = out.text();
@@ -131,7 +135,8 @@ TEST(progress_bar, redraw_style_rewrites_one_line_at_most_every_100_ms) {
     EXPECT_EQ(text.back(), '\n');
     EXPECT_GE(count(text, '\r'), 10u);
     EXPECT_LE(count(text, '\r'), 12u);
-    EXPECT_NE(text.find("\r[##############################] 100%  ETA 0:00  sorting"), std::string::npos) << text;
+    EXPECT_NE(text.find("\r[##############################] 100%  ETA 0:00  sorting"), std::string::npos)
+        << text;
 }
 
 TEST(progress_bar, automatic_style_redraws_on_a_terminal) {

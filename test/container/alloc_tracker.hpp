@@ -71,7 +71,8 @@ inline bool allocating_inside_stxxl() {
     const int n = backtrace(frames, 8);
     for (int i = 0; i < n; ++i) {
         Dl_info info;
-        if (dladdr(frames[i], &info) && info.dli_fname && std::strstr(info.dli_fname, "libstxxl")) return true;
+        if (dladdr(frames[i], &info) && info.dli_fname && std::strstr(info.dli_fname, "libstxxl"))
+            return true;
     }
     return false;
 }
@@ -80,7 +81,7 @@ inline bool allocating_inside_stxxl() {
 // for plain new; aligned new puts the header just below the aligned address).
 struct alloc_header {
     std::size_t size;
-    std::size_t offset;  // from the malloc'd base to the user pointer
+    std::size_t offset; // from the malloc'd base to the user pointer
     std::size_t counted;
     std::size_t magic;
 };
@@ -89,7 +90,7 @@ constexpr std::size_t header_room = 64;
 inline void* tracked_alloc(std::size_t n, std::size_t align) {
     if (++alloc_tracker::allocations() == alloc_tracker::fail_at()) {
         if (allocating_inside_stxxl()) {
-            ++alloc_tracker::fail_at();  // spared: the next allocation fails instead
+            ++alloc_tracker::fail_at(); // spared: the next allocation fails instead
         } else {
             alloc_tracker::fail_at() = 0;
             throw std::bad_alloc();
@@ -122,8 +123,12 @@ inline void* tracked_alloc(std::size_t n, std::size_t align) {
 
 void* operator new(std::size_t n) { return flashxxl_test::tracked_alloc(n, 16); }
 void* operator new[](std::size_t n) { return flashxxl_test::tracked_alloc(n, 16); }
-void* operator new(std::size_t n, std::align_val_t a) { return flashxxl_test::tracked_alloc(n, std::size_t(a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return flashxxl_test::tracked_alloc(n, std::size_t(a)); }
+void* operator new(std::size_t n, std::align_val_t a) {
+    return flashxxl_test::tracked_alloc(n, std::size_t(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a) {
+    return flashxxl_test::tracked_alloc(n, std::size_t(a));
+}
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
     try {
         return flashxxl_test::tracked_alloc(n, 16);

@@ -17,7 +17,7 @@ namespace flashxxl_test {
 using namespace flashxxl;
 
 constexpr std::size_t br = 4096, bw = 16384;
-using small_blocks = blocks<br, bw>;  // the compile-time spelling, for the compatibility tests
+using small_blocks = blocks<br, bw>; // the compile-time spelling, for the compatibility tests
 inline const block_sizes small{br, bw};
 constexpr std::uint64_t mem = 128 * 1024;
 
@@ -25,15 +25,16 @@ constexpr std::uint64_t mem = 128 * 1024;
 //! (expect()) and stores in *switched whether it chose double-buffered run formation; sorts
 //! and merges on `threads` threads (0: the machine's).
 template <class T, class Cmp>
-inline void check_sorter(shape sh, std::size_t n, Cmp cmp, std::uint64_t memory = mem, bool* switched = nullptr,
-                  const block_sizes& b = small, std::size_t threads = 0) {
+inline void check_sorter(shape sh, std::size_t n, Cmp cmp, std::uint64_t memory = mem,
+                         bool* switched = nullptr, const block_sizes& b = small, std::size_t threads = 0) {
     bool hint = switched != nullptr;
     const block_layout<T> layout(b.br);
     machine m = flashxxl_test::tiny_machine();
     auto k = flashxxl_test::keys(sh, n, std::uint32_t(n * 13 + int(sh)));
     std::vector<T> want;
     want.reserve(n);
-    for (auto x : k) want.push_back(T(x, x));
+    for (auto x : k)
+        want.push_back(T(x, x));
     std::vector<T> input = want;
     std::stable_sort(want.begin(), want.end(), cmp);
 
@@ -47,7 +48,8 @@ inline void check_sorter(shape sh, std::size_t n, Cmp cmp, std::uint64_t memory 
         EXPECT_EQ(s.threads(), threads == 0 ? default_threads() : threads);
         EXPECT_EQ(s.blocks(), b);
         if (hint) double_buffered = s.expect(n);
-        for (const T& x : input) s.push(x);
+        for (const T& x : input)
+            s.push(x);
         EXPECT_EQ(s.size(), n);
         s.sort();
         std::size_t i = 0;
@@ -96,6 +98,5 @@ inline void check_sorter(shape sh, std::size_t n, Cmp cmp, std::uint64_t memory 
         }
     }
 }
-
 
 } // namespace flashxxl_test

@@ -1,4 +1,5 @@
-// Tests of container/map.hpp (the two-level B-tree) against std::map, with counted I/O, memory and error checks.
+// Tests of container/map.hpp (the two-level B-tree) against std::map, with counted I/O, memory and error
+// checks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,12 +24,12 @@ using namespace flashxxl;
 namespace {
 
 //! A value of `Bytes` bytes without a default constructor; its bytes derive from a tag.
-template <std::size_t Bytes>
-struct payload {
+template <std::size_t Bytes> struct payload {
     std::uint8_t b[Bytes];
     payload() = delete;
     explicit payload(std::uint64_t tag) {
-        for (std::size_t i = 0; i < Bytes; ++i) b[i] = std::uint8_t(tag * 131 + i * 7);
+        for (std::size_t i = 0; i < Bytes; ++i)
+            b[i] = std::uint8_t(tag * 131 + i * 7);
     }
     friend bool operator==(const payload& x, const payload& y) { return std::memcmp(x.b, y.b, Bytes) == 0; }
 };
@@ -46,8 +47,7 @@ struct odd_less {
 
 //! A key of `Bytes` bytes: so few per Br block that the tree inside a node has three or more
 //! levels even for small Bw.
-template <std::size_t Bytes>
-struct fat_key {
+template <std::size_t Bytes> struct fat_key {
     std::uint64_t v;
     std::uint8_t pad[Bytes - 8];
     fat_key() = delete;
@@ -55,32 +55,29 @@ struct fat_key {
     std::uint64_t value() const { return v; }
 };
 struct fat_less {
-    template <class K>
-    bool operator()(const K& a, const K& b) const { return a.v < b.v; }
+    template <class K> bool operator()(const K& a, const K& b) const { return a.v < b.v; }
 };
 
-template <class K>
-K make_key(std::uint64_t v) {
-    return K(v);
-}
-template <class K>
-std::uint64_t key_value(const K& k) {
-    if constexpr (std::is_integral<K>::value) return std::uint64_t(k);
-    else return k.value();
+template <class K> K make_key(std::uint64_t v) { return K(v); }
+template <class K> std::uint64_t key_value(const K& k) {
+    if constexpr (std::is_integral<K>::value)
+        return std::uint64_t(k);
+    else
+        return k.value();
 }
 
 machine machine_of(const std::string& size) { return flashxxl_test::tiny_machine(size); }
 
 machine tl_machine() {
-    return machine::from_config_text("name=tl-map\n"
-                                     "flash=memory,64MiB,memory name=ssd tl=on tl_page=4KiB tl_segment=64KiB\n"
-                                     "placement=single device=ssd\n",
-                                     "tl-map.cfg");
+    return machine::from_config_text(
+        "name=tl-map\n"
+        "flash=memory,64MiB,memory name=ssd tl=on tl_page=4KiB tl_segment=64KiB\n"
+        "placement=single device=ssd\n",
+        "tl-map.cfg");
 }
 
 //! Compares the whole map with the reference by iteration, and size().
-template <class Map, class Ref>
-void expect_same(Map& m, const Ref& ref, const std::string& where) {
+template <class Map, class Ref> void expect_same(Map& m, const Ref& ref, const std::string& where) {
     ASSERT_EQ(m.size(), ref.size()) << where;
     ASSERT_EQ(m.empty(), ref.empty()) << where;
     auto it = m.begin();
@@ -96,7 +93,8 @@ void expect_same(Map& m, const Ref& ref, const std::string& where) {
 //! Random inserts (with duplicates), finds, lower_bounds, erases, iteration after every phase,
 //! erase everything, bulk_load then updates: all against std::map.
 template <class K, class V, class Cmp>
-void randomized(machine& mach, const block_sizes& b, std::uint64_t n, std::uint32_t seed, std::uint64_t memory = 0) {
+void randomized(machine& mach, const block_sizes& b, std::uint64_t n, std::uint32_t seed,
+                std::uint64_t memory = 0) {
     using M = flashxxl::map<K, V, Cmp>;
     std::map<std::uint64_t, V> ref;
     std::mt19937_64 rng(seed);
@@ -160,9 +158,11 @@ void randomized(machine& mach, const block_sizes& b, std::uint64_t n, std::uint3
         EXPECT_NO_THROW(m.check_structure()) << "after mixed updates";
         // Phase 5: erase everything in random order.
         std::vector<std::uint64_t> all;
-        for (const auto& kv : ref) all.push_back(kv.first);
+        for (const auto& kv : ref)
+            all.push_back(kv.first);
         std::shuffle(all.begin(), all.end(), rng);
-        for (std::uint64_t k : all) ASSERT_EQ(m.erase(make_key<K>(k)), 1u) << "erase all: " << k;
+        for (std::uint64_t k : all)
+            ASSERT_EQ(m.erase(make_key<K>(k)), 1u) << "erase all: " << k;
         ref.clear();
         expect_same(m, ref, "after erasing everything");
         EXPECT_EQ(m.node_count(), 0u);
@@ -195,8 +195,11 @@ void randomized(machine& mach, const block_sizes& b, std::uint64_t n, std::uint3
 }
 
 const std::vector<block_sizes>& pairs() {
-    static const std::vector<block_sizes> p{{4 * KiB, 4 * KiB}, {4 * KiB, 8 * KiB}, {4 * KiB, 32 * KiB},
-                                            {8 * KiB, 64 * KiB}, {12 * KiB, 36 * KiB}};
+    static const std::vector<block_sizes> p{{4 * KiB, 4 * KiB},
+                                            {4 * KiB, 8 * KiB},
+                                            {4 * KiB, 32 * KiB},
+                                            {8 * KiB, 64 * KiB},
+                                            {12 * KiB, 36 * KiB}};
     return p;
 }
 
@@ -239,7 +242,8 @@ TEST(map, matches_std_map_deep_trees_inside_nodes) {
 // The same on a device with a translation layer (a read of never-written data is an error there).
 TEST(map, works_on_a_translation_layer_device) {
     machine m = tl_machine();
-    randomized<std::uint64_t, payload<24>, std::less<std::uint64_t>>(m, block_sizes{4 * KiB, 16 * KiB}, 2500, 4);
+    randomized<std::uint64_t, payload<24>, std::less<std::uint64_t>>(m, block_sizes{4 * KiB, 16 * KiB}, 2500,
+                                                                     4);
     EXPECT_GT(flashxxl_test::total_stats(m).total.write_ops, 0u);
 }
 
@@ -252,7 +256,8 @@ TEST(map, find_transfers_br_log_br_n_items) {
     M m(mach, M::min_memory(b), b);
     const std::uint64_t n = 400000;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> in;
-    for (std::uint64_t i = 0; i < n; ++i) in.emplace_back(3 * i, i);
+    for (std::uint64_t i = 0; i < n; ++i)
+        in.emplace_back(3 * i, i);
     m.bulk_load(in);
     ASSERT_GE(m.height(), 2u);
     m.drop_cache();
@@ -289,7 +294,8 @@ TEST(map, find_transfers_br_log_br_n_items) {
     d = flashxxl_test::total_stats(mach) - before;
     EXPECT_EQ(d.total.read_bytes, d.total.read_ops * b.br);
     const std::uint64_t entry_blocks = length / (b.br / 16) + 1;
-    EXPECT_LE(d.total.read_ops, entry_blocks + 4 * m.height() + 4) << "a scan reads about length / E Br blocks";
+    EXPECT_LE(d.total.read_ops, entry_blocks + 4 * m.height() + 4)
+        << "a scan reads about length / E Br blocks";
 }
 
 // A bulk load writes every node once, in whole Bw writes: each item about once.
@@ -301,7 +307,8 @@ TEST(map, bulk_load_writes_each_item_about_once_in_bw_writes) {
         M m(mach, M::min_memory(b), b);
         const std::uint64_t n = 300000;
         std::vector<std::pair<std::uint64_t, std::uint64_t>> in;
-        for (std::uint64_t i = 0; i < n; ++i) in.emplace_back(i, 7 * i);
+        for (std::uint64_t i = 0; i < n; ++i)
+            in.emplace_back(i, 7 * i);
         m.bulk_load(in.begin(), in.end());
         device_stats s = flashxxl_test::total_stats(mach);
         EXPECT_EQ(s.total.write_ops, m.node_count());
@@ -310,9 +317,11 @@ TEST(map, bulk_load_writes_each_item_about_once_in_bw_writes) {
         EXPECT_LE(double(s.total.write_bytes), 1.15 * double(n * 16)) << "each item written about once";
         EXPECT_EQ(m.size(), n);
         // Spot checks, and a full scan.
-        for (std::uint64_t k : {std::uint64_t(0), n / 2, n - 1}) ASSERT_EQ(m.find(k)->second, 7 * k);
+        for (std::uint64_t k : {std::uint64_t(0), n / 2, n - 1})
+            ASSERT_EQ(m.find(k)->second, 7 * k);
         std::uint64_t expect = 0;
-        for (auto it = m.begin(); it != m.end(); ++it, ++expect) ASSERT_EQ(it->first, expect);
+        for (auto it = m.begin(); it != m.end(); ++it, ++expect)
+            ASSERT_EQ(it->first, expect);
         EXPECT_EQ(expect, n);
         // Not empty: refused. Unsorted or duplicate input: refused, the map left empty.
         EXPECT_THROW(m.bulk_load(in.begin(), in.end()), invalid_request);
@@ -337,14 +346,16 @@ TEST(map, dirty_nodes_are_written_back_in_whole_bw_blocks) {
     machine mach = machine_of("64MiB");
     using M = flashxxl::map<std::uint64_t, std::uint64_t>;
     M m(mach, 16 * MiB, b);
-    for (std::uint64_t i = 0; i < 1000; ++i) m.insert({i, i});
+    for (std::uint64_t i = 0; i < 1000; ++i)
+        m.insert({i, i});
     EXPECT_EQ(flashxxl_test::total_stats(mach).total.write_ops, 0u) << "a cached leaf absorbs the inserts";
     m.flush();
     device_stats s = flashxxl_test::total_stats(mach);
     EXPECT_EQ(s.total.write_ops, m.node_count());
     EXPECT_EQ(s.total.write_bytes, s.total.write_ops * b.bw);
     m.flush();
-    EXPECT_EQ(flashxxl_test::total_stats(mach).total.write_ops, s.total.write_ops) << "clean nodes are not rewritten";
+    EXPECT_EQ(flashxxl_test::total_stats(mach).total.write_ops, s.total.write_ops)
+        << "clean nodes are not rewritten";
 }
 
 TEST(map, too_small_memory_is_a_clear_error) {
@@ -394,19 +405,22 @@ TEST(map, out_of_space_leaves_the_map_usable) {
         EXPECT_NO_THROW(m.check_structure()) << "after out of space";
         // Erasing makes room again.
         std::vector<std::uint64_t> keys;
-        for (const auto& kv : ref) keys.push_back(kv.first);
+        for (const auto& kv : ref)
+            keys.push_back(kv.first);
         for (std::size_t i = 0; i < keys.size(); i += 2) {
             ASSERT_EQ(m.erase(keys[i]), 1u);
             ref.erase(keys[i]);
         }
-        for (std::uint64_t k = 1; k < 200; k += 2) ASSERT_EQ(m.insert({k, payload<40>(k)}).second, ref.insert({k, payload<40>(k)}).second);
+        for (std::uint64_t k = 1; k < 200; k += 2)
+            ASSERT_EQ(m.insert({k, payload<40>(k)}).second, ref.insert({k, payload<40>(k)}).second);
         expect_same(m, ref, "after erasing half and inserting again");
         EXPECT_NO_THROW(m.check_structure()) << "after erasing half and inserting again";
         // A bulk load too large for the device: out_of_space, the map left empty.
         m.clear();
         ref.clear();
         std::vector<std::pair<std::uint64_t, payload<40>>> in;
-        for (std::uint64_t i = 0; i < 20000; ++i) in.emplace_back(i, payload<40>(i));
+        for (std::uint64_t i = 0; i < 20000; ++i)
+            in.emplace_back(i, payload<40>(i));
         EXPECT_THROW(m.bulk_load(in.begin(), in.end()), out_of_space);
         EXPECT_TRUE(m.empty());
         EXPECT_EQ(mach.dev(0).allocator().used_bytes(), 0u);
@@ -523,8 +537,10 @@ void sweep_failures(const std::string& name, Setup setup, Op op, int dheight, st
     SCOPED_TRACE(name);
     throw_plan plan;
     const Fault fault = [&] {
-        if constexpr (std::is_same_v<Fault, comparator_fault>) return Fault{&plan};
-        else return Fault{};
+        if constexpr (std::is_same_v<Fault, comparator_fault>)
+            return Fault{&plan};
+        else
+            return Fault{};
     }();
     std::uint64_t calls = 0;
     {
@@ -597,36 +613,32 @@ auto erase_key(std::uint64_t key) {
 
 // The scenarios of the failure sweeps: an insert that splits nodes (the root leaf, an internal
 // root, an internal child and a leaf below it) or an erase that borrows or merges.
-template <class Fault>
-void root_leaf_split() {
+template <class Fault> void root_leaf_split() {
     ASSERT_TRUE(throw_c % 2 == 0 && throw_ic % 2 == 0 && throw_c <= 64) << throw_c << " " << throw_ic;
     // One full root leaf: split_root of a leaf.
     sweep_failures<Fault>(
-        "root leaf split", [](throw_map& m, throw_ref& ref) { load_even(m, ref, throw_c); }, insert_1, +1, +2);
+        "root leaf split", [](throw_map& m, throw_ref& ref) { load_even(m, ref, throw_c); }, insert_1, +1,
+        +2);
 }
-template <class Fault>
-void internal_root_split() {
+template <class Fault> void internal_root_split() {
     // A full internal root over full leaves: split_root of an internal node, then split_child of a leaf.
     sweep_failures<Fault>(
         "internal root split", [](throw_map& m, throw_ref& ref) { load_even(m, ref, throw_c * throw_ic); },
         insert_1, +1, +3);
 }
-template <class Fault>
-void internal_and_leaf_child_split() {
+template <class Fault> void internal_and_leaf_child_split() {
     // Two full internal nodes over full leaves: split_child of an internal node, then of a leaf.
     sweep_failures<Fault>(
         "internal and leaf child split",
         [](throw_map& m, throw_ref& ref) { load_even(m, ref, 2 * throw_c * throw_ic); }, insert_1, 0, +2);
 }
-template <class Fault>
-void leaf_borrow() {
+template <class Fault> void leaf_borrow() {
     // Leaves of C / 2 + 1 and C / 2: erasing from the second borrows from the first.
     sweep_failures<Fault>(
         "leaf borrow", [](throw_map& m, throw_ref& ref) { load_even(m, ref, throw_c + 1); },
         erase_key(2 * throw_c), 0, 0);
 }
-template <class Fault>
-void leaf_merge_and_root_collapse() {
+template <class Fault> void leaf_merge_and_root_collapse() {
     // Both at C / 2: erasing merges them, and the root (one child left) goes.
     sweep_failures<Fault>(
         "leaf merge, root collapse",
@@ -637,16 +649,14 @@ void leaf_merge_and_root_collapse() {
         },
         erase_key(2 * throw_c), -1, -2);
 }
-template <class Fault>
-void internal_borrow() {
+template <class Fault> void internal_borrow() {
     // Internal nodes of IC / 2 + 1 and IC / 2 children: erasing under the second borrows a child.
     const std::uint64_t n = throw_c * (throw_ic + 1);
     sweep_failures<Fault>(
-        "internal borrow", [n](throw_map& m, throw_ref& ref) { load_even(m, ref, n); }, erase_key(2 * (n - 1)),
-        0, 0);
+        "internal borrow", [n](throw_map& m, throw_ref& ref) { load_even(m, ref, n); },
+        erase_key(2 * (n - 1)), 0, 0);
 }
-template <class Fault>
-void internal_merge_and_root_collapse() {
+template <class Fault> void internal_merge_and_root_collapse() {
     // Both at IC / 2 (erases from the front merged two leaves of the first): the next erase
     // merges them and the root goes.
     std::uint64_t next_key = 0;
@@ -669,9 +679,13 @@ void internal_merge_and_root_collapse() {
 // it was and usable: each comparator call of the update is made to throw once.
 TEST(map, comparator_throw_in_root_leaf_split) { root_leaf_split<comparator_fault>(); }
 TEST(map, comparator_throw_in_internal_root_split) { internal_root_split<comparator_fault>(); }
-TEST(map, comparator_throw_in_internal_and_leaf_child_split) { internal_and_leaf_child_split<comparator_fault>(); }
+TEST(map, comparator_throw_in_internal_and_leaf_child_split) {
+    internal_and_leaf_child_split<comparator_fault>();
+}
 TEST(map, comparator_throw_in_leaf_borrow) { leaf_borrow<comparator_fault>(); }
-TEST(map, comparator_throw_in_leaf_merge_and_root_collapse) { leaf_merge_and_root_collapse<comparator_fault>(); }
+TEST(map, comparator_throw_in_leaf_merge_and_root_collapse) {
+    leaf_merge_and_root_collapse<comparator_fault>();
+}
 TEST(map, comparator_throw_in_internal_borrow) { internal_borrow<comparator_fault>(); }
 TEST(map, comparator_throw_in_internal_merge_and_root_collapse) {
     internal_merge_and_root_collapse<comparator_fault>();
@@ -681,9 +695,13 @@ TEST(map, comparator_throw_in_internal_merge_and_root_collapse) {
 // bookkeeping, frames, sub-block cache entries, I/O requests.
 TEST(map, allocation_failure_in_root_leaf_split) { root_leaf_split<allocation_fault>(); }
 TEST(map, allocation_failure_in_internal_root_split) { internal_root_split<allocation_fault>(); }
-TEST(map, allocation_failure_in_internal_and_leaf_child_split) { internal_and_leaf_child_split<allocation_fault>(); }
+TEST(map, allocation_failure_in_internal_and_leaf_child_split) {
+    internal_and_leaf_child_split<allocation_fault>();
+}
 TEST(map, allocation_failure_in_leaf_borrow) { leaf_borrow<allocation_fault>(); }
-TEST(map, allocation_failure_in_leaf_merge_and_root_collapse) { leaf_merge_and_root_collapse<allocation_fault>(); }
+TEST(map, allocation_failure_in_leaf_merge_and_root_collapse) {
+    leaf_merge_and_root_collapse<allocation_fault>();
+}
 TEST(map, allocation_failure_in_internal_borrow) { internal_borrow<allocation_fault>(); }
 TEST(map, allocation_failure_in_internal_merge_and_root_collapse) {
     internal_merge_and_root_collapse<allocation_fault>();
@@ -726,17 +744,22 @@ TEST(map, real_allocation_stays_within_the_budget) {
     const std::uint64_t memory = 2 * MiB;
     std::vector<std::uint64_t> keys(60000);
     std::mt19937_64 rng(7);
-    for (auto& k : keys) k = rng();
+    for (auto& k : keys)
+        k = rng();
     std::int64_t peak = 0;
     std::uint64_t nodes = 0, found = 0, account_peak = 0;
     flashxxl_test::alloc_tracker::start();
     {
         M m(mach, memory, b);
-        for (std::uint64_t k : keys) m.insert({k, k});
+        for (std::uint64_t k : keys)
+            m.insert({k, k});
         nodes = m.node_count();
-        for (std::uint64_t k : keys) found += m.find(k) != m.end() ? 1 : 0;
-        for (std::size_t i = 0; i < keys.size(); i += 2) m.erase(keys[i]);
-        for (auto it = m.begin(); it != m.end(); ++it) ++found;
+        for (std::uint64_t k : keys)
+            found += m.find(k) != m.end() ? 1 : 0;
+        for (std::size_t i = 0; i < keys.size(); i += 2)
+            m.erase(keys[i]);
+        for (auto it = m.begin(); it != m.end(); ++it)
+            ++found;
         account_peak = m.account().peak();
         peak = flashxxl_test::alloc_tracker::peak();
     }

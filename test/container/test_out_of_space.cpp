@@ -1,4 +1,5 @@
-// Tests of out_of_space in vector, sort, sorter, stack and queue: named, and the state it leaves is the documented one.
+// Tests of out_of_space in vector, sort, sorter, stack and queue: named, and the state it leaves is the
+// documented one.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -25,11 +26,14 @@ machine machine_of(std::uint64_t bytes) { return flashxxl_test::tiny_machine(std
 
 //! Stream on device 'big', scratch on device 'small' (of `small_bytes`), the rest on 'big'.
 machine two_devices(std::uint64_t small_bytes) {
-    return machine::from_config_text("name=two\n"
-                                     "flash=memory,1MiB,memory name=big\n"
-                                     "flash=memory," + std::to_string(small_bytes) + "B,memory name=small\n"
-                                     "placement=per_role stream=big scratch=small hot=big static_data=big\n",
-                                     "two-devices");
+    return machine::from_config_text(
+        "name=two\n"
+        "flash=memory,1MiB,memory name=big\n"
+        "flash=memory," +
+            std::to_string(small_bytes) +
+            "B,memory name=small\n"
+            "placement=per_role stream=big scratch=small hot=big static_data=big\n",
+        "two-devices");
 }
 
 //! Asserts that `what` names the device, the role and the structure of an out_of_space.
@@ -58,7 +62,8 @@ void expect_latched(const std::function<void()>& op, const std::string& operatio
         op();
         ADD_FAILURE() << operation << " did not throw";
     } catch (const io_failure& e) {
-        EXPECT_NE(std::string(e.what()).find(operation + ": unusable since an earlier failure lost items (" + first),
+        EXPECT_NE(std::string(e.what()).find(operation + ": unusable since an earlier failure lost items (" +
+                                             first),
                   std::string::npos)
             << e.what();
     }
@@ -87,7 +92,8 @@ void expect_vector_latched(vec& v, machine& m, const std::string& first) {
 //! A vector of n items 0, 1, ... written with a stream writer.
 void fill(vec& v, std::uint64_t n) {
     vec::stream_writer w(v);
-    for (std::uint64_t i = 0; i < n; ++i) w.push(i);
+    for (std::uint64_t i = 0; i < n; ++i)
+        w.push(i);
     w.finish();
 }
 
@@ -95,7 +101,8 @@ void fill(vec& v, std::uint64_t n) {
 void expect_items(vec& v, const std::vector<std::uint64_t>& expected) {
     ASSERT_EQ(v.size(), expected.size());
     std::uint64_t i = 0;
-    for (vec::stream_reader r(v); !r.empty(); ++r, ++i) ASSERT_EQ(*r, expected[i]) << "item " << i;
+    for (vec::stream_reader r(v); !r.empty(); ++r, ++i)
+        ASSERT_EQ(*r, expected[i]) << "item " << i;
     EXPECT_EQ(i, expected.size());
 }
 
@@ -108,15 +115,17 @@ TEST(out_of_space, vector_writer_on_a_device_smaller_than_one_bw) {
     vec v(m, vec::min_memory(small), small);
     {
         vec::stream_writer w(v);
-        for (std::uint64_t i = 0; i < 1000; ++i) w.push(i);
+        for (std::uint64_t i = 0; i < 1000; ++i)
+            w.push(i);
         expect_named(out_of_space_of([&] { w.finish(); }), "ssd", "stream", "flashxxl::vector");
     }
-    EXPECT_FALSE(v.failed());  // reported: the vector keeps the groups written before (none)
+    EXPECT_FALSE(v.failed()); // reported: the vector keeps the groups written before (none)
     EXPECT_EQ(v.size(), 0u);
     {
         vec::stream_writer w(v);
-        for (std::uint64_t i = 0; i < 1000; ++i) w.push(i);
-    }  // destroyed without finish(): the failure is latched, not swallowed
+        for (std::uint64_t i = 0; i < 1000; ++i)
+            w.push(i);
+    } // destroyed without finish(): the failure is latched, not swallowed
     expect_vector_latched(v, m, "out of space on device 'ssd' (role stream, structure flashxxl::vector)");
 }
 
@@ -128,16 +137,19 @@ TEST(out_of_space, vector_writer_on_a_device_that_fills_half_way) {
     const std::uint64_t per_group = v.items_per_group(), n = 2 * per_group + 10;
     {
         vec::stream_writer w(v);
-        for (std::uint64_t i = 0; i < n; ++i) w.push(i);
+        for (std::uint64_t i = 0; i < n; ++i)
+            w.push(i);
     }
     expect_vector_latched(v, m, "out of space on device 'ssd' (role stream, structure flashxxl::vector)");
     {
         vec::stream_writer w(v);
-        for (std::uint64_t i = 0; i < n; ++i) w.push(i);
+        for (std::uint64_t i = 0; i < n; ++i)
+            w.push(i);
         expect_named(out_of_space_of([&] { w.finish(); }), "ssd", "stream", "flashxxl::vector");
     }
     std::vector<std::uint64_t> kept(2 * per_group);
-    for (std::uint64_t i = 0; i < kept.size(); ++i) kept[i] = i;
+    for (std::uint64_t i = 0; i < kept.size(); ++i)
+        kept[i] = i;
     expect_items(v, kept);
 }
 
@@ -155,12 +167,14 @@ TEST(out_of_space, vector_push_back_set_and_resize_leave_it_as_it_was) {
     fill(v, per_group);
     expect_named(out_of_space_of([&] { v.resize(4 * per_group, 5); }), "ssd", "stream", "flashxxl::vector");
     std::vector<std::uint64_t> items(per_group);
-    for (std::uint64_t i = 0; i < per_group; ++i) items[i] = i;
+    for (std::uint64_t i = 0; i < per_group; ++i)
+        items[i] = i;
     expect_items(v, items);
     // push_back until a write-back finds no extent: the failing item is not counted.
     std::uint64_t pushed = 0;
     const std::string what = out_of_space_of([&] {
-        for (; pushed < 4 * per_group; ++pushed) v.push_back(1000 + pushed);
+        for (; pushed < 4 * per_group; ++pushed)
+            v.push_back(1000 + pushed);
     });
     expect_named(what, "ssd", "stream", "flashxxl::vector");
     EXPECT_FALSE(v.failed());
@@ -168,7 +182,8 @@ TEST(out_of_space, vector_push_back_set_and_resize_leave_it_as_it_was) {
     // Assignment through an iterator whose eviction must write back a group that does not fit.
     const std::uint64_t size_before = v.size();
     expect_named(out_of_space_of([&] {
-                     for (auto it = v.begin(); it != v.end(); ++it) *it = 7;
+                     for (auto it = v.begin(); it != v.end(); ++it)
+                         *it = 7;
                  }),
                  "ssd", "stream", "flashxxl::vector");
     EXPECT_EQ(v.size(), size_before);
@@ -181,15 +196,17 @@ TEST(out_of_space, sort_leaves_the_vector_unchanged) {
         SCOPED_TRACE("scratch device of " + std::to_string(scratch_bytes) + " bytes");
         machine m = two_devices(scratch_bytes);
         vec v(m, vec::min_memory(small), small);
-        std::vector<std::uint64_t> items(24000);  // 188 KiB: about twice the larger scratch device
-        for (std::uint64_t i = 0; i < items.size(); ++i) items[i] = (i * 7919) % 24001;
+        std::vector<std::uint64_t> items(24000); // 188 KiB: about twice the larger scratch device
+        for (std::uint64_t i = 0; i < items.size(); ++i)
+            items[i] = (i * 7919) % 24001;
         {
             vec::stream_writer w(v);
-            for (std::uint64_t x : items) w.push(x);
+            for (std::uint64_t x : items)
+                w.push(x);
             w.finish();
         }
-        const std::uint64_t memory = sort_stream_memory<std::uint64_t>(small) +
-                                     sorter<std::uint64_t>::min_memory(small);
+        const std::uint64_t memory =
+            sort_stream_memory<std::uint64_t>(small) + sorter<std::uint64_t>::min_memory(small);
         const std::string what = out_of_space_of([&] { sort(v, std::less<std::uint64_t>(), memory); });
         expect_named(what, "small", "scratch", "flashxxl::sorter in flashxxl::sort");
         EXPECT_FALSE(v.failed());
@@ -205,7 +222,8 @@ TEST(out_of_space, sorter_latches) {
         machine m = machine_of(bytes);
         sorter<std::uint64_t> s(m, sorter<std::uint64_t>::min_memory(small), small);
         const std::string what = out_of_space_of([&] {
-            for (std::uint64_t i = 0; i < 24000; ++i) s.push(i ^ 0x5555);
+            for (std::uint64_t i = 0; i < 24000; ++i)
+                s.push(i ^ 0x5555);
             s.sort();
         });
         expect_named(what, "ssd", "scratch", "flashxxl::sorter");
@@ -223,12 +241,14 @@ TEST(out_of_space, stack_unchanged) {
         stack<std::uint64_t> s(m, stack<std::uint64_t>::memory_usage(small), small);
         std::uint64_t pushed = 0;
         const std::string what = out_of_space_of([&] {
-            for (; pushed < 10 * s.half_items(); ++pushed) s.push(pushed);
+            for (; pushed < 10 * s.half_items(); ++pushed)
+                s.push(pushed);
         });
         expect_named(what, "ssd", "hot", "flashxxl::stack");
         ASSERT_EQ(s.size(), pushed);
         EXPECT_EQ(pushed, (2 + bytes / small.bw) * s.half_items());
-        for (std::uint64_t i = pushed; i-- > 0; s.pop()) ASSERT_EQ(s.top(), i);
+        for (std::uint64_t i = pushed; i-- > 0; s.pop())
+            ASSERT_EQ(s.top(), i);
         EXPECT_TRUE(s.empty());
     }
 }
@@ -240,12 +260,14 @@ TEST(out_of_space, queue_unchanged) {
         queue<std::uint64_t> q(m, queue<std::uint64_t>::memory_usage(small), small);
         std::uint64_t pushed = 0;
         const std::string what = out_of_space_of([&] {
-            for (; pushed < 10 * q.buffer_items(); ++pushed) q.push(pushed);
+            for (; pushed < 10 * q.buffer_items(); ++pushed)
+                q.push(pushed);
         });
         expect_named(what, "ssd", "hot", "flashxxl::queue");
         ASSERT_EQ(q.size(), pushed);
         EXPECT_EQ(pushed, (1 + bytes / small.bw) * q.buffer_items());
-        for (std::uint64_t i = 0; i < pushed; ++i, q.pop()) ASSERT_EQ(q.front(), i);
+        for (std::uint64_t i = 0; i < pushed; ++i, q.pop())
+            ASSERT_EQ(q.front(), i);
         EXPECT_TRUE(q.empty());
     }
 }

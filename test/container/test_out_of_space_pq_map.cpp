@@ -82,7 +82,8 @@ std::uint64_t bytes_per_spill() {
     machine m = flashxxl_test::tiny_machine();
     pq_type pq(m, pq_memory, small);
     std::uint64_t pushed = 0;
-    while (pq.arrays() == 0) pq.push(pushed++);
+    while (pq.arrays() == 0)
+        pq.push(pushed++);
     return m.dev(0).allocator().used_bytes();
 }
 
@@ -154,7 +155,8 @@ TEST(out_of_space_pq, failed_push_batch_added_a_prefix) {
     pq_type pq(m, pq_memory, small);
     std::vector<std::uint64_t> batch(3 * pq.memory_capacity());
     std::mt19937_64 rng(3);
-    for (std::uint64_t& k : batch) k = rng() % 100000;
+    for (std::uint64_t& k : batch)
+        k = rng() % 100000;
     try {
         pq.push_batch(batch.begin(), batch.end());
         FAIL() << "no out_of_space";
@@ -261,7 +263,7 @@ TEST(out_of_space_map, device_full_half_way_stays_consistent) {
         std::uint64_t failures = 0, inserted_after = 0;
         for (std::uint64_t i = 0; i < 60000; ++i) {
             const std::uint64_t k = rng() % 1000000;
-            if (failures > 0 && rng() % 3 == 0 && !ref.empty()) {  // after a failure: erases too
+            if (failures > 0 && rng() % 3 == 0 && !ref.empty()) { // after a failure: erases too
                 auto at = ref.lower_bound(k);
                 const std::uint64_t victim = at == ref.end() ? ref.begin()->first : at->first;
                 ASSERT_EQ(m.erase(victim), 1u);
@@ -286,7 +288,8 @@ TEST(out_of_space_map, device_full_half_way_stays_consistent) {
         m.clear();
         ref.clear();
         std::vector<std::pair<std::uint64_t, std::uint64_t>> in;
-        for (std::uint64_t i = 0; i < 20 * map_type::leaf_capacity(small); ++i) in.emplace_back(i, i);
+        for (std::uint64_t i = 0; i < 20 * map_type::leaf_capacity(small); ++i)
+            in.emplace_back(i, i);
         try {
             m.bulk_load(in.begin(), in.end());
             FAIL() << "no out_of_space";
@@ -331,7 +334,8 @@ TEST(out_of_space_spillable_list, device_smaller_than_bw_keeps_the_list_in_memor
         spillable_list<rec> l(m, small, 4 * small.bw, acc);
         std::uint32_t pushed = 0;
         try {
-            for (; pushed < 1000000; ++pushed) l.push(rec{pushed, 3 * pushed});
+            for (; pushed < 1000000; ++pushed)
+                l.push(rec{pushed, 3 * pushed});
             FAIL() << "no out_of_space";
         } catch (const out_of_space& e) {
             expect_names(e, "scratch", "flashxxl::spillable_list");
@@ -344,7 +348,8 @@ TEST(out_of_space_spillable_list, device_smaller_than_bw_keeps_the_list_in_memor
         l.finish();
         std::vector<std::uint32_t> got = read_all(l);
         ASSERT_EQ(got.size(), pushed);
-        for (std::uint32_t i = 0; i < pushed; ++i) ASSERT_EQ(got[i], i);
+        for (std::uint32_t i = 0; i < pushed; ++i)
+            ASSERT_EQ(got[i], i);
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
@@ -359,7 +364,8 @@ TEST(out_of_space_spillable_list, device_full_half_way_after_the_spill) {
         spillable_list<rec> l(m, small, 4 * KiB, acc);
         std::uint32_t pushed = 0;
         try {
-            for (; pushed < 1000000; ++pushed) l.push(rec{pushed, 3 * pushed});
+            for (; pushed < 1000000; ++pushed)
+                l.push(rec{pushed, 3 * pushed});
             FAIL() << "no out_of_space";
         } catch (const out_of_space& e) {
             expect_names(e, "scratch", "flashxxl::spillable_list");

@@ -1,4 +1,5 @@
-// Tests of container/priority_queue.hpp vs std::priority_queue: many equal keys, interleaving, memory, I/O, run-time block sizes.
+// Tests of container/priority_queue.hpp vs std::priority_queue: many equal keys, interleaving, memory, I/O,
+// run-time block sizes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,7 +21,7 @@ using flashxxl_test::item;
 
 namespace {
 constexpr std::size_t br = 4096, bw = 16384;
-using small_blocks = blocks<br, bw>;  // the compile-time spelling, for the compatibility test
+using small_blocks = blocks<br, bw>; // the compile-time spelling, for the compatibility test
 const block_sizes small{br, bw};
 constexpr std::uint64_t mem = 160 * 1024;
 
@@ -37,7 +38,7 @@ void check_pq(std::uint32_t key_range, std::size_t n, int pop_percent_during, st
     std::uint64_t popped = 0;
     std::int64_t peak = 0;
     std::uint64_t merges = 0;
-    std::uint64_t directory = 0;  // the arrays' segment lists, allowed besides M
+    std::uint64_t directory = 0; // the arrays' segment lists, allowed besides M
     std::uint64_t arrays_written = 0;
     {
         flashxxl_test::alloc_tracker::start();
@@ -73,7 +74,8 @@ void check_pq(std::uint32_t key_range, std::size_t n, int pop_percent_during, st
             ASSERT_EQ(pq.size(), ref.size());
         }
         flashxxl_test::alloc_tracker::tracking() = true;
-        while (!ref.empty()) check_pop();
+        while (!ref.empty())
+            check_pop();
         flashxxl_test::alloc_tracker::tracking() = false;
         EXPECT_TRUE(pq.empty());
         EXPECT_LE(pq.account().peak(), memory);
@@ -102,8 +104,7 @@ void check_pq(std::uint32_t key_range, std::size_t n, int pop_percent_during, st
     (void)merges;
 }
 
-template <std::size_t Bytes>
-struct tagged : item<Bytes> {
+template <std::size_t Bytes> struct tagged : item<Bytes> {
     tagged(std::uint32_t k, std::uint32_t t) : item<Bytes>(k, t) { std::memcpy(this->payload, &t, 4); }
     std::uint32_t tag() const {
         std::uint32_t t;
@@ -111,8 +112,7 @@ struct tagged : item<Bytes> {
         return t;
     }
 };
-template <std::size_t Bytes>
-bool operator==(const tagged<Bytes>& a, const tagged<Bytes>& b) {
+template <std::size_t Bytes> bool operator==(const tagged<Bytes>& a, const tagged<Bytes>& b) {
     return static_cast<const item<Bytes>&>(a) == static_cast<const item<Bytes>&>(b);
 }
 // 4-byte items: the key is all there is, so the tag lives in the low bits of the key.
@@ -123,14 +123,12 @@ struct tagged4 {
     friend bool operator==(const tagged4& a, const tagged4& b) { return a.key == b.key; }
 };
 struct key_less {
-    template <class T>
-    bool operator()(const T& a, const T& b) const { return a.key < b.key; }
+    template <class T> bool operator()(const T& a, const T& b) const { return a.key < b.key; }
 };
 struct key_greater {
-    template <class T>
-    bool operator()(const T& a, const T& b) const { return a.key > b.key; }
+    template <class T> bool operator()(const T& a, const T& b) const { return a.key > b.key; }
 };
-}  // namespace
+} // namespace
 
 TEST(priority_queue, few_distinct_keys_push_all_then_pop_all) {
     check_pq<tagged<8>>(3, 200000, 0, 1, key_less());
@@ -164,7 +162,8 @@ TEST(priority_queue, four_byte_items) {
         }
     }
     std::vector<std::uint32_t> out;
-    EXPECT_EQ(pq.pop_batch(std::back_inserter(out), ref.size() + 5), ref.size());  // asks for more than there is
+    EXPECT_EQ(pq.pop_batch(std::back_inserter(out), ref.size() + 5),
+              ref.size()); // asks for more than there is
     for (std::uint32_t k : out) {
         ASSERT_EQ(k, ref.top());
         ref.pop();
@@ -221,7 +220,8 @@ TEST(priority_queue, memory_too_small_and_out_of_space) {
         std::uint64_t pushed = 0;
         EXPECT_THROW(
             {
-                for (; pushed < 10000000; ++pushed) pq.push(pushed);
+                for (; pushed < 10000000; ++pushed)
+                    pq.push(pushed);
             },
             out_of_space);
     }
@@ -252,12 +252,9 @@ std::string pq_pair_name(const ::testing::TestParamInfo<pq_pair_case>& info) {
 // Powers of two, the non-power-of-two 12 KiB / 36 KiB, and 192 KiB / 3 MiB as it is (M = 12 MiB)
 // and scaled down by 16 (12 KiB / 192 KiB).
 const pq_pair_case pq_pair_cases[] = {
-    {block_sizes(4 * KiB, 4 * KiB), 160 * KiB, 200000},
-    {block_sizes(4 * KiB, 16 * KiB), 160 * KiB, 200000},
-    {block_sizes(4 * KiB, 64 * KiB), 320 * KiB, 200000},
-    {block_sizes(12 * KiB, 36 * KiB), 320 * KiB, 200000},
-    {block_sizes(12 * KiB, 192 * KiB), MiB, 400000},
-    {block_sizes(192 * KiB, 3 * MiB), 12 * MiB, 2500000},
+    {block_sizes(4 * KiB, 4 * KiB), 160 * KiB, 200000},  {block_sizes(4 * KiB, 16 * KiB), 160 * KiB, 200000},
+    {block_sizes(4 * KiB, 64 * KiB), 320 * KiB, 200000}, {block_sizes(12 * KiB, 36 * KiB), 320 * KiB, 200000},
+    {block_sizes(12 * KiB, 192 * KiB), MiB, 400000},     {block_sizes(192 * KiB, 3 * MiB), 12 * MiB, 2500000},
 };
 
 class pq_pairs : public ::testing::TestWithParam<pq_pair_case> {};
@@ -282,7 +279,8 @@ TEST_P(pq_pairs, arrays_are_merged_when_slots_run_out) {
     priority_queue<std::uint64_t> pq(m, p.memory, p.blocks);
     std::mt19937_64 rng(5);
     std::uint64_t n = std::uint64_t(pq.memory_capacity()) * (pq.max_arrays() + 3);
-    for (std::uint64_t i = 0; i < n; ++i) pq.push(rng() >> 1);
+    for (std::uint64_t i = 0; i < n; ++i)
+        pq.push(rng() >> 1);
     EXPECT_GT(pq.merges(), 0u);
     std::uint64_t prev = ~std::uint64_t(0), count = 0;
     for (; !pq.empty(); pq.pop(), ++count) {
@@ -313,9 +311,11 @@ TEST(priority_queue, spills_and_merges_on_1_to_8_threads) {
             pq.set_threads(threads);
             std::mt19937_64 rng(11);
             std::uint64_t n = std::uint64_t(pq.memory_capacity()) * (pq.max_arrays() + 3);
-            for (std::uint64_t i = 0; i < n; ++i) pq.push(rng() >> 40);  // many equal keys
+            for (std::uint64_t i = 0; i < n; ++i)
+                pq.push(rng() >> 40); // many equal keys
             EXPECT_GT(pq.merges(), 0u);
-            for (; !pq.empty(); pq.pop()) out.push_back(pq.top());
+            for (; !pq.empty(); pq.pop())
+                out.push_back(pq.top());
             EXPECT_LE(pq.account().peak(), mem);
         }
         *io = flashxxl_test::total_stats(m).of(role::hot);
@@ -337,7 +337,7 @@ TEST(priority_queue, spills_and_merges_on_1_to_8_threads) {
 // 1..8 threads, within the budget (account and real allocations).
 namespace {
 struct batch_run {
-    std::vector<std::uint32_t> keys;  // popped keys, in order
+    std::vector<std::uint32_t> keys; // popped keys, in order
     std::uint64_t account_peak = 0;
     std::int64_t alloc_peak = 0;
     std::uint64_t directory = 0;
@@ -356,8 +356,17 @@ batch_run run_batch_script(bool batched, std::uint32_t key_range, std::uint32_t 
         pq.set_threads(threads);
         flashxxl_test::alloc_tracker::stop();
         std::mt19937 rng(seed);
-        const std::uint64_t sizes[] = {0, 1, 2, 3, 17, 1000, 5000, pq.heap_capacity() - 1, pq.heap_capacity() + 1,
-                                       pq.memory_capacity() + 123, 3 * pq.memory_capacity()};
+        const std::uint64_t sizes[] = {0,
+                                       1,
+                                       2,
+                                       3,
+                                       17,
+                                       1000,
+                                       5000,
+                                       pq.heap_capacity() - 1,
+                                       pq.heap_capacity() + 1,
+                                       pq.memory_capacity() + 123,
+                                       3 * pq.memory_capacity()};
         std::uint64_t pushed = 0;
         std::vector<T> batch;
         std::vector<T> out;
@@ -368,28 +377,32 @@ batch_run run_batch_script(bool batched, std::uint32_t key_range, std::uint32_t 
             seen[x.tag()] = 1;
             ASSERT_TRUE(x == T(x.key, x.tag())) << "payload corrupted";
         };
-        std::mt19937 how(seed + 1);  // which container to pop into (the script's rng stays the same)
-        auto tracked = [](auto&& f) {  // counts the queue's allocations only
+        std::mt19937 how(seed + 1);   // which container to pop into (the script's rng stays the same)
+        auto tracked = [](auto&& f) { // counts the queue's allocations only
             flashxxl_test::alloc_tracker::tracking() = true;
             f();
             flashxxl_test::alloc_tracker::tracking() = false;
         };
         while (pushed < items || !pq.empty()) {
             std::uint64_t k = sizes[rng() % (sizeof sizes / sizeof sizes[0])];
-            if (pushed < items && rng() % 3 != 0) {  // push a batch
+            if (pushed < items && rng() % 3 != 0) { // push a batch
                 k = std::min(k, items - pushed);
                 batch.clear();
-                for (std::uint64_t i = 0; i < k; ++i) batch.emplace_back(std::uint32_t(rng() % key_range), std::uint32_t(pushed + i));
+                for (std::uint64_t i = 0; i < k; ++i)
+                    batch.emplace_back(std::uint32_t(rng() % key_range), std::uint32_t(pushed + i));
                 pushed += k;
                 if (batched) {
-                    if (how() % 2) tracked([&] { pq.push_batch(batch.begin(), batch.end()); });
-                    else tracked([&] { pq.push_batch(batch.data(), batch.data() + batch.size()); });
+                    if (how() % 2)
+                        tracked([&] { pq.push_batch(batch.begin(), batch.end()); });
+                    else
+                        tracked([&] { pq.push_batch(batch.data(), batch.data() + batch.size()); });
                 } else {
                     tracked([&] {
-                        for (const T& x : batch) pq.push(x);
+                        for (const T& x : batch)
+                            pq.push(x);
                     });
                 }
-            } else if (batched) {  // pop a batch: into a vector, a raw array or a back_inserter
+            } else if (batched) { // pop a batch: into a vector, a raw array or a back_inserter
                 out.clear();
                 out.reserve(std::min<std::uint64_t>(k, pq.size()));
                 std::uint64_t got = 0;
@@ -402,10 +415,13 @@ batch_run run_batch_script(bool batched, std::uint32_t key_range, std::uint32_t 
                     out.resize(std::min<std::uint64_t>(k, pq.size()), T(0, 0));
                     tracked([&] { got = pq.pop_batch(out.data(), k); });
                     break;
-                default: tracked([&] { got = pq.pop_batch(std::back_inserter(out), k); }); break;
+                default:
+                    tracked([&] { got = pq.pop_batch(std::back_inserter(out), k); });
+                    break;
                 }
                 EXPECT_EQ(got, out.size());
-                for (const T& x : out) record(x);
+                for (const T& x : out)
+                    record(x);
             } else {
                 for (std::uint64_t i = 0; i < k && !pq.empty(); ++i) {
                     record(pq.top());
@@ -420,19 +436,20 @@ batch_run run_batch_script(bool batched, std::uint32_t key_range, std::uint32_t 
         res.directory = pq.directory_memory(items);
         res.bulk_steps = pq.bulk_steps();
     }
-    for (std::uint64_t i = 0; i < items; ++i) EXPECT_EQ(seen[i], 1) << "item " << i << " lost";
+    for (std::uint64_t i = 0; i < items; ++i)
+        EXPECT_EQ(seen[i], 1) << "item " << i << " lost";
     res.io = flashxxl_test::total_stats(m).of(role::hot);
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     return res;
 }
-}  // namespace
+} // namespace
 
 TEST(priority_queue, batches_pop_the_same_keys_as_single_items) {
     struct cfg {
         std::uint32_t key_range;
         std::uint64_t items;
     };
-    for (cfg c : {cfg{1u << 30, 150000}, cfg{5, 120000}, cfg{1, 60000}}) {  // random, few distinct, all equal
+    for (cfg c : {cfg{1u << 30, 150000}, cfg{5, 120000}, cfg{1, 60000}}) { // random, few distinct, all equal
         for (std::size_t threads : {1, 2, 3, 8}) {
             SCOPED_TRACE(std::to_string(c.key_range) + " keys, " + std::to_string(threads) + " threads");
             batch_run single = run_batch_script<tagged<16>>(false, c.key_range, 31, threads, c.items);
@@ -472,7 +489,7 @@ TEST(priority_queue, empty_and_tiny_batches) {
     EXPECT_EQ(pq.pop_batch(out, 2), 2u);
     EXPECT_EQ(out[0], 9u);
     EXPECT_EQ(out[1], 8u);
-    EXPECT_EQ(pq.pop_batch(out, 4), 2u);  // only two left
+    EXPECT_EQ(pq.pop_batch(out, 4), 2u); // only two left
     EXPECT_EQ(out[0], 7u);
     EXPECT_EQ(out[1], 3u);
     EXPECT_TRUE(pq.empty());
@@ -485,7 +502,7 @@ TEST(priority_queue, empty_and_tiny_batches) {
 
 TEST(priority_queue, invalid_block_sizes_are_a_config_error_naming_both) {
     machine m = flashxxl_test::tiny_machine();
-    block_sizes b;  // fields set by hand: block_sizes' own constructor would throw already
+    block_sizes b; // fields set by hand: block_sizes' own constructor would throw already
     b.br = 12 * KiB;
     b.bw = 20 * KiB;
     try {
@@ -511,7 +528,8 @@ TEST(priority_queue, compile_time_blocks_and_device_block_sizes) {
         EXPECT_EQ(pq.blocks(), small);
         EXPECT_EQ((priority_queue<std::uint64_t, std::less<std::uint64_t>>::min_memory(small_blocks{})),
                   priority_queue<std::uint64_t>::min_memory(small));
-        for (std::uint64_t i = 0; i < 100000; ++i) pq.push(i * 7919 % 100003);
+        for (std::uint64_t i = 0; i < 100000; ++i)
+            pq.push(i * 7919 % 100003);
         EXPECT_GT(flashxxl_test::total_stats(m).total.write_ops, 0u);
         std::uint64_t prev = ~std::uint64_t(0);
         for (; !pq.empty(); pq.pop()) {
@@ -519,7 +537,8 @@ TEST(priority_queue, compile_time_blocks_and_device_block_sizes) {
             prev = pq.top();
         }
     }
-    EXPECT_EQ(priority_queue<std::uint64_t>::min_memory(), priority_queue<std::uint64_t>::min_memory(block_sizes()));
+    EXPECT_EQ(priority_queue<std::uint64_t>::min_memory(),
+              priority_queue<std::uint64_t>::min_memory(block_sizes()));
     EXPECT_EQ(priority_queue<std::uint64_t>(m, 64 * MiB).blocks(), block_sizes());
     machine odd = machine::from_config_text("name=odd\n"
                                             "flash=memory,256MiB,memory name=ssd br=12KiB bw=36KiB\n"
@@ -527,7 +546,8 @@ TEST(priority_queue, compile_time_blocks_and_device_block_sizes) {
                                             "odd-machine");
     priority_queue<std::uint64_t, std::greater<std::uint64_t>> pq(odd, 320 * KiB);
     EXPECT_EQ(pq.blocks(), block_sizes(12 * KiB, 36 * KiB));
-    for (std::uint64_t i = 0; i < 200000; ++i) pq.push(i * 7919 % 200003);
+    for (std::uint64_t i = 0; i < 200000; ++i)
+        pq.push(i * 7919 % 200003);
     std::uint64_t prev = 0;
     for (; !pq.empty(); pq.pop()) {
         ASSERT_GE(pq.top(), prev);
@@ -550,7 +570,8 @@ TEST(priority_queue, unusable_after_a_failed_merge) {
     {
         machine probe = flashxxl_test::tiny_machine();
         priority_queue<std::uint64_t> pq(probe, mem, small);
-        for (std::uint64_t i = 0; pq.arrays() == 0; ++i) pq.push(i);
+        for (std::uint64_t i = 0; pq.arrays() == 0; ++i)
+            pq.push(i);
         spill_bytes = probe.dev(0).allocator().used_bytes();
         max_arrays = pq.max_arrays();
     }
@@ -558,20 +579,22 @@ TEST(priority_queue, unusable_after_a_failed_merge) {
     {
         priority_queue<std::uint64_t> pq(m, mem, small);
         std::uint64_t pushed = 0;
-        try {  // scattered keys: the merge draws on every input at once and frees no block early
-            for (; pushed < 10000000; ++pushed) pq.push(pushed * 2654435761u % 1000003);
+        try { // scattered keys: the merge draws on every input at once and frees no block early
+            for (; pushed < 10000000; ++pushed)
+                pq.push(pushed * 2654435761u % 1000003);
             FAIL() << "no out_of_space";
         } catch (const out_of_space&) {
         }
         EXPECT_EQ(pq.merges(), 0u) << "the merge failed";
-        EXPECT_EQ(pq.size(), pushed);  // the push that failed added nothing
+        EXPECT_EQ(pq.size(), pushed); // the push that failed added nothing
         auto expect_refused = [](auto&& op, const char* name) {
             try {
                 op();
                 ADD_FAILURE() << name << " did not throw";
             } catch (const io_failure& e) {
                 std::string what = e.what();
-                EXPECT_NE(what.find(std::string("flashxxl::priority_queue::") + name + ": unusable since an earlier "
+                EXPECT_NE(what.find(std::string("flashxxl::priority_queue::") + name +
+                                    ": unusable since an earlier "
                                     "failure lost items (out of space on device 'ssd'"),
                           std::string::npos)
                     << what;

@@ -16,7 +16,7 @@ namespace {
 //! Sorted sources handed out in pieces of at most `piece` items, counting refill calls.
 struct piecewise_sources {
     std::vector<std::vector<std::uint32_t>> data;
-    std::vector<std::size_t> next;  // first item of the next piece
+    std::vector<std::size_t> next; // first item of the next piece
     std::size_t piece = 3;
     std::vector<int> first_calls, refills_after_end;
 
@@ -38,12 +38,14 @@ struct piecewise_sources {
 };
 
 template <class Cmp>
-piecewise_sources make_sources(std::size_t k, std::size_t max_len, std::uint32_t key_range, Cmp cmp, std::uint32_t seed) {
+piecewise_sources make_sources(std::size_t k, std::size_t max_len, std::uint32_t key_range, Cmp cmp,
+                               std::uint32_t seed) {
     std::mt19937 rng(seed);
     piecewise_sources s;
     for (std::size_t i = 0; i < k; ++i) {
         std::vector<std::uint32_t> v(rng() % (max_len + 1));
-        for (auto& x : v) x = rng() % key_range;
+        for (auto& x : v)
+            x = rng() % key_range;
         std::sort(v.begin(), v.end(), cmp);
         s.data.push_back(std::move(v));
     }
@@ -53,30 +55,29 @@ piecewise_sources make_sources(std::size_t k, std::size_t max_len, std::uint32_t
     return s;
 }
 
-template <class Cmp>
-std::vector<std::uint32_t> expected(const piecewise_sources& s, Cmp cmp) {
+template <class Cmp> std::vector<std::uint32_t> expected(const piecewise_sources& s, Cmp cmp) {
     std::vector<std::uint32_t> all;
-    for (const auto& v : s.data) all.insert(all.end(), v.begin(), v.end());
+    for (const auto& v : s.data)
+        all.insert(all.end(), v.begin(), v.end());
     std::sort(all.begin(), all.end(), cmp);
     return all;
 }
 
-template <class Cmp>
-struct by_ref {
+template <class Cmp> struct by_ref {
     piecewise_sources* s;
     bool operator()(std::size_t i, const std::uint32_t*& c, const std::uint32_t*& e, bool consumed) const {
         return (*s)(i, c, e, consumed);
     }
 };
 
-}  // namespace
+} // namespace
 
 TEST(range_merger, top_pop_matches_sort_for_many_k) {
     for (std::size_t k : {0, 1, 2, 3, 5, 8, 13, 64, 100}) {
         piecewise_sources s = make_sources(k, 50, 20, std::less<>(), std::uint32_t(k + 1));
         std::vector<std::uint32_t> want = expected(s, std::less<>());
-        range_merger<std::uint32_t, std::less<std::uint32_t>, by_ref<std::less<>>> m(std::less<std::uint32_t>(),
-                                                                                      by_ref<std::less<>>{&s});
+        range_merger<std::uint32_t, std::less<std::uint32_t>, by_ref<std::less<>>> m(
+            std::less<std::uint32_t>(), by_ref<std::less<>>{&s});
         m.start(k);
         std::vector<std::uint32_t> got;
         while (!m.empty()) {
@@ -120,7 +121,7 @@ TEST(range_merger, position_follows_consumption_and_restart_resumes) {
     piecewise_sources s = make_sources(4, 40, 100, std::less<>(), 99);
     std::vector<std::uint32_t> want = expected(s, std::less<>());
     range_merger<std::uint32_t, std::less<std::uint32_t>, by_ref<std::less<>>> m(std::less<std::uint32_t>(),
-                                                                                  by_ref<std::less<>>{&s});
+                                                                                 by_ref<std::less<>>{&s});
     m.start(4);
     std::size_t taken = want.size() / 2;
     for (std::size_t i = 0; i < taken; ++i) {

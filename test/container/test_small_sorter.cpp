@@ -1,4 +1,5 @@
-// Tests of container/small_sorter.hpp: the in-memory array while small, the sorter beyond, one output, one budget.
+// Tests of container/small_sorter.hpp: the in-memory array while small, the sorter beyond, one output, one
+// budget.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,7 +32,7 @@ void check(std::uint64_t n, std::uint64_t memory) {
     std::vector<std::uint32_t> keys;
     for (std::uint64_t i = 0; i < n; ++i) {
         keys.push_back(rng() % (n / 4 + 1));
-        s.push(T(keys.back(), keys.back()));  // equal keys carry equal payloads: one sorted order
+        s.push(T(keys.back(), keys.back())); // equal keys carry equal payloads: one sorted order
     }
     EXPECT_EQ(s.size(), n);
     s.sort();
@@ -50,7 +51,8 @@ void check(std::uint64_t n, std::uint64_t memory) {
     }
     if (n * sizeof(T) > memory) {
         EXPECT_TRUE(s.external());
-        EXPECT_GT(flashxxl_test::total_stats(m).total.write_bytes, 0u) << "more than the budget: runs on the device";
+        EXPECT_GT(flashxxl_test::total_stats(m).total.write_bytes, 0u)
+            << "more than the budget: runs on the device";
     }
 }
 
@@ -58,9 +60,11 @@ void check(std::uint64_t n, std::uint64_t memory) {
 
 TEST(small_sorter, same_output_as_std_sort_in_memory_at_the_switch_and_beyond) {
     const std::uint64_t memory = 256 * 1024;
-    const std::uint64_t limit_items = small_sorter<item<16>>::array_limit(memory, blocks_4k_16k) / sizeof(item<16>);
-    for (std::uint64_t n : {std::uint64_t(0), std::uint64_t(1), std::uint64_t(2), std::uint64_t(100), limit_items / 2,
-                            limit_items / 2 + 1, limit_items, limit_items + 1, 4 * memory / sizeof(item<16>)})
+    const std::uint64_t limit_items =
+        small_sorter<item<16>>::array_limit(memory, blocks_4k_16k) / sizeof(item<16>);
+    for (std::uint64_t n :
+         {std::uint64_t(0), std::uint64_t(1), std::uint64_t(2), std::uint64_t(100), limit_items / 2,
+          limit_items / 2 + 1, limit_items, limit_items + 1, 4 * memory / sizeof(item<16>)})
         check(n, memory);
 }
 
@@ -114,23 +118,26 @@ TEST(small_sorter, misuse_and_a_budget_below_the_minimum_are_refused) {
 // keep a sorter that held only its first run's worth, silently dropping the rest).
 TEST(small_sorter, a_failed_spill_keeps_the_items_and_can_be_retried) {
     machine m = flashxxl_test::tiny_machine("4MiB");
-    const std::uint64_t memory = 103712;  // the sorter's runs are shorter than the array it takes over
+    const std::uint64_t memory = 103712; // the sorter's runs are shorter than the array it takes over
     small_sorter<std::uint64_t> s(m, memory, blocks_4k_16k);
     std::uint64_t pushed = 0;
     {
-        owned_extent filler = m.allocate(role::scratch, m.dev(0).capacity());  // no room for runs
+        owned_extent filler = m.allocate(role::scratch, m.dev(0).capacity()); // no room for runs
         try {
-            for (; pushed < 20000; ++pushed) s.push(20000 - pushed);
+            for (; pushed < 20000; ++pushed)
+                s.push(20000 - pushed);
             FAIL() << "no out_of_space";
         } catch (const out_of_space&) {
         }
         EXPECT_FALSE(s.external());
         EXPECT_EQ(s.size(), pushed);
     }
-    for (; pushed < 20000; ++pushed) s.push(20000 - pushed);  // the failed push, retried, and the rest
+    for (; pushed < 20000; ++pushed)
+        s.push(20000 - pushed); // the failed push, retried, and the rest
     EXPECT_TRUE(s.external());
     EXPECT_EQ(s.size(), 20000u);
     s.sort();
-    for (std::uint64_t i = 1; i <= 20000; ++i, ++s) ASSERT_EQ(*s, i);
+    for (std::uint64_t i = 1; i <= 20000; ++i, ++s)
+        ASSERT_EQ(*s, i);
     EXPECT_TRUE(s.empty());
 }

@@ -18,28 +18,29 @@
 #include "flashxxl/container/vector.hpp"
 
 using namespace flashxxl;
-using flashxxl_test::item;
-using flashxxl_test::shape;
-using flashxxl_test::check_sorter;
-using flashxxl_test::small;
-using flashxxl_test::small_blocks;
 using flashxxl_test::br;
 using flashxxl_test::bw;
+using flashxxl_test::check_sorter;
+using flashxxl_test::item;
 using flashxxl_test::mem;
+using flashxxl_test::shape;
+using flashxxl_test::small;
+using flashxxl_test::small_blocks;
 
 namespace {
 
 // flashxxl::sort(vector&, cmp, M): the sorter takes the vector's block sizes.
 template <class T>
-void check_vector_sort(shape sh, std::size_t n, const block_sizes& b = small, std::uint64_t vector_memory = 64 * 1024,
-                       std::uint64_t sort_memory = 192 * 1024) {
+void check_vector_sort(shape sh, std::size_t n, const block_sizes& b = small,
+                       std::uint64_t vector_memory = 64 * 1024, std::uint64_t sort_memory = 192 * 1024) {
     machine m = flashxxl_test::tiny_machine();
     auto k = flashxxl_test::keys(sh, n, 99);
     vector<T> v(m, vector_memory, b, role::stream);
     ASSERT_EQ(v.blocks(), b);
     {
         typename vector<T>::stream_writer w(v);
-        for (auto x : k) w.push(T(x, x));
+        for (auto x : k)
+            w.push(T(x, x));
     }
     ASSERT_EQ(v.size(), n);
     device_stats before = flashxxl_test::total_stats(m);
@@ -47,7 +48,8 @@ void check_vector_sort(shape sh, std::size_t n, const block_sizes& b = small, st
     device_stats d = flashxxl_test::total_stats(m) - before;
     EXPECT_LE(rep.peak_memory, sort_memory);
     std::vector<T> want;
-    for (auto x : k) want.push_back(T(x, x));
+    for (auto x : k)
+        want.push_back(T(x, x));
     std::sort(want.begin(), want.end());
     ASSERT_EQ(v.size(), n);
     std::size_t i = 0;
@@ -83,10 +85,10 @@ namespace {
 //! input of several M, so that every pair sorts externally within a second or so.
 struct pair_case {
     block_sizes blocks;
-    std::uint64_t memory;      //!< sorter budget
-    std::size_t n;             //!< 8-byte items sorted (others scaled from it)
-    std::uint64_t vector_mem;  //!< the vector's cache in sort(vector&)
-    std::uint64_t sort_mem;    //!< sort(vector&)'s budget
+    std::uint64_t memory;     //!< sorter budget
+    std::size_t n;            //!< 8-byte items sorted (others scaled from it)
+    std::uint64_t vector_mem; //!< the vector's cache in sort(vector&)
+    std::uint64_t sort_mem;   //!< sort(vector&)'s budget
 };
 
 std::string pair_name(const ::testing::TestParamInfo<pair_case>& info) {
@@ -133,8 +135,9 @@ TEST_P(sorter_pairs, sort_vector_uses_the_vectors_block_sizes) {
 // own constructor rejects it first), with both values in the message.
 TEST(sorter, invalid_block_sizes_are_a_config_error_naming_both) {
     machine m = flashxxl_test::tiny_machine();
-    auto expect_rejected = [&](std::uint64_t r, std::uint64_t w, const std::string& rs, const std::string& ws) {
-        block_sizes b;  // set the fields by hand: the two-argument constructor would throw already
+    auto expect_rejected = [&](std::uint64_t r, std::uint64_t w, const std::string& rs,
+                               const std::string& ws) {
+        block_sizes b; // set the fields by hand: the two-argument constructor would throw already
         b.br = r;
         b.bw = w;
         try {
@@ -147,9 +150,9 @@ TEST(sorter, invalid_block_sizes_are_a_config_error_naming_both) {
         }
         EXPECT_THROW(block_sizes(r, w), config_error);
     };
-    expect_rejected(12 * KiB, 20 * KiB, "12KiB", "20KiB");  // Bw not a multiple of Br
-    expect_rejected(6000, 12000, "6000", "12000");          // not multiples of 4 KiB
-    expect_rejected(64 * KiB, 16 * KiB, "64KiB", "16KiB");  // Br > Bw
+    expect_rejected(12 * KiB, 20 * KiB, "12KiB", "20KiB"); // Bw not a multiple of Br
+    expect_rejected(6000, 12000, "6000", "12000");         // not multiples of 4 KiB
+    expect_rejected(64 * KiB, 16 * KiB, "64KiB", "16KiB"); // Br > Bw
     expect_rejected(0, 16 * KiB, "0", "16KiB");
     // An item larger than Br is a config_error too.
     struct big {
@@ -165,7 +168,8 @@ TEST(sorter, invalid_block_sizes_are_a_config_error_naming_both) {
 // and one of bytes_for(k % per_segment); every read is one Br block, each written block read
 // once. 40-byte items leave padding at the end of each 12 KiB block.
 template <class T>
-void check_exact_shapes(const block_sizes& b, std::uint64_t memory, std::uint64_t runs_wanted, std::uint64_t extra) {
+void check_exact_shapes(const block_sizes& b, std::uint64_t memory, std::uint64_t runs_wanted,
+                        std::uint64_t extra) {
     machine m = flashxxl_test::tiny_machine();
     const block_layout<T> layout(b.br);
     const std::uint64_t per_segment = block_writer<T>::items_per_segment(b);
@@ -173,10 +177,12 @@ void check_exact_shapes(const block_sizes& b, std::uint64_t memory, std::uint64_
     const std::uint64_t cap = s.run_capacity();
     const std::uint64_t n = (runs_wanted - 1) * cap + extra;
     ASSERT_LE(runs_wanted, s.final_fan_in());
-    for (std::uint64_t i = 0; i < n; ++i) s.push(T(std::uint32_t((i * 2654435761u) % 1000003), std::uint32_t(i)));
+    for (std::uint64_t i = 0; i < n; ++i)
+        s.push(T(std::uint32_t((i * 2654435761u) % 1000003), std::uint32_t(i)));
     s.sort();
     std::uint64_t got = 0;
-    for (; !s.empty(); ++s) ++got;
+    for (; !s.empty(); ++s)
+        ++got;
     EXPECT_EQ(got, n);
     EXPECT_EQ(s.passes(), 1u);
     EXPECT_EQ(s.runs_formed(), runs_wanted);
@@ -212,14 +218,16 @@ TEST(sorter, compile_time_blocks_and_device_block_sizes) {
         EXPECT_EQ(s.blocks(), small);
         EXPECT_EQ((sorter<std::uint64_t, std::less<std::uint64_t>>::min_memory(small_blocks{})),
                   sorter<std::uint64_t>::min_memory(small));
-        for (std::uint64_t i = 0; i < 50000; ++i) s.push(50000 - i);
+        for (std::uint64_t i = 0; i < 50000; ++i)
+            s.push(50000 - i);
         s.sort();
-        for (std::uint64_t i = 1; i <= 50000; ++i, ++s) ASSERT_EQ(*s, i);
+        for (std::uint64_t i = 1; i <= 50000; ++i, ++s)
+            ASSERT_EQ(*s, i);
         EXPECT_GE(s.passes(), 1u);
     }
     EXPECT_EQ(sorter<std::uint64_t>::min_memory(), sorter<std::uint64_t>::min_memory(block_sizes()));
     {
-        sorter<std::uint64_t> s(m, 64 * MiB);  // tiny_machine states no br= / bw=: seeds/001's pair
+        sorter<std::uint64_t> s(m, 64 * MiB); // tiny_machine states no br= / bw=: seeds/001's pair
         EXPECT_EQ(s.blocks(), block_sizes());
     }
     machine odd = machine::from_config_text("name=odd\n"
@@ -228,7 +236,8 @@ TEST(sorter, compile_time_blocks_and_device_block_sizes) {
                                             "odd-machine");
     sorter<item<8>> s(odd, 192 * KiB);
     EXPECT_EQ(s.blocks(), block_sizes(12 * KiB, 36 * KiB));
-    for (std::uint32_t i = 0; i < 100000; ++i) s.push(item<8>(std::uint32_t((i * 2654435761u) % 1000003), i));
+    for (std::uint32_t i = 0; i < 100000; ++i)
+        s.push(item<8>(std::uint32_t((i * 2654435761u) % 1000003), i));
     s.sort();
     std::uint32_t prev = 0;
     for (; !s.empty(); ++s) {
@@ -240,4 +249,3 @@ TEST(sorter, compile_time_blocks_and_device_block_sizes) {
     EXPECT_EQ(c.read_bytes, c.read_ops * 12 * KiB);
     EXPECT_LE(c.write_bytes, c.write_ops * 36 * KiB);
 }
-

@@ -1,4 +1,5 @@
-// Tests of container/sorter.hpp: budgets, run boundaries, reuse, passes, forecast prefetching, running out of space.
+// Tests of container/sorter.hpp: budgets, run boundaries, reuse, passes, forecast prefetching, running out of
+// space.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,14 +19,14 @@
 #include "flashxxl/container/vector.hpp"
 
 using namespace flashxxl;
-using flashxxl_test::item;
-using flashxxl_test::shape;
-using flashxxl_test::check_sorter;
-using flashxxl_test::small;
-using flashxxl_test::small_blocks;
 using flashxxl_test::br;
 using flashxxl_test::bw;
+using flashxxl_test::check_sorter;
+using flashxxl_test::item;
 using flashxxl_test::mem;
+using flashxxl_test::shape;
+using flashxxl_test::small;
+using flashxxl_test::small_blocks;
 
 TEST(sorter, exact_run_boundaries) {
     machine m = flashxxl_test::tiny_machine();
@@ -39,24 +40,30 @@ TEST(sorter, exact_run_boundaries) {
 TEST(sorter, in_memory_does_no_io) {
     machine m = flashxxl_test::tiny_machine();
     sorter<std::uint64_t> s(m, mem, small);
-    for (std::uint64_t i = 0; i < 1000; ++i) s.push(1000 - i);
+    for (std::uint64_t i = 0; i < 1000; ++i)
+        s.push(1000 - i);
     s.sort();
     EXPECT_EQ(s.passes(), 0u);
-    for (std::uint64_t i = 1; i <= 1000; ++i, ++s) ASSERT_EQ(*s, i);
+    for (std::uint64_t i = 1; i <= 1000; ++i, ++s)
+        ASSERT_EQ(*s, i);
     EXPECT_EQ(flashxxl_test::total_stats(m).total.ops(), 0u);
 }
 
 TEST(sorter, clear_and_reuse) {
     machine m = flashxxl_test::tiny_machine();
     sorter<std::uint64_t> s(m, mem, small);
-    for (std::uint64_t i = 0; i < 100000; ++i) s.push(i * 7919 % 100000);
+    for (std::uint64_t i = 0; i < 100000; ++i)
+        s.push(i * 7919 % 100000);
     s.sort();
-    for (int i = 0; i < 10; ++i) ++s;  // abandon the output half-way
+    for (int i = 0; i < 10; ++i)
+        ++s; // abandon the output half-way
     s.clear();
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
-    for (std::uint64_t i = 0; i < 50000; ++i) s.push(50000 - i);
+    for (std::uint64_t i = 0; i < 50000; ++i)
+        s.push(50000 - i);
     s.sort();
-    for (std::uint64_t i = 1; i <= 50000; ++i, ++s) ASSERT_EQ(*s, i);
+    for (std::uint64_t i = 1; i <= 50000; ++i, ++s)
+        ASSERT_EQ(*s, i);
     EXPECT_THROW(s.push(1), invalid_request);
 }
 
@@ -66,7 +73,7 @@ TEST(sorter, output_stage_is_a_64th_of_usable_memory_in_whole_read_blocks) {
     using S = sorter<std::uint64_t>;
     const std::uint64_t MiB = 1024 * 1024, KiB = 1024;
     EXPECT_EQ(S::output_stage_bytes(64 * MiB, 256 * KiB), 768 * KiB);
-    EXPECT_EQ(S::output_stage_bytes(64 * MiB, 2 * MiB), 2 * 2 * MiB);  // the 2 Br floor
+    EXPECT_EQ(S::output_stage_bytes(64 * MiB, 2 * MiB), 2 * 2 * MiB); // the 2 Br floor
     EXPECT_EQ(S::output_stage_bytes(512 * MiB, 256 * KiB), 7 * MiB + 768 * KiB);
     EXPECT_EQ(S::output_stage_bytes(S::min_memory(small), br), 2 * br);
     EXPECT_EQ(S::output_stage_bytes(0, br), 2 * br);
@@ -95,7 +102,8 @@ TEST(sorter, block_size_bw_needs_more_passes_than_br) {
     auto run = [](const block_sizes& b) {
         machine m = flashxxl_test::tiny_machine();
         sorter<std::uint64_t> s(m, mem, b);
-        for (std::uint64_t i = 0; i < 200000; ++i) s.push((i * 2654435761u) % 1000003);
+        for (std::uint64_t i = 0; i < 200000; ++i)
+            s.push((i * 2654435761u) % 1000003);
         s.sort();
         std::uint64_t prev = 0;
         for (; !s.empty(); ++s) {
@@ -118,7 +126,8 @@ TEST(sorter, block_size_bw_needs_more_passes_than_br) {
 TEST(sorter, forecast_prefetches_every_block_of_distinct_keys) {
     machine m = flashxxl_test::tiny_machine();
     sorter<std::uint64_t> s(m, mem, block_sizes(bw, bw));
-    for (std::uint64_t i = 0; i < 200000; ++i) s.push((i * 2654435761u) % 1000003);  // distinct
+    for (std::uint64_t i = 0; i < 200000; ++i)
+        s.push((i * 2654435761u) % 1000003); // distinct
     s.sort();
     std::uint64_t prev = 0, n = 0;
     for (; !s.empty(); ++s, ++n) {
@@ -128,8 +137,8 @@ TEST(sorter, forecast_prefetches_every_block_of_distinct_keys) {
         prev = *s;
     }
     EXPECT_EQ(n, 200000u);
-    EXPECT_GE(s.passes(), 2u);  // an intermediate merge level ran
-    EXPECT_EQ(s.fan_in(), 3u);  // 4 buffers of Bw beside the writer; a read-ahead of one block per run gave 2
+    EXPECT_GE(s.passes(), 2u); // an intermediate merge level ran
+    EXPECT_EQ(s.fan_in(), 3u); // 4 buffers of Bw beside the writer; a read-ahead of one block per run gave 2
     EXPECT_EQ(s.forecast_misses(), 0u);
 }
 
@@ -140,7 +149,8 @@ TEST(sorter, out_of_space_is_clean) {
     std::vector<segment> keep;
     {
         block_writer<std::uint64_t> w(m, role::stream, small, counter);
-        for (std::uint64_t i = 0; i < 20000; ++i) w.push(i * 3);
+        for (std::uint64_t i = 0; i < 20000; ++i)
+            w.push(i * 3);
         keep = w.finish();
     }
     std::uint64_t used_before = m.dev(0).allocator().used_bytes();
@@ -148,7 +158,8 @@ TEST(sorter, out_of_space_is_clean) {
         sorter<std::uint64_t> s(m, mem, small);
         EXPECT_THROW(
             {
-                for (std::uint64_t i = 0; i < 400000; ++i) s.push(i ^ 0x5555);
+                for (std::uint64_t i = 0; i < 400000; ++i)
+                    s.push(i ^ 0x5555);
                 s.sort();
             },
             out_of_space);
@@ -156,7 +167,8 @@ TEST(sorter, out_of_space_is_clean) {
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), used_before);
     block_reader<std::uint64_t> r(m, role::stream, small);
     r.add_all(keep);
-    for (std::uint64_t i = 0; i < 20000; ++i, r.pop()) ASSERT_EQ(r.front(), i * 3);
+    for (std::uint64_t i = 0; i < 20000; ++i, r.pop())
+        ASSERT_EQ(r.front(), i * 3);
 }
 
 // After a failure that leaves runs half written or half merged, every later use is refused
@@ -167,7 +179,8 @@ TEST(sorter, unusable_after_a_failure_until_clear) {
     sorter<std::uint64_t> s(m, mem, small);
     std::string first;
     try {
-        for (std::uint64_t i = 0; i < 400000; ++i) s.push(i ^ 0x5555);
+        for (std::uint64_t i = 0; i < 400000; ++i)
+            s.push(i ^ 0x5555);
         s.sort();
         FAIL() << "no out_of_space";
     } catch (const out_of_space& e) {
@@ -179,7 +192,8 @@ TEST(sorter, unusable_after_a_failure_until_clear) {
             ADD_FAILURE() << name << " did not throw";
         } catch (const io_failure& e) {
             const std::string what = e.what();
-            EXPECT_NE(what.find("flashxxl::sorter::" + name + ": unusable since an earlier failure lost items (" + first),
+            EXPECT_NE(what.find("flashxxl::sorter::" + name +
+                                ": unusable since an earlier failure lost items (" + first),
                       std::string::npos)
                 << what;
         }
@@ -192,9 +206,11 @@ TEST(sorter, unusable_after_a_failure_until_clear) {
     expect_refused([&] { s.pop_into(out, 4); }, "pop_into");
     s.clear();
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
-    for (std::uint64_t i = 0; i < 20000; ++i) s.push(20000 - i);
+    for (std::uint64_t i = 0; i < 20000; ++i)
+        s.push(20000 - i);
     s.sort();
-    for (std::uint64_t i = 1; i <= 20000; ++i, ++s) ASSERT_EQ(*s, i);
+    for (std::uint64_t i = 1; i <= 20000; ++i, ++s)
+        ASSERT_EQ(*s, i);
     EXPECT_TRUE(s.empty());
 }
 
@@ -208,7 +224,8 @@ TEST(sorter, a_comparator_exception_in_sort_latches) {
         return a < b;
     };
     sorter<std::uint64_t, decltype(cmp)> s(m, mem, small, cmp);
-    for (std::uint64_t i = 0; i < 9000; ++i) s.push((i * 7919) % 9000);
+    for (std::uint64_t i = 0; i < 9000; ++i)
+        s.push((i * 7919) % 9000);
     EXPECT_THROW(s.sort(), std::runtime_error);
     EXPECT_THROW(s.sort(), io_failure);
     EXPECT_THROW((void)*s, io_failure);

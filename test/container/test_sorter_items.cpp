@@ -1,4 +1,5 @@
-// Tests of container/sorter.hpp: results vs std::sort, memory, I/O volume and shapes, for item sizes, shapes and comparators.
+// Tests of container/sorter.hpp: results vs std::sort, memory, I/O volume and shapes, for item sizes, shapes
+// and comparators.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,17 +19,16 @@
 #include "flashxxl/container/vector.hpp"
 
 using namespace flashxxl;
-using flashxxl_test::item;
-using flashxxl_test::shape;
-using flashxxl_test::check_sorter;
-using flashxxl_test::small;
-using flashxxl_test::small_blocks;
 using flashxxl_test::br;
 using flashxxl_test::bw;
+using flashxxl_test::check_sorter;
+using flashxxl_test::item;
 using flashxxl_test::mem;
+using flashxxl_test::shape;
+using flashxxl_test::small;
+using flashxxl_test::small_blocks;
 
-template <class T>
-class sorter_typed : public ::testing::Test {};
+template <class T> class sorter_typed : public ::testing::Test {};
 using item_types = ::testing::Types<item<4>, item<8>, item<16>, item<40>>;
 TYPED_TEST_SUITE(sorter_typed, item_types);
 

@@ -1,4 +1,5 @@
-// Tests of container/sorter.hpp with threads: parallel run formation and merges, exceptions from threads, double buffering.
+// Tests of container/sorter.hpp with threads: parallel run formation and merges, exceptions from threads,
+// double buffering.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,21 +21,20 @@
 #include "flashxxl/container/vector.hpp"
 
 using namespace flashxxl;
-using flashxxl_test::item;
-using flashxxl_test::shape;
-using flashxxl_test::check_sorter;
-using flashxxl_test::small;
-using flashxxl_test::small_blocks;
 using flashxxl_test::br;
 using flashxxl_test::bw;
+using flashxxl_test::check_sorter;
+using flashxxl_test::item;
 using flashxxl_test::mem;
+using flashxxl_test::shape;
+using flashxxl_test::small;
+using flashxxl_test::small_blocks;
 
-// Run formation sorts the first half of the run buffer on the sorter's threads as soon as it is filled, the rest when full, and
-// merges the chunks while writing: exercise that with big runs, the machine's threads and 8
-// (even on 2 cores).
+// Run formation sorts the first half of the run buffer on the sorter's threads as soon as it is filled, the
+// rest when full, and merges the chunks while writing: exercise that with big runs, the machine's threads and
+// 8 (even on 2 cores).
 TEST(sorter, parallel_run_formation_chunks) {
-    check_sorter<item<8>, std::less<item<8>>>(shape::random, 1000003, std::less<item<8>>(),
-                                                            4 * 1024 * 1024);
+    check_sorter<item<8>, std::less<item<8>>>(shape::random, 1000003, std::less<item<8>>(), 4 * 1024 * 1024);
     check_sorter<item<16>, std::less<item<16>>>(shape::few_distinct, 700001, std::less<item<16>>(),
                                                 8 * 1024 * 1024, nullptr, small, 8);
 }
@@ -55,7 +55,8 @@ TEST(sorter, throwing_comparator_reaches_the_caller_and_leaks_nothing) {
         sorter<std::uint64_t, fragile_less> s(m, mem, small, fragile_less{budget});
         EXPECT_THROW(
             {
-                for (std::uint64_t i = 0; i < 100000; ++i) s.push((i * 7919) % 100003);
+                for (std::uint64_t i = 0; i < 100000; ++i)
+                    s.push((i * 7919) % 100003);
                 s.sort();
                 for (; !s.empty(); ++s) {
                 }
@@ -64,10 +65,12 @@ TEST(sorter, throwing_comparator_reaches_the_caller_and_leaks_nothing) {
         // clear() after the failure makes it usable again.
         budget->store(1 << 30);
         s.clear();
-        for (std::uint64_t i = 0; i < 30000; ++i) s.push(30000 - i);
+        for (std::uint64_t i = 0; i < 30000; ++i)
+            s.push(30000 - i);
         s.sort();
         std::uint64_t expect = 1;
-        for (; !s.empty(); ++s) ASSERT_EQ(*s, expect++);
+        for (; !s.empty(); ++s)
+            ASSERT_EQ(*s, expect++);
         EXPECT_EQ(expect, 30001u);
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
@@ -81,15 +84,14 @@ TEST(sorter, expect_double_buffers_run_formation_without_extra_passes) {
     machine m = flashxxl_test::tiny_machine();
     S probe(m, 1024 * 1024, small);
     std::uint64_t full = probe.run_capacity();
-    std::size_t n = std::size_t(full * 5 / 2);  // 3 full runs or 5 half runs, fan-in is larger
+    std::size_t n = std::size_t(full * 5 / 2); // 3 full runs or 5 half runs, fan-in is larger
     ASSERT_GE(probe.final_fan_in(), 5u);
     bool switched = false;
-    check_sorter<item<8>, std::less<item<8>>>(shape::random, n, std::less<item<8>>(), 1024 * 1024,
-                                                            &switched);
+    check_sorter<item<8>, std::less<item<8>>>(shape::random, n, std::less<item<8>>(), 1024 * 1024, &switched);
     EXPECT_TRUE(switched);
     switched = false;
-    check_sorter<item<8>, std::less<item<8>>>(shape::few_distinct, n + 77, std::less<item<8>>(),
-                                                            1024 * 1024, &switched);
+    check_sorter<item<8>, std::less<item<8>>>(shape::few_distinct, n + 77, std::less<item<8>>(), 1024 * 1024,
+                                              &switched);
     EXPECT_TRUE(switched);
     // Fits in memory: stays single (no I/O at all).
     EXPECT_FALSE(probe.expect(full));
@@ -99,7 +101,6 @@ TEST(sorter, expect_double_buffers_run_formation_without_extra_passes) {
     other.push(item<8>(1, 1));
     EXPECT_THROW(other.expect(10), invalid_request);
 }
-
 
 namespace {
 
@@ -118,7 +119,8 @@ std::vector<T> sort_with_threads(const std::vector<T>& input, std::size_t thread
         std::vector<T> buf(1000, T(0));
         for (std::size_t turn = 0; !s.empty(); ++turn) {
             if (turn % 2 == 0) {
-                for (int i = 0; i < 777 && !s.empty(); ++i, ++s) out.push_back(*s);
+                for (int i = 0; i < 777 && !s.empty(); ++i, ++s)
+                    out.push_back(*s);
             } else {
                 std::uint64_t n = s.pop_into(buf.data(), buf.size());
                 out.insert(out.end(), buf.begin(), buf.begin() + std::ptrdiff_t(n));
@@ -142,7 +144,8 @@ TEST(sorter_threads, output_and_io_do_not_depend_on_the_thread_count) {
         using T = decltype(tag);
         std::vector<T> input;
         std::uint32_t i = 0;
-        for (std::uint32_t k : flashxxl_test::keys(sh, n, std::uint32_t(n + int(sh)))) input.push_back(T(k, i++));
+        for (std::uint32_t k : flashxxl_test::keys(sh, n, std::uint32_t(n + int(sh))))
+            input.push_back(T(k, i++));
         io_counters io1;
         const std::vector<T> one = sort_with_threads(input, 1, memory, &io1);
         ASSERT_EQ(one.size(), n);
@@ -151,7 +154,8 @@ TEST(sorter_threads, output_and_io_do_not_depend_on_the_thread_count) {
             io_counters io;
             std::vector<T> got = sort_with_threads(input, threads, memory, &io);
             ASSERT_EQ(got.size(), n) << threads << " threads";
-            for (std::size_t j = 0; j < n; ++j) ASSERT_EQ(got[j].key, one[j].key) << threads << " threads, item " << j;
+            for (std::size_t j = 0; j < n; ++j)
+                ASSERT_EQ(got[j].key, one[j].key) << threads << " threads, item " << j;
             // Ties may leave in another order (the sorter is not stable): the same items.
             auto by_all = [](const T& a, const T& b) {
                 return a.key != b.key ? a.key < b.key : std::memcmp(&a, &b, sizeof(T)) < 0;
@@ -159,17 +163,18 @@ TEST(sorter_threads, output_and_io_do_not_depend_on_the_thread_count) {
             std::vector<T> a = one;
             std::sort(a.begin(), a.end(), by_all);
             std::sort(got.begin(), got.end(), by_all);
-            for (std::size_t j = 0; j < n; ++j) ASSERT_TRUE(a[j] == got[j]) << threads << " threads, item " << j;
+            for (std::size_t j = 0; j < n; ++j)
+                ASSERT_TRUE(a[j] == got[j]) << threads << " threads, item " << j;
             EXPECT_EQ(io.read_ops, io1.read_ops) << threads << " threads";
             EXPECT_EQ(io.write_ops, io1.write_ops) << threads << " threads";
             EXPECT_EQ(io.write_bytes, io1.write_bytes) << threads << " threads";
         }
     };
-    run(item<8>(0), shape::random, 150001, mem);              // two merge levels
-    run(item<16>(0), shape::few_distinct, 60017, mem);        // equal keys
-    run(item<40>(0), shape::all_equal, 20011, mem);           // all keys equal, padded blocks
-    run(item<4>(0), shape::random, 300007, 2 * 1024 * 1024);  // big runs: parallel chunk merges
-    run(item<8>(0), shape::random, 20000, 2 * 1024 * 1024);   // in memory: chunks merged at output
+    run(item<8>(0), shape::random, 150001, mem);             // two merge levels
+    run(item<16>(0), shape::few_distinct, 60017, mem);       // equal keys
+    run(item<40>(0), shape::all_equal, 20011, mem);          // all keys equal, padded blocks
+    run(item<4>(0), shape::random, 300007, 2 * 1024 * 1024); // big runs: parallel chunk merges
+    run(item<8>(0), shape::random, 20000, 2 * 1024 * 1024);  // in memory: chunks merged at output
     run(item<8>(0), shape::random, 1, mem);
     run(item<8>(0), shape::random, 0, mem);
 }
@@ -189,9 +194,9 @@ TEST(sorter_threads, set_threads_before_the_first_push) {
     s.clear();
     s.set_threads(2);
     EXPECT_EQ(s.threads(), 2u);
-    EXPECT_THROW(*s, invalid_request);  // before sort()
+    EXPECT_THROW(*s, invalid_request); // before sort()
     s.sort();
-    EXPECT_THROW(++s, invalid_request);  // empty
+    EXPECT_THROW(++s, invalid_request); // empty
 }
 
 // A thread count above max_threads is refused with config_error, before any thread starts and
@@ -204,7 +209,8 @@ TEST(sorter_threads, a_thread_count_above_the_maximum_is_refused) {
         resolve_threads(100000);
         FAIL() << "100000 threads accepted";
     } catch (const config_error& e) {
-        EXPECT_NE(std::string(e.what()).find("thread count 100000 is above the 1024"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("thread count 100000 is above the 1024"), std::string::npos)
+            << e.what();
     }
     machine m = flashxxl_test::tiny_machine();
     sorter<std::uint64_t> s(m, mem, small);
@@ -218,10 +224,12 @@ TEST(sorter_threads, a_thread_count_above_the_maximum_is_refused) {
     vector<std::uint64_t> v(m, 64 * 1024, small, role::stream);
     {
         vector<std::uint64_t>::stream_writer w(v);
-        for (std::uint64_t x = 1000; x > 0; --x) w.push(x);
+        for (std::uint64_t x = 1000; x > 0; --x)
+            w.push(x);
     }
-    EXPECT_THROW(sort(v, std::less<std::uint64_t>(), 192 * 1024, role::scratch, max_threads + 1), config_error);
-    EXPECT_EQ(v.size(), 1000u);  // refused before it touched the input
+    EXPECT_THROW(sort(v, std::less<std::uint64_t>(), 192 * 1024, role::scratch, max_threads + 1),
+                 config_error);
+    EXPECT_EQ(v.size(), 1000u); // refused before it touched the input
 }
 
 // sort(vector&) passes its thread count on: the same sorted vector on 1 and 3 threads.
@@ -232,13 +240,15 @@ TEST(sorter_threads, sort_vector_with_threads) {
         auto k = flashxxl_test::keys(shape::random, 100003, 5);
         {
             vector<item<16>>::stream_writer w(v);
-            for (auto x : k) w.push(item<16>(x, x));
+            for (auto x : k)
+                w.push(item<16>(x, x));
         }
         sort_report rep = sort(v, std::less<item<16>>(), 192 * 1024, role::scratch, threads);
         EXPECT_LE(rep.peak_memory, 192u * 1024);
         std::sort(k.begin(), k.end());
         std::size_t i = 0;
-        for (vector<item<16>>::stream_reader r(v); !r.empty(); ++r, ++i) ASSERT_TRUE(*r == item<16>(k[i], k[i])) << i;
+        for (vector<item<16>>::stream_reader r(v); !r.empty(); ++r, ++i)
+            ASSERT_TRUE(*r == item<16>(k[i], k[i])) << i;
         EXPECT_EQ(i, k.size());
     }
 }
@@ -250,9 +260,9 @@ TEST(sorter_threads, sort_vector_with_threads) {
 // when the next reads were issued, depended on the I/O threads' timing.)
 TEST(sorter, modelled_figures_are_identical_across_runs_with_parallel_merges) {
     auto once = [] {
-        machine m = machine::from_config_text(
-            "name=hama\nflash=memory,128MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n",
-            "determinism-test");
+        machine m = machine::from_config_text("name=hama\nflash=memory,128MiB,memory name=ssd "
+                                              "model=hama-ssd-2009\nplacement=single device=ssd\n",
+                                              "determinism-test");
         sorter<std::uint64_t> s(m, 2 * MiB, block_sizes(16 * KiB, 64 * KiB));
         s.set_threads(2);
         std::uint64_t x = 12345;
@@ -262,13 +272,15 @@ TEST(sorter, modelled_figures_are_identical_across_runs_with_parallel_merges) {
         }
         s.sort();
         std::uint64_t count = 0;
-        for (; !s.empty(); ++s) ++count;
+        for (; !s.empty(); ++s)
+            ++count;
         const io_counters c = m.stats()[0].total;
-        return std::vector<double>{m.modelled().elapsed_s, m.modelled().io_wait_s, double(c.read_ops),
-                                   double(c.write_ops), double(c.sequential_write_ops), double(count)};
+        return std::vector<double>{m.modelled().elapsed_s, m.modelled().io_wait_s,         double(c.read_ops),
+                                   double(c.write_ops),    double(c.sequential_write_ops), double(count)};
     };
     const std::vector<double> first = once();
     EXPECT_EQ(first[5], 1000000.0);
     EXPECT_GT(first[0], 0.0);
-    for (int k = 0; k < 3; ++k) EXPECT_EQ(once(), first) << "run " << k + 2 << " differs from the first";
+    for (int k = 0; k < 3; ++k)
+        EXPECT_EQ(once(), first) << "run " << k + 2 << " differs from the first";
 }

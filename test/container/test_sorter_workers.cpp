@@ -26,14 +26,16 @@ std::vector<std::uint32_t> descending(std::size_t n) {
 
 TEST(ChunkSortPool, SortsEveryChunkOfABatchByTheGivenOrder) {
     std::vector<std::uint32_t> v = descending(40000);
-    const std::greater<std::uint32_t> order;  // sorts back to descending: a pool ignoring `order` fails
+    const std::greater<std::uint32_t> order; // sorts back to descending: a pool ignoring `order` fails
     std::reverse(v.begin(), v.begin() + 10000);
     chunk_sort_pool pool(&flashxxl::sort_chunk_with<std::uint32_t, std::greater<std::uint32_t>>, &order, 2);
     EXPECT_EQ(pool.threads(), 2u);
-    for (std::size_t c = 0; c < 4; ++c) pool.submit(v.data() + c * 10000, v.data() + (c + 1) * 10000, 0);
+    for (std::size_t c = 0; c < 4; ++c)
+        pool.submit(v.data() + c * 10000, v.data() + (c + 1) * 10000, 0);
     pool.wait(0);
     for (std::size_t c = 0; c < 4; ++c)
-        EXPECT_TRUE(std::is_sorted(v.begin() + c * 10000, v.begin() + (c + 1) * 10000, order)) << "chunk " << c;
+        EXPECT_TRUE(std::is_sorted(v.begin() + c * 10000, v.begin() + (c + 1) * 10000, order))
+            << "chunk " << c;
 }
 
 TEST(ChunkSortPool, BatchesAreWaitedForSeparately) {
@@ -61,7 +63,7 @@ TEST(ChunkSortPool, AComparatorExceptionComesBackAtWaitOnce) {
     chunk_sort_pool pool(&flashxxl::sort_chunk_with<std::uint32_t, throwing_order>, &order, 2);
     pool.submit(v.data(), v.data() + v.size(), 0);
     EXPECT_THROW(pool.wait(0), std::runtime_error);
-    EXPECT_NO_THROW(pool.wait(0));  // reported once
+    EXPECT_NO_THROW(pool.wait(0)); // reported once
 }
 
 // The two halves of a double-buffered run are separate batches: the half whose chunk threw
@@ -69,9 +71,10 @@ TEST(ChunkSortPool, AComparatorExceptionComesBackAtWaitOnce) {
 // pool's thread has usually recorded the other half's exception before wait(0) looks (a shared
 // error slot then made wait(0) throw and wait(1) pass); the assertions hold whatever the timing.
 TEST(ChunkSortPool, AComparatorExceptionIsReportedByItsOwnBatchOnly) {
-    std::vector<std::uint32_t> failing = descending(1000);  // holds 77: sorting it throws
-    std::vector<std::uint32_t> clean(200000);  // scrambled (pdqsort takes a reversed range in one pass), no 77
-    for (std::size_t i = 0; i < clean.size(); ++i) clean[i] = 1000 + static_cast<std::uint32_t>(i * 7919 % 200000);
+    std::vector<std::uint32_t> failing = descending(1000); // holds 77: sorting it throws
+    std::vector<std::uint32_t> clean(200000); // scrambled (pdqsort takes a reversed range in one pass), no 77
+    for (std::size_t i = 0; i < clean.size(); ++i)
+        clean[i] = 1000 + static_cast<std::uint32_t>(i * 7919 % 200000);
     const throwing_order order;
     chunk_sort_pool pool(&flashxxl::sort_chunk_with<std::uint32_t, throwing_order>, &order, 1);
     pool.submit(failing.data(), failing.data() + failing.size(), 1);
@@ -79,7 +82,7 @@ TEST(ChunkSortPool, AComparatorExceptionIsReportedByItsOwnBatchOnly) {
     EXPECT_NO_THROW(pool.wait(0));
     EXPECT_TRUE(std::is_sorted(clean.begin(), clean.end()));
     EXPECT_THROW(pool.wait(1), std::runtime_error);
-    EXPECT_NO_THROW(pool.wait(1));  // reported once
+    EXPECT_NO_THROW(pool.wait(1)); // reported once
 }
 
 TEST(BackgroundTask, RunsTheJobOnAnotherThreadAndJoins) {
@@ -88,11 +91,12 @@ TEST(BackgroundTask, RunsTheJobOnAnotherThreadAndJoins) {
     std::atomic<bool> release{false};
     std::atomic<int> result{0};
     task.start([&] {
-        while (!release.load()) std::this_thread::yield();
+        while (!release.load())
+            std::this_thread::yield();
         result = 42;
     });
     EXPECT_TRUE(task.running());
-    EXPECT_EQ(result.load(), 0);  // the job waits for `release`: it cannot have run on this thread
+    EXPECT_EQ(result.load(), 0); // the job waits for `release`: it cannot have run on this thread
     release = true;
     task.join();
     EXPECT_FALSE(task.running());
@@ -114,7 +118,8 @@ TEST(BackgroundTask, StartingASecondJobBeforeJoinIsRefused) {
     background_task task;
     std::atomic<bool> release{false};
     task.start([&] {
-        while (!release.load()) std::this_thread::yield();
+        while (!release.load())
+            std::this_thread::yield();
     });
     EXPECT_THROW(task.start([] {}), std::logic_error);
     release = true;

@@ -171,13 +171,14 @@ TEST(spillable_list, misuse_is_refused) {
 // A spilled list that runs out of space: size() counts only the records that were held, and
 // neither a later push nor finish() pretends otherwise; an unfinished list cannot be read.
 TEST(spillable_list, out_of_space_while_spilled_is_not_counted_or_read) {
-    machine m = flashxxl_test::tiny_machine(std::to_string(2 * blocks_4k_16k.bw) + "B");  // two Bw groups
+    machine m = flashxxl_test::tiny_machine(std::to_string(2 * blocks_4k_16k.bw) + "B"); // two Bw groups
     memory_account acc;
     {
         spillable_list<pair32> l(m, blocks_4k_16k, 4 * KiB, acc);
         std::uint32_t pushed = 0;
         try {
-            for (; pushed < 100000; ++pushed) l.push(pair32{pushed, 3 * pushed});
+            for (; pushed < 100000; ++pushed)
+                l.push(pair32{pushed, 3 * pushed});
             FAIL() << "no out_of_space";
         } catch (const out_of_space&) {
         }
@@ -186,7 +187,7 @@ TEST(spillable_list, out_of_space_while_spilled_is_not_counted_or_read) {
         EXPECT_THROW(l.push(pair32{}), io_failure);
         EXPECT_EQ(l.size(), pushed);
         EXPECT_THROW(l.finish(), io_failure);
-        EXPECT_THROW(l.read(), invalid_request);  // not finished
+        EXPECT_THROW(l.read(), invalid_request); // not finished
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }

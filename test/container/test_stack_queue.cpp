@@ -1,4 +1,5 @@
-// Tests of container/stack.hpp and queue.hpp against std::stack / std::queue, with I/O shapes and block sizes.
+// Tests of container/stack.hpp and queue.hpp against std::stack / std::queue, with I/O shapes and block
+// sizes.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -36,12 +37,16 @@ void random_ops(machine& m, Ext& ext, Ref& ref, std::uint32_t seed, bool fifo, s
                 ++next;
             } else {
                 const T& want = [&]() -> const T& {
-                    if constexpr (std::is_same<Ref, std::queue<T>>::value) return ref.front();
-                    else return ref.top();
+                    if constexpr (std::is_same<Ref, std::queue<T>>::value)
+                        return ref.front();
+                    else
+                        return ref.top();
                 }();
                 const T& got = [&]() -> const T& {
-                    if constexpr (std::is_same<Ref, std::queue<T>>::value) return ext.front();
-                    else return ext.top();
+                    if constexpr (std::is_same<Ref, std::queue<T>>::value)
+                        return ext.front();
+                    else
+                        return ext.top();
                 }();
                 ASSERT_TRUE(got == want) << "phase " << phase << " op " << op;
                 ext.pop();
@@ -57,8 +62,11 @@ void random_ops(machine& m, Ext& ext, Ref& ref, std::uint32_t seed, bool fifo, s
 //! The run-time pairs every test also runs with: the legacy pair, Bw = Br, powers of two and
 //! not, and a large pair.
 const std::vector<block_sizes>& pairs() {
-    static const std::vector<block_sizes> p{{4 * KiB, 4 * KiB},   {4 * KiB, 16 * KiB},  {4 * KiB, 64 * KiB},
-                                            {12 * KiB, 36 * KiB}, {192 * KiB, 3 * MiB}};
+    static const std::vector<block_sizes> p{{4 * KiB, 4 * KiB},
+                                            {4 * KiB, 16 * KiB},
+                                            {4 * KiB, 64 * KiB},
+                                            {12 * KiB, 36 * KiB},
+                                            {192 * KiB, 3 * MiB}};
     return p;
 }
 
@@ -71,17 +79,18 @@ C make(machine& m, std::uint64_t memory, const block_sizes& b, bool legacy, role
 }
 
 //! A one-device machine of `bytes` (plain bytes: any multiple of 4 KiB).
-machine machine_of(std::uint64_t bytes) { return flashxxl_test::tiny_machine(std::to_string(bytes) + "B"); }  // a plain number would be MiB (STXXL)
+machine machine_of(std::uint64_t bytes) {
+    return flashxxl_test::tiny_machine(std::to_string(bytes) + "B");
+} // a plain number would be MiB (STXXL)
 
-template <class T, class S>
-void stack_matches_std_stack(const block_sizes& b, bool legacy) {
+template <class T, class S> void stack_matches_std_stack(const block_sizes& b, bool legacy) {
     machine m = flashxxl_test::tiny_machine();
     std::stack<T> ref;
     flashxxl_test::alloc_tracker::start();
     std::int64_t peak = 0;
     {
         S s = make<S>(m, S::memory_usage(b), b, legacy, role::hot);
-        flashxxl_test::alloc_tracker::stop();  // the reference stack is not ours to count
+        flashxxl_test::alloc_tracker::stop(); // the reference stack is not ours to count
         EXPECT_EQ(s.blocks(), b);
         const std::uint64_t ops = legacy ? 12000 : std::max<std::uint64_t>(12000, 3 * s.half_items());
         random_ops<S, std::stack<T>, T>(m, s, ref, 11, false, ops);
@@ -104,8 +113,7 @@ void stack_matches_std_stack(const block_sizes& b, bool legacy) {
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
 
-template <class T, class Q>
-void queue_matches_std_queue(const block_sizes& b, bool legacy) {
+template <class T, class Q> void queue_matches_std_queue(const block_sizes& b, bool legacy) {
     machine m = flashxxl_test::tiny_machine();
     std::queue<T> ref;
     {
@@ -130,42 +138,45 @@ void queue_matches_std_queue(const block_sizes& b, bool legacy) {
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
 
-template <class Q>
-void small_queue_does_no_io(const block_sizes& b, bool legacy) {
+template <class Q> void small_queue_does_no_io(const block_sizes& b, bool legacy) {
     machine m = flashxxl_test::tiny_machine();
     Q q = make<Q>(m, Q::memory_usage(b), b, legacy, role::hot);
     for (int round = 0; round < 100; ++round) {
-        for (std::uint64_t i = 0; i < 100; ++i) q.push(i);
-        for (std::uint64_t i = 0; i < 100; ++i, q.pop()) ASSERT_EQ(q.front(), i);
+        for (std::uint64_t i = 0; i < 100; ++i)
+            q.push(i);
+        for (std::uint64_t i = 0; i < 100; ++i, q.pop())
+            ASSERT_EQ(q.front(), i);
     }
     EXPECT_EQ(flashxxl_test::total_stats(m).total.ops(), 0u);
 }
 
-template <class Q>
-void long_queue_streams_through_the_device(const block_sizes& b, bool legacy) {
+template <class Q> void long_queue_streams_through_the_device(const block_sizes& b, bool legacy) {
     machine m = flashxxl_test::tiny_machine();
     Q q = make<Q>(m, Q::memory_usage(b), b, legacy, role::hot);
     const std::uint64_t n = 10 * q.buffer_items() + 123;
-    for (std::uint64_t i = 0; i < n; ++i) q.push(i);
-    for (std::uint64_t i = 0; i < n; ++i, q.pop()) ASSERT_EQ(q.front(), i);
+    for (std::uint64_t i = 0; i < n; ++i)
+        q.push(i);
+    for (std::uint64_t i = 0; i < n; ++i, q.pop())
+        ASSERT_EQ(q.front(), i);
     device_stats st = flashxxl_test::total_stats(m);
-    EXPECT_EQ(st.total.write_ops, 10u);  // 10 full buffers, the rest never left memory
+    EXPECT_EQ(st.total.write_ops, 10u); // 10 full buffers, the rest never left memory
     EXPECT_EQ(st.total.read_bytes, 10u * b.bw);
 }
 
-template <class S, class Q>
-void out_of_space_then_recover(const block_sizes& b, bool legacy) {
-    machine m = machine_of(3 * b.bw);  // three Bw extents
+template <class S, class Q> void out_of_space_then_recover(const block_sizes& b, bool legacy) {
+    machine m = machine_of(3 * b.bw); // three Bw extents
     {
         S s = make<S>(m, S::memory_usage(b), b, legacy, role::hot);
         std::uint64_t pushed = 0;
         EXPECT_THROW(
             {
-                for (; pushed < 10 * s.half_items(); ++pushed) s.push(pushed);
+                for (; pushed < 10 * s.half_items(); ++pushed)
+                    s.push(pushed);
             },
             out_of_space);
         EXPECT_EQ(s.size(), pushed);
-        for (std::uint64_t i = pushed; i-- > 0; s.pop()) ASSERT_EQ(s.top(), i);
+        for (std::uint64_t i = pushed; i-- > 0; s.pop())
+            ASSERT_EQ(s.top(), i);
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     {
@@ -173,20 +184,21 @@ void out_of_space_then_recover(const block_sizes& b, bool legacy) {
         std::uint64_t pushed = 0;
         EXPECT_THROW(
             {
-                for (; pushed < 10 * q.buffer_items(); ++pushed) q.push(pushed);
+                for (; pushed < 10 * q.buffer_items(); ++pushed)
+                    q.push(pushed);
             },
             out_of_space);
         // The push that failed added nothing; everything before is intact.
-        for (std::uint64_t i = 0; i < pushed; ++i, q.pop()) ASSERT_EQ(q.front(), i);
+        for (std::uint64_t i = 0; i < pushed; ++i, q.pop())
+            ASSERT_EQ(q.front(), i);
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     EXPECT_THROW(make<S>(m, 1024, b, legacy), config_error);
     EXPECT_THROW(make<Q>(m, 1024, b, legacy), config_error);
 }
-}  // namespace
+} // namespace
 
-template <class T>
-class stack_queue_typed : public ::testing::Test {};
+template <class T> class stack_queue_typed : public ::testing::Test {};
 using item_types = ::testing::Types<item<4>, item<8>, item<16>, item<40>>;
 TYPED_TEST_SUITE(stack_queue_typed, item_types);
 
@@ -297,7 +309,7 @@ TEST(stack_queue, invalid_block_sizes_are_rejected_naming_both_values) {
 // exactly one Bw write and refills with Bw / Br reads of exactly Br; a queue writes exactly Bw
 // and reads exactly Br.
 TEST(stack_queue, io_shapes_at_a_non_power_of_two_pair) {
-    using T = item<40>;  // padded: 12 KiB / 40 bytes leaves 8 bytes per page
+    using T = item<40>; // padded: 12 KiB / 40 bytes leaves 8 bytes per page
     const block_sizes b(12 * KiB, 36 * KiB);
     machine m = flashxxl_test::tiny_machine();
     stack<T> s(m, stack<T>::memory_usage(b), b);
@@ -341,7 +353,7 @@ TEST(stack_queue, io_shapes_at_a_non_power_of_two_pair) {
             d = flashxxl_test::total_stats(m) - before;
             ASSERT_LE(d.total.write_ops, 1u);
             ASSERT_EQ(d.total.write_bytes, d.total.write_ops * b.bw);
-            ASSERT_LE(d.total.read_ops, 2u);  // a block and the one prefetched behind it
+            ASSERT_LE(d.total.read_ops, 2u); // a block and the one prefetched behind it
             ASSERT_EQ(d.total.read_bytes, d.total.read_ops * b.br);
             qwrites += d.total.write_ops;
             qreads += d.total.read_ops;

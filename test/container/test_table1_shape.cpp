@@ -25,13 +25,15 @@ struct table1_column {
 //! memory and 2-32 GB of input so that block size Bw = 1 MiB needs one more merge pass than
 //! Br = 64 KiB (our fan-in is about 7/8 M/B: 9 runs are too many for 1 MiB blocks in 12 MiB).
 table1_column sort_on_hama(const std::string& tl, const block_sizes& b) {
-    machine m = machine::from_config_text("name=hama\nflash=memory,512MiB,memory name=ssd model=hama-ssd-2009" + tl +
-                                          "\nplacement=single device=ssd\n");
+    machine m =
+        machine::from_config_text("name=hama\nflash=memory,512MiB,memory name=ssd model=hama-ssd-2009" + tl +
+                                  "\nplacement=single device=ssd\n");
     vector<std::uint64_t> v(m, vector<std::uint64_t>::min_memory(b), b, role::stream);
     {
         vector<std::uint64_t>::stream_writer w(v);
         std::mt19937_64 rng(2009);
-        for (std::uint64_t i = 0; i < 48 * MiB / 8; ++i) w.push(rng());
+        for (std::uint64_t i = 0; i < 48 * MiB / 8; ++i)
+            w.push(rng());
     }
     io_counters before = m.dev(0).stats().total;
     modelled_time t0 = m.modelled();

@@ -1,4 +1,5 @@
-// Tests of container/vector.hpp: random access vs std::vector, Bw write-back, Br reads, streams, memory, block sizes.
+// Tests of container/vector.hpp: random access vs std::vector, Bw write-back, Br reads, streams, memory,
+// block sizes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,8 +22,11 @@ using small_blocks = blocks<br, bw>;
 //! The run-time pairs every test also runs with: the legacy pair, Bw = Br, powers of two and
 //! not, and a large pair (its tests scale their operation counts down, see scaled()).
 const std::vector<block_sizes>& pairs() {
-    static const std::vector<block_sizes> p{{4 * KiB, 4 * KiB},   {4 * KiB, 16 * KiB},  {4 * KiB, 64 * KiB},
-                                            {12 * KiB, 36 * KiB}, {192 * KiB, 3 * MiB}};
+    static const std::vector<block_sizes> p{{4 * KiB, 4 * KiB},
+                                            {4 * KiB, 16 * KiB},
+                                            {4 * KiB, 64 * KiB},
+                                            {12 * KiB, 36 * KiB},
+                                            {192 * KiB, 3 * MiB}};
     return p;
 }
 
@@ -44,13 +48,14 @@ V make_vector(machine& m, std::uint64_t memory, const block_sizes& b, bool legac
 }
 
 //! A one-device machine of `bytes` (plain bytes: any multiple of 4 KiB).
-machine machine_of(std::uint64_t bytes) { return flashxxl_test::tiny_machine(std::to_string(bytes) + "B"); }  // a plain number would be MiB (STXXL)
+machine machine_of(std::uint64_t bytes) {
+    return flashxxl_test::tiny_machine(std::to_string(bytes) + "B");
+} // a plain number would be MiB (STXXL)
 
-template <class T, class V>
-void random_access_matches_std_vector(const block_sizes& b, bool legacy) {
+template <class T, class V> void random_access_matches_std_vector(const block_sizes& b, bool legacy) {
     machine m = flashxxl_test::tiny_machine();
     const std::uint64_t br_ = b.br, bw_ = b.bw;
-    const std::uint64_t memory = V::min_memory(b) + 4 * br_;  // a handful of pages: mostly misses
+    const std::uint64_t memory = V::min_memory(b) + 4 * br_; // a handful of pages: mostly misses
     std::mt19937 rng(7);
     std::vector<T> ref;
     const std::uint64_t per_group = b.reads_per_write() * (br_ / sizeof(T));
@@ -82,7 +87,8 @@ void random_access_matches_std_vector(const block_sizes& b, bool legacy) {
         }
         ASSERT_EQ(v.size(), ref.size());
         std::uint64_t i = 0;
-        for (auto it = v.cbegin(); it != v.cend(); ++it, ++i) ASSERT_TRUE(*it == ref[i]) << i;
+        for (auto it = v.cbegin(); it != v.cend(); ++it, ++i)
+            ASSERT_TRUE(*it == ref[i]) << i;
         v.pop_back();
         ref.pop_back();
         EXPECT_TRUE(v.back() == ref.back());
@@ -103,8 +109,7 @@ void random_access_matches_std_vector(const block_sizes& b, bool legacy) {
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
 
-template <class V>
-void every_write_back_is_bw_when_groups_are_full(const block_sizes& b, bool legacy) {
+template <class V> void every_write_back_is_bw_when_groups_are_full(const block_sizes& b, bool legacy) {
     using T = std::uint64_t;
     machine m = flashxxl_test::tiny_machine();
     V v = make_vector<V>(m, V::min_memory(b), b, legacy, role::hot);
@@ -120,26 +125,28 @@ void every_write_back_is_bw_when_groups_are_full(const block_sizes& b, bool lega
     }
     v.flush();
     device_stats d = flashxxl_test::total_stats(m) - before;
-    EXPECT_GT(d.total.write_ops, std::uint64_t(ops / 50));  // 100 at 5000 operations
+    EXPECT_GT(d.total.write_ops, std::uint64_t(ops / 50)); // 100 at 5000 operations
     EXPECT_EQ(d.total.write_bytes, d.total.write_ops * b.bw);
     EXPECT_EQ(d.total.read_bytes, d.total.read_ops * b.br);
-    for (std::uint64_t i = 0; i < ref.size(); ++i) ASSERT_EQ(v.get(i), ref[i]);
+    for (std::uint64_t i = 0; i < ref.size(); ++i)
+        ASSERT_EQ(v.get(i), ref[i]);
 }
 
-template <class V>
-void streams_roundtrip_and_append_to_partial_group(const block_sizes& b, bool legacy) {
+template <class V> void streams_roundtrip_and_append_to_partial_group(const block_sizes& b, bool legacy) {
     using T = item<40>;
     machine m = flashxxl_test::tiny_machine();
     V v = make_vector<V>(m, V::min_memory(b), b, legacy);
     std::uint64_t n1 = v.items_per_group() + 5, n2 = 2 * v.items_per_group() + 3;
     {
         typename V::stream_writer w(v);
-        for (std::uint64_t i = 0; i < n1; ++i) w.push(T(std::uint32_t(i), std::uint32_t(i)));
+        for (std::uint64_t i = 0; i < n1; ++i)
+            w.push(T(std::uint32_t(i), std::uint32_t(i)));
     }
-    v.push_back(T(7, 7));  // through the cache, then another stream appends after it
+    v.push_back(T(7, 7)); // through the cache, then another stream appends after it
     {
         typename V::stream_writer w(v);
-        for (std::uint64_t i = 0; i < n2; ++i) w.push(T(std::uint32_t(i + n1 + 1), std::uint32_t(i + n1 + 1)));
+        for (std::uint64_t i = 0; i < n2; ++i)
+            w.push(T(std::uint32_t(i + n1 + 1), std::uint32_t(i + n1 + 1)));
         w.finish();
     }
     ASSERT_EQ(v.size(), n1 + 1 + n2);
@@ -151,14 +158,14 @@ void streams_roundtrip_and_append_to_partial_group(const block_sizes& b, bool le
     EXPECT_EQ(i, v.size());
     // A sub-range starting inside a page.
     i = 10;
-    for (typename V::stream_reader r(v, 10, n1); !r.empty(); ++r, ++i) ASSERT_EQ(r->key, std::uint32_t(i));
+    for (typename V::stream_reader r(v, 10, n1); !r.empty(); ++r, ++i)
+        ASSERT_EQ(r->key, std::uint32_t(i));
     EXPECT_EQ(i, n1);
     device_stats s = flashxxl_test::total_stats(m);
     EXPECT_EQ(s.total.read_bytes, s.total.read_ops * b.br);
 }
 
-template <class V>
-void resize_clear_and_errors(const block_sizes& b, bool legacy) {
+template <class V> void resize_clear_and_errors(const block_sizes& b, bool legacy) {
     machine m = flashxxl_test::tiny_machine();
     EXPECT_THROW(make_vector<V>(m, 1024, b, legacy), config_error);
     V v = make_vector<V>(m, V::min_memory(b), b, legacy);
@@ -182,21 +189,21 @@ void resize_clear_and_errors(const block_sizes& b, bool legacy) {
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
 
-template <class V>
-void out_of_space_keeps_data_and_stays_destructible(const block_sizes& b, bool legacy) {
-    machine m = machine_of(4 * b.bw);  // four groups
+template <class V> void out_of_space_keeps_data_and_stays_destructible(const block_sizes& b, bool legacy) {
+    machine m = machine_of(4 * b.bw); // four groups
     {
         V v = make_vector<V>(m, V::min_memory(b), b, legacy);
         bool thrown = false;
         std::uint64_t pushed = 0;
         try {
-            for (; pushed < 5 * v.items_per_group(); ++pushed) v.push_back(pushed);
+            for (; pushed < 5 * v.items_per_group(); ++pushed)
+                v.push_back(pushed);
             v.flush();
         } catch (const out_of_space&) {
             thrown = true;
         }
         EXPECT_TRUE(thrown);
-        EXPECT_EQ(v.size(), pushed);  // a push_back that threw did not count its item
+        EXPECT_EQ(v.size(), pushed); // a push_back that threw did not count its item
         // The pages that did not fit stay dirty in the cache (nothing is dropped silently);
         // shrinking to what fits lets the vector work on. When a group is a single page, the
         // two cached pages at the end belong to groups 3 and 4, and flush() (frame order) may
@@ -204,16 +211,16 @@ void out_of_space_keeps_data_and_stays_destructible(const block_sizes& b, bool l
         const std::uint64_t fits = v.pages_per_group() == 1 ? 3 : 4;
         v.resize(fits * v.items_per_group());
         // Items of the groups that were written are intact.
-        for (std::uint64_t i = 0; i < fits * v.items_per_group(); ++i) ASSERT_EQ(v.get(i), i);
+        for (std::uint64_t i = 0; i < fits * v.items_per_group(); ++i)
+            ASSERT_EQ(v.get(i), i);
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
 
 //! A stream_writer that runs out of space keeps the groups it wrote (size() says how many),
 //! refuses every later item and finish(), and leaves a vector that reads back exactly.
-template <class V>
-void stream_writer_out_of_space_keeps_written_groups(const block_sizes& b, bool legacy) {
-    machine m = machine_of(2 * b.bw);  // two groups
+template <class V> void stream_writer_out_of_space_keeps_written_groups(const block_sizes& b, bool legacy) {
+    machine m = machine_of(2 * b.bw); // two groups
     {
         V v = make_vector<V>(m, V::min_memory(b), b, legacy);
         const std::uint64_t per_group = v.items_per_group();
@@ -221,7 +228,8 @@ void stream_writer_out_of_space_keeps_written_groups(const block_sizes& b, bool 
         {
             typename V::stream_writer w(v);
             try {
-                for (; pushed < 4 * per_group; ++pushed) w.push(pushed);
+                for (; pushed < 4 * per_group; ++pushed)
+                    w.push(pushed);
                 ADD_FAILURE() << "no out_of_space";
             } catch (const out_of_space&) {
             }
@@ -230,14 +238,17 @@ void stream_writer_out_of_space_keeps_written_groups(const block_sizes& b, bool 
             EXPECT_EQ(v.size(), 2 * per_group);
             for (const char* op : {"push", "finish"}) {
                 try {
-                    if (std::string(op) == "push") w.push(7);
-                    else w.finish();
+                    if (std::string(op) == "push")
+                        w.push(7);
+                    else
+                        w.finish();
                     ADD_FAILURE() << op << " after the failure did not throw";
                 } catch (const io_failure& e) {
                     std::string what = e.what();
-                    EXPECT_NE(what.find(std::string("flashxxl::vector::stream_writer::") + op +
-                                        ": unusable since an earlier failure lost items (out of space on device"),
-                              std::string::npos)
+                    EXPECT_NE(
+                        what.find(std::string("flashxxl::vector::stream_writer::") + op +
+                                  ": unusable since an earlier failure lost items (out of space on device"),
+                        std::string::npos)
                         << what;
                 }
                 EXPECT_EQ(v.size(), 2 * per_group);
@@ -245,7 +256,8 @@ void stream_writer_out_of_space_keeps_written_groups(const block_sizes& b, bool 
         }
         EXPECT_EQ(v.size(), 2 * per_group);
         std::uint64_t i = 0;
-        for (typename V::stream_reader r(v); !r.empty(); ++r, ++i) ASSERT_EQ(*r, i);
+        for (typename V::stream_reader r(v); !r.empty(); ++r, ++i)
+            ASSERT_EQ(*r, i);
         EXPECT_EQ(i, 2 * per_group);
         EXPECT_EQ(v.get(2 * per_group - 1), 2 * per_group - 1);
         EXPECT_THROW(v.get(2 * per_group), invalid_request);
@@ -267,8 +279,7 @@ TEST(vector, stream_writer_out_of_space_keeps_written_groups) {
     }
 }
 
-template <class T>
-class vector_typed : public ::testing::Test {};
+template <class T> class vector_typed : public ::testing::Test {};
 using item_types = ::testing::Types<item<4>, item<8>, item<16>, item<40>>;
 TYPED_TEST_SUITE(vector_typed, item_types);
 
@@ -308,7 +319,8 @@ TEST(vector, deep_read_ahead_scan_reads_each_block_once) {
     const std::uint64_t n = 300000;
     {
         V::stream_writer w(v);
-        for (std::uint64_t i = 0; i < n; ++i) w.push(i * 3);
+        for (std::uint64_t i = 0; i < n; ++i)
+            w.push(i * 3);
     }
     const std::size_t prefetch = 600;
     for (std::uint64_t first : {std::uint64_t(0), std::uint64_t(1000)}) {
@@ -319,7 +331,8 @@ TEST(vector, deep_read_ahead_scan_reads_each_block_once) {
         {
             V::stream_reader r(v, first, last, prefetch, &acc);
             EXPECT_EQ(r.size(), last - first);
-            for (; !r.empty(); ++r, ++i) ASSERT_EQ(*r, i * 3) << i;
+            for (; !r.empty(); ++r, ++i)
+                ASSERT_EQ(*r, i * 3) << i;
         }
         EXPECT_EQ(i, last);
         EXPECT_EQ(acc.peak(), V::stream_reader::memory_usage(b, prefetch));
@@ -368,13 +381,15 @@ TEST(vector, static_memory_helpers_follow_the_block_sizes) {
     memory_account wa, ra;
     {
         V::stream_writer w(v, &wa);
-        for (std::uint64_t i = 0; i < 3 * v.items_per_group() + 1; ++i) w.push(i);
+        for (std::uint64_t i = 0; i < 3 * v.items_per_group() + 1; ++i)
+            w.push(i);
     }
     EXPECT_EQ(wa.peak(), V::stream_writer::memory_usage(odd));
     {
         V::stream_reader r(v, 0, v.size(), 2, &ra);
         std::uint64_t i = 0;
-        for (; !r.empty(); ++r, ++i) ASSERT_EQ(*r, i);
+        for (; !r.empty(); ++r, ++i)
+            ASSERT_EQ(*r, i);
         EXPECT_EQ(i, v.size());
     }
     EXPECT_EQ(ra.peak(), V::stream_reader::memory_usage(odd, 2));
@@ -431,7 +446,7 @@ TEST(vector, invalid_block_sizes_are_rejected_naming_both_values) {
 // I/O shapes at a pair that is not a power of two: every read is exactly Br (one page), every
 // write exactly Bw, except the stream's final partial group (whole pages, less than Bw).
 TEST(vector, io_shapes_at_a_non_power_of_two_pair) {
-    using T = item<40>;  // padded pages too: 12 KiB / 40 bytes leaves 8 bytes per page
+    using T = item<40>; // padded pages too: 12 KiB / 40 bytes leaves 8 bytes per page
     using V = vector<T>;
     const block_sizes b(12 * KiB, 36 * KiB);
     machine m = flashxxl_test::tiny_machine();
@@ -440,7 +455,8 @@ TEST(vector, io_shapes_at_a_non_power_of_two_pair) {
     const std::uint64_t n = 5 * v.items_per_group() + v.items_per_page() + 7;
     {
         V::stream_writer w(v);
-        for (std::uint64_t i = 0; i < n; ++i) w.push(T(std::uint32_t(i), std::uint32_t(i)));
+        for (std::uint64_t i = 0; i < n; ++i)
+            w.push(T(std::uint32_t(i), std::uint32_t(i)));
     }
     device_stats s = flashxxl_test::total_stats(m);
     EXPECT_EQ(s.total.write_ops, 6u);
@@ -451,9 +467,11 @@ TEST(vector, io_shapes_at_a_non_power_of_two_pair) {
     std::uint64_t writes = 0, reads = 0;
     for (int op = 0; op < 3000; ++op) {
         device_stats before = flashxxl_test::total_stats(m);
-        std::uint64_t i = rng() % (5 * v.items_per_group());  // the full groups
-        if (op % 2) v.set(i, T(std::uint32_t(i), std::uint32_t(i)));
-        else ASSERT_TRUE(v.get(i) == T(std::uint32_t(i), std::uint32_t(i))) << i;
+        std::uint64_t i = rng() % (5 * v.items_per_group()); // the full groups
+        if (op % 2)
+            v.set(i, T(std::uint32_t(i), std::uint32_t(i)));
+        else
+            ASSERT_TRUE(v.get(i) == T(std::uint32_t(i), std::uint32_t(i))) << i;
         device_stats d = flashxxl_test::total_stats(m) - before;
         ASSERT_LE(d.total.write_ops, 1u);
         ASSERT_EQ(d.total.write_bytes, d.total.write_ops * b.bw) << op;
@@ -467,7 +485,8 @@ TEST(vector, io_shapes_at_a_non_power_of_two_pair) {
     v.flush();
     device_stats before = flashxxl_test::total_stats(m);
     std::uint64_t i = 0;
-    for (V::stream_reader r(v); !r.empty(); ++r, ++i) ASSERT_EQ(r->key, std::uint32_t(i));
+    for (V::stream_reader r(v); !r.empty(); ++r, ++i)
+        ASSERT_EQ(r->key, std::uint32_t(i));
     EXPECT_EQ(i, n);
     device_stats d = flashxxl_test::total_stats(m) - before;
     EXPECT_EQ(d.total.read_ops, v.layout().blocks_for(n));

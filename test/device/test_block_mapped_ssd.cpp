@@ -232,15 +232,18 @@ TEST(BlockMappedSsd, OpenLogsRangeIsStated) {
         }
         return std::string();
     };
-    EXPECT_NE(refusal("10000000000").find("parameter 'open_logs' = 10000000000 must lie in [0, capacity / chunk = 32]"),
+    EXPECT_NE(refusal("10000000000")
+                  .find("parameter 'open_logs' = 10000000000 must lie in [0, capacity / chunk = 32]"),
               std::string::npos)
         << refusal("10000000000");
     EXPECT_EQ(refusal("32"), "");
     EXPECT_EQ(refusal("0"), "");
     EXPECT_NE(refusal("33").find("must lie in [0, capacity / chunk = 32]"), std::string::npos);
-    EXPECT_NE(refusal("1e30").find("parameter 'open_logs': '1e30' is not accepted; expected a whole number from 0 to "
-                                   "2^64 - 1"),
+    EXPECT_NE(refusal("1e30").find(
+                  "parameter 'open_logs': '1e30' is not accepted; expected a whole number from 0 to "
+                  "2^64 - 1"),
               std::string::npos)
         << refusal("1e30");
-    EXPECT_NE(refusal("99999999999999999999").find("'99999999999999999999' overflows 64 bits"), std::string::npos);
+    EXPECT_NE(refusal("99999999999999999999").find("'99999999999999999999' overflows 64 bits"),
+              std::string::npos);
 }

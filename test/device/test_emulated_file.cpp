@@ -56,22 +56,22 @@ std::unique_ptr<emulated_file> make_emulated(const std::string& preset, std::uin
 } // namespace
 
 TEST(EmulatedFile, RandomAsyncWritesReadBackIdenticallyOnSeveralDevicesAtOnce) {
-    machine m = machine::from_config_text(
-        "flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\n"
-        "disk=memory,64MiB,memory name=hdd model=barracuda-7200.11\n"
-        "disk=memory,64MiB,memory name=plain\n");
+    machine m = machine::from_config_text("flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\n"
+                                          "disk=memory,64MiB,memory name=hdd model=barracuda-7200.11\n"
+                                          "disk=memory,64MiB,memory name=plain\n");
     const std::size_t block = 16 * KiB, blocks_per_dev = (64 * MiB) / block;
-    auto worker = [&](std::size_t dev_index, std::uint64_t seed, std::uint64_t parity) {  // parity: disjoint blocks
+    auto worker = [&](std::size_t dev_index, std::uint64_t seed,
+                      std::uint64_t parity) { // parity: disjoint blocks
         device& d = m.dev(dev_index);
         std::mt19937_64 rng(seed);
-        std::map<std::uint64_t, std::uint64_t> written;  // block -> content seed
+        std::map<std::uint64_t, std::uint64_t> written; // block -> content seed
         std::vector<std::unique_ptr<aligned_buffer>> buffers;
         std::vector<stxxl::request_ptr> pending;
         for (int round = 0; round < 20; ++round) {
             buffers.clear();
             pending.clear();
             std::map<std::uint64_t, bool> in_round;
-            for (int k = 0; k < 16; ++k) {  // 16 writes in flight at once, distinct blocks
+            for (int k = 0; k < 16; ++k) { // 16 writes in flight at once, distinct blocks
                 std::uint64_t b = (rng() % (blocks_per_dev / 2)) * 2 + parity;
                 if (in_round[b]) continue;
                 in_round[b] = true;
@@ -81,7 +81,8 @@ TEST(EmulatedFile, RandomAsyncWritesReadBackIdenticallyOnSeveralDevicesAtOnce) {
                 pending.push_back(d.awrite(buffers.back()->data, b * block, block, role::scratch));
                 written[b] = content;
             }
-            for (auto& r : pending) d.wait(r, role::scratch);
+            for (auto& r : pending)
+                d.wait(r, role::scratch);
         }
         aligned_buffer got(block), want(block);
         for (auto& [b, content] : written) {
@@ -93,9 +94,10 @@ TEST(EmulatedFile, RandomAsyncWritesReadBackIdenticallyOnSeveralDevicesAtOnce) {
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < m.device_count(); ++i) {
         threads.emplace_back(worker, i, 100 + i, 0);
-        threads.emplace_back(worker, i, 200 + i, 1);  // two submitters per device
+        threads.emplace_back(worker, i, 200 + i, 1); // two submitters per device
     }
-    for (auto& t : threads) t.join();
+    for (auto& t : threads)
+        t.join();
     EXPECT_EQ(m.dev("plain").busy_seconds(), 0.0) << "no model, no modelled time";
     EXPECT_GT(m.dev("ssd").busy_seconds(), 0.0);
 }
@@ -121,7 +123,7 @@ TEST(EmulatedFile, SubmittingWhileOtherMachinesCreateTheirQueues) {
             if (std::memcmp(in.data, out.data, block) != 0) mismatches.fetch_add(1);
         }
     });
-    std::vector<machine> made;  // kept, so that every one takes new queue ids
+    std::vector<machine> made; // kept, so that every one takes new queue ids
     for (int i = 0; i < 24; ++i)
         made.push_back(machine::from_config_text("flash=memory,8MiB,memory name=f" + std::to_string(i) +
                                                  " model=hama-ssd-2009 tl=" + (i % 2 ? "on" : "off") +
@@ -150,7 +152,8 @@ TEST(EmulatedFile, ChargesExactlyWhatTheModelChargesAndStatsAddUp) {
     device_stats s = f->stats();
     EXPECT_DOUBLE_EQ(f->busy_seconds(), expected) << "busy time = sum of the model's charges";
     io_counters sum = s.internal;
-    for (role r : all_roles) sum += s.of(r);
+    for (role r : all_roles)
+        sum += s.of(r);
     EXPECT_EQ(sum.ops(), 300u);
     EXPECT_EQ(sum.bytes(), s.total.bytes());
     EXPECT_NEAR(sum.modelled_s, s.total.modelled_s, 1e-9 * s.total.modelled_s);
@@ -190,7 +193,8 @@ TEST(EmulatedFile, ChargeDependsOnSubmissionOrderNotOnCompletion) {
         reqs.push_back(f->submit(io_op::read, buf.data, off, 64 * KiB, role::hot));
     }
     EXPECT_DOUBLE_EQ(f->busy_seconds(), expected) << "charged before completion";
-    for (auto& r : reqs) r->wait(false);
+    for (auto& r : reqs)
+        r->wait(false);
 }
 
 TEST(EmulatedFile, PacedWallTimeIsNeverBelowScaledModelledTime) {
@@ -200,10 +204,11 @@ TEST(EmulatedFile, PacedWallTimeIsNeverBelowScaledModelledTime) {
     auto f = make_emulated("hama-ssd-2009", 64 * MiB, pacing);
     aligned_buffer buf(512 * KiB);
     auto begin = std::chrono::steady_clock::now();
-    for (int i = 0; i < 40; ++i) f->submit(io_op::write, buf.data, (i * 3 % 64) * MiB, 512 * KiB, role::scratch)->wait(false);
+    for (int i = 0; i < 40; ++i)
+        f->submit(io_op::write, buf.data, (i * 3 % 64) * MiB, 512 * KiB, role::scratch)->wait(false);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     double modelled = f->busy_seconds();
-    ASSERT_GT(modelled, 0.5);  // 40 x ~20 ms
+    ASSERT_GT(modelled, 0.5); // 40 x ~20 ms
     // One-sided bound; deadlines closer than min_sleep_s may be skipped only at the very end.
     EXPECT_GE(wall, pacing.scale * modelled - pacing.min_sleep_s);
 }
@@ -234,7 +239,8 @@ namespace {
 class failing_file : public sparse_memory_file {
 public:
     using sparse_memory_file::sparse_memory_file;
-    void serve(void* buffer, offset_type offset, size_type bytes, stxxl::request::request_type type) override {
+    void serve(void* buffer, offset_type offset, size_type bytes,
+               stxxl::request::request_type type) override {
         if (type == stxxl::request::WRITE) throw std::runtime_error("disk on fire");
         sparse_memory_file::serve(buffer, offset, bytes, type);
     }
@@ -252,7 +258,7 @@ TEST(EmulatedFile, BackingErrorsReachTheWaiterWithTheDeviceName) {
         EXPECT_NE(std::string(e.what()).find("flaky"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("disk on fire"), std::string::npos) << e.what();
     }
-    f.submit(io_op::read, buf.data, 0, 4096, role::scratch)->wait(false);  // the device still works
+    f.submit(io_op::read, buf.data, 0, 4096, role::scratch)->wait(false); // the device still works
 }
 
 TEST(EmulatedFile, DestructionWaitsForOutstandingRequests) {
@@ -260,10 +266,12 @@ TEST(EmulatedFile, DestructionWaitsForOutstandingRequests) {
     std::vector<stxxl::request_ptr> reqs;
     {
         auto f = make_emulated("barracuda-7200.11", 64 * MiB);
-        for (int i = 0; i < 32; ++i) reqs.push_back(f->submit(io_op::write, buf.data, i * MiB, MiB, role::stream));
-        for (auto& r : reqs) r->wait(false);
+        for (int i = 0; i < 32; ++i)
+            reqs.push_back(f->submit(io_op::write, buf.data, i * MiB, MiB, role::stream));
+        for (auto& r : reqs)
+            r->wait(false);
         reqs.clear();
-    }  // no "deleted while there are unfinished requests", no use after free (ASan)
+    } // no "deleted while there are unfinished requests", no use after free (ASan)
     SUCCEED();
 }
 

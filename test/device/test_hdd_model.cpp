@@ -192,16 +192,19 @@ TEST(HddModel, WriteSegmentsRangeIsStated) {
         barracuda({{"n_ws", "100000"}});
         ADD_FAILURE() << "n_ws=100000 accepted";
     } catch (const config_error& e) {
-        EXPECT_NE(std::string(e.what()).find("parameter 'n_ws': '100000' is out of range; expected a whole number from 0 to 1024"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find(
+                      "parameter 'n_ws': '100000' is out of range; expected a whole number from 0 to 1024"),
+                  std::string::npos)
             << e.what();
     }
     try {
         barracuda({{"n_ws", "18446744073709551615"}});
         ADD_FAILURE() << "n_ws=2^64 - 1 accepted";
     } catch (const config_error& e) {
-        EXPECT_NE(std::string(e.what()).find("parameter 'n_ws': '18446744073709551615' is out of range; expected a "
-                                             "whole number from 0 to 1024"),
-                  std::string::npos)
+        EXPECT_NE(
+            std::string(e.what()).find("parameter 'n_ws': '18446744073709551615' is out of range; expected a "
+                                       "whole number from 0 to 1024"),
+            std::string::npos)
             << e.what();
     }
     EXPECT_NO_THROW(barracuda({{"n_ws", "1024"}}));

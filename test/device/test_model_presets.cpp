@@ -138,7 +138,8 @@ TEST(ModelFields, OneDeclarationGivesParsingListingAndRanges) {
     // Listing follows the declaration, and every declared key is one a config may override.
     const auto listed = [](const auto& cfg) {
         std::vector<std::string> keys;
-        for (const auto& kv : cfg.list()) keys.push_back(kv.first);
+        for (const auto& kv : cfg.list())
+            keys.push_back(kv.first);
         return keys;
     };
     EXPECT_EQ(listed(block_mapped_ssd::config{}), declared_keys<block_mapped_ssd::config>());
@@ -148,7 +149,9 @@ TEST(ModelFields, OneDeclarationGivesParsingListingAndRanges) {
     for (const std::string& key : declared_keys<hdd_model::config>())
         EXPECT_TRUE(contains(unknown, key)) << key;
     // A count's range is enforced while parsing; a value set in code is checked with the range.
-    EXPECT_TRUE(contains(refusal_of([] { make_model("barracuda-7200.11", {{"n_ws", "1025"}}); }),
+    EXPECT_TRUE(contains(refusal_of([] {
+                             make_model("barracuda-7200.11", {{"n_ws", "1025"}});
+                         }),
                          "parameter 'n_ws': '1025' is out of range; expected a whole number from 0 to 1024"));
     hdd_model::config c;
     c.n_ws = 2000;
@@ -159,15 +162,14 @@ TEST(ModelFields, OneDeclarationGivesParsingListingAndRanges) {
     EXPECT_TRUE(contains(refusal_of([&] { hdd_model m(c); }), "parameter 'rho' must lie in (0, 1)"));
     page_mapped_ssd::config p;
     p.op_percent = 0;
-    EXPECT_TRUE(contains(refusal_of([&] { page_mapped_ssd m(p); }),
-                         "parameter 'op_percent' must lie in (0, 1000]"));
+    EXPECT_TRUE(
+        contains(refusal_of([&] { page_mapped_ssd m(p); }), "parameter 'op_percent' must lie in (0, 1000]"));
     block_mapped_ssd::config b;
     b.bw_w_mibps = 0;
     EXPECT_TRUE(contains(refusal_of([&] { block_mapped_ssd m(b); }), "parameter 'bw_w_mibps' must be > 0"));
     b = block_mapped_ssd::config{};
     b.t_merge_ms = -1;
-    EXPECT_TRUE(
-        contains(refusal_of([&] { block_mapped_ssd m(b); }), "parameter 't_merge_ms' must be >= 0"));
+    EXPECT_TRUE(contains(refusal_of([&] { block_mapped_ssd m(b); }), "parameter 't_merge_ms' must be >= 0"));
 }
 
 TEST(LambertW, KnownValuesAndFifoBound) {

@@ -24,7 +24,9 @@ namespace {
 class millisecond_per_page_model : public device_model {
 public:
     explicit millisecond_per_page_model(std::uint64_t capacity) : capacity_(capacity) {}
-    double service(io_op, std::uint64_t, std::uint64_t length) override { return 1e-3 * double(length / 4096); }
+    double service(io_op, std::uint64_t, std::uint64_t length) override {
+        return 1e-3 * double(length / 4096);
+    }
     std::uint64_t capacity() const override { return capacity_; }
     device_class klass() const override { return device_class::flash; }
     std::string kind() const override { return "test"; }
@@ -63,7 +65,8 @@ void wait(modelled_clock& clock, const stxxl::request_ptr& req) {
 }
 
 struct page_buffer {
-    explicit page_buffer(std::size_t pages) : data(static_cast<char*>(stxxl::aligned_alloc<4096>(pages * 4096))) {
+    explicit page_buffer(std::size_t pages)
+        : data(static_cast<char*>(stxxl::aligned_alloc<4096>(pages * 4096))) {
         std::memset(data, 7, pages * 4096);
     }
     ~page_buffer() { stxxl::aligned_dealloc<4096>(data); }
@@ -119,7 +122,7 @@ TEST(ModelledClock, WaitingForAnEarlierRequestNeverMovesTheHostBack) {
     clock.wait_until(1.0);
     EXPECT_DOUBLE_EQ(clock.now(), 3.0);
     EXPECT_DOUBLE_EQ(clock.time().io_wait_s, 3.0);
-    clock.compute(-1.0);  // nonsense is ignored, never a step back
+    clock.compute(-1.0); // nonsense is ignored, never a step back
     EXPECT_DOUBLE_EQ(clock.now(), 3.0);
 }
 
@@ -135,14 +138,15 @@ TEST(ModelledClock, ARequestTellsItsEndBeforeItIsServedAndWhetherItIsModelled) {
     auto second = a.file.submit(io_op::read, buf.data, 0, 2 * 4096, role::scratch);
     const auto& timed = dynamic_cast<const modelled_request&>(*second);
     ASSERT_TRUE(timed.known_completion_s().has_value());
-    EXPECT_DOUBLE_EQ(*timed.known_completion_s(), 5e-3);  // queued behind the first: [3, 5] ms
+    EXPECT_DOUBLE_EQ(*timed.known_completion_s(), 5e-3); // queued behind the first: [3, 5] ms
     EXPECT_TRUE(timed.on_model());
     wait(clock, first);
     wait(clock, second);
     EXPECT_DOUBLE_EQ(timed.completion_s(), 5e-3);
 
     const std::uint64_t capacity = 1 * MiB;
-    emulated_file bare("bare", std::make_unique<sparse_memory_file>(capacity), nullptr, capacity, next_queue());
+    emulated_file bare("bare", std::make_unique<sparse_memory_file>(capacity), nullptr, capacity,
+                       next_queue());
     bare.set_clock(&clock);
     bare.touch_queue();
     auto plain = bare.submit(io_op::write, buf.data, 0, 4096, role::scratch);
@@ -169,7 +173,8 @@ TEST(ModelledClock, TranslationLayerWritesEndWhenTheirSegmentIsWritten) {
     for (int i = 0; i < 3; ++i) {
         auto req = d.awrite(buf.data, std::uint64_t(i) * 7 * 16 * KiB, 16 * KiB, role::hot);
         d.wait(req, role::hot);
-        EXPECT_DOUBLE_EQ(m.modelled().elapsed_s, 0.0) << "write " << i << " is absorbed by the segment buffer";
+        EXPECT_DOUBLE_EQ(m.modelled().elapsed_s, 0.0)
+            << "write " << i << " is absorbed by the segment buffer";
     }
     auto fourth = d.awrite(buf.data, 3 * 7 * 16 * KiB, 16 * KiB, role::hot);
     d.wait(fourth, role::hot);
@@ -188,7 +193,8 @@ modelled_time sort_once(std::vector<double>& busy) {
     std::mt19937_64 rng(42);
     {
         sorter<std::uint64_t> s(m, 8 * MiB, block_sizes(64 * KiB, 256 * KiB));
-        for (int i = 0; i < 1 << 20; ++i) s.push(rng());
+        for (int i = 0; i < 1 << 20; ++i)
+            s.push(rng());
         s.sort();
         std::uint64_t previous = 0, count = 0;
         for (; !s.empty(); ++s, ++count) {
@@ -197,7 +203,8 @@ modelled_time sort_once(std::vector<double>& busy) {
         }
         EXPECT_EQ(count, 1u << 20);
     }
-    for (std::size_t i = 0; i < m.device_count(); ++i) busy.push_back(m.dev(i).busy_seconds());
+    for (std::size_t i = 0; i < m.device_count(); ++i)
+        busy.push_back(m.dev(i).busy_seconds());
     return m.modelled();
 }
 
@@ -213,7 +220,8 @@ TEST(ModelledClock, ASortGivesIdenticalFiguresOnRepeatedRuns) {
     // Devices overlap: the host waits less than the devices' busy times summed, and at
     // least as long as the busiest one (CPU time is not modelled, so elapsed is all wait).
     double sum = 0, busiest = 0;
-    for (double b : busy1) sum += b, busiest = std::max(busiest, b);
+    for (double b : busy1)
+        sum += b, busiest = std::max(busiest, b);
     EXPECT_LE(first.elapsed_s, sum + 1e-9);
     EXPECT_GE(first.elapsed_s, busiest - 1e-9);
     EXPECT_NEAR(first.io_wait_s, first.elapsed_s, 1e-9);

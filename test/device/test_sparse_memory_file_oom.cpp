@@ -46,7 +46,7 @@ TEST(SparseMemoryFile, AChunkThatCannotBeAllocatedLeavesNothingBehind) {
         f.serve(page, 3 * MiB, sizeof page, stxxl::request::READ);
         EXPECT_EQ(page[0], 0) << "the chunk reads as unwritten";
         std::memset(page, 0x5a, sizeof page);
-        f.serve(page, 3 * MiB, sizeof page, stxxl::request::WRITE);  // works once memory does
+        f.serve(page, 3 * MiB, sizeof page, stxxl::request::WRITE); // works once memory does
         EXPECT_EQ(f.allocated_bytes(), 64 * KiB);
         EXPECT_EQ(budget.used(), 64 * KiB);
     }

@@ -39,7 +39,9 @@ public:
         using arm_fn = void (*)(const char*, int, const char*, long long);
         auto arm = reinterpret_cast<arm_fn>(dlsym(RTLD_DEFAULT, "flashxxl_fault_arm"));
         disarm_ = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "flashxxl_fault_disarm"));
-        if (!arm || !disarm_) throw std::runtime_error("the fault shim is not preloaded (LD_PRELOAD=libflashxxl_fault_shim.so)");
+        if (!arm || !disarm_)
+            throw std::runtime_error(
+                "the fault shim is not preloaded (LD_PRELOAD=libflashxxl_fault_shim.so)");
         arm(path.c_str(), EIO, op, static_cast<long long>(from_offset));
     }
     eio_while_alive(const eio_while_alive&) = delete;
@@ -52,8 +54,9 @@ private:
 
 //! One flash device on a syscall file `path` of `size`.
 machine file_machine(const std::string& path, const std::string& size = "4MiB") {
-    return machine::from_config_text("name=faulty\nflash=" + path + "," + size + ",syscall name=ssd\n"
-                                     "placement=single device=ssd\n",
+    return machine::from_config_text("name=faulty\nflash=" + path + "," + size +
+                                         ",syscall name=ssd\n"
+                                         "placement=single device=ssd\n",
                                      "faulty-machine");
 }
 
@@ -74,7 +77,8 @@ void expect_io_failure(const std::function<void()>& op, std::initializer_list<st
         ADD_FAILURE() << "no io_failure";
     } catch (const io_failure& e) {
         std::string what = e.what();
-        for (const std::string& p : parts) EXPECT_NE(what.find(p), std::string::npos) << "'" << p << "' not in: " << what;
+        for (const std::string& p : parts)
+            EXPECT_NE(what.find(p), std::string::npos) << "'" << p << "' not in: " << what;
     }
 }
 
@@ -91,14 +95,16 @@ TEST_F(container_faults, queue_refuses_every_use_after_a_failed_write) {
     {
         queue<std::uint64_t> q(m, queue<std::uint64_t>::memory_usage(small), small);
         const std::uint64_t per_buffer = q.buffer_items();
-        for (std::uint64_t i = 0; i < per_buffer; ++i) q.push(i);
-        q.push(per_buffer);  // the first buffer's write goes out (asynchronously)
+        for (std::uint64_t i = 0; i < per_buffer; ++i)
+            q.push(i);
+        q.push(per_buffer); // the first buffer's write goes out (asynchronously)
         {
-            eio_while_alive fault(img, "write", small.bw);  // the second buffer's write on
+            eio_while_alive fault(img, "write", small.bw); // the second buffer's write on
             std::uint64_t i = per_buffer + 1;
             expect_io_failure(
                 [&] {
-                    for (; i < 4 * per_buffer; ++i) q.push(i);
+                    for (; i < 4 * per_buffer; ++i)
+                        q.push(i);
                 },
                 {"device 'ssd'", "writing 16 KiB", "Input/output error"});
         }
@@ -115,10 +121,12 @@ TEST_F(container_faults, queue_refuses_every_use_after_a_failed_read) {
     {
         queue<std::uint64_t> q(m, queue<std::uint64_t>::memory_usage(small), small);
         const std::uint64_t n = 4 * q.buffer_items();
-        for (std::uint64_t i = 0; i < n; ++i) q.push(i);
+        for (std::uint64_t i = 0; i < n; ++i)
+            q.push(i);
         std::uint64_t popped = 0;
         {
-            eio_while_alive fault(img, "read", 2 * small.bw);  // the third buffer on (the reader is in the first)
+            eio_while_alive fault(img, "read",
+                                  2 * small.bw); // the third buffer on (the reader is in the first)
             expect_io_failure(
                 [&] {
                     for (; popped < n; ++popped) {
@@ -129,7 +137,7 @@ TEST_F(container_faults, queue_refuses_every_use_after_a_failed_read) {
                 {"device 'ssd'", "reading 4 KiB", "Input/output error"});
         }
         EXPECT_LT(popped, n);
-        EXPECT_EQ(q.size(), n - popped);  // the pop that failed took nothing
+        EXPECT_EQ(q.size(), n - popped); // the pop that failed took nothing
         expect_io_failure([&] { (void)q.front(); }, {"flashxxl::queue::front: unusable"});
     }
 }
@@ -142,21 +150,24 @@ TEST_F(container_faults, stack_is_unchanged_by_a_failed_spill_or_read_back) {
         stack<std::uint64_t> s(m, stack<std::uint64_t>::memory_usage(small), small);
         const std::uint64_t half = s.half_items();
         std::uint64_t next = 0;
-        for (; next < 4 * half; ++next) s.push(next);  // two halves spilled
+        for (; next < 4 * half; ++next)
+            s.push(next); // two halves spilled
         {
             eio_while_alive fault(img, "write");
-            expect_io_failure([&] { s.push(next); }, {"device 'ssd'", "writing 16 KiB", "Input/output error"});
+            expect_io_failure([&] { s.push(next); },
+                              {"device 'ssd'", "writing 16 KiB", "Input/output error"});
             EXPECT_EQ(s.size(), 4 * half);
         }
-        s.push(next++);  // retried: the spill succeeds now
+        s.push(next++); // retried: the spill succeeds now
         EXPECT_EQ(s.size(), 4 * half + 1);
-        for (std::uint64_t i = 0; i < 2 * half + 1; ++i) {  // down to the spilled halves
+        for (std::uint64_t i = 0; i < 2 * half + 1; ++i) { // down to the spilled halves
             ASSERT_EQ(s.top(), --next);
             s.pop();
         }
         {
             eio_while_alive fault(img, "read");
-            expect_io_failure([&] { (void)s.top(); }, {"device 'ssd'", "reading 4 KiB", "Input/output error"});
+            expect_io_failure([&] { (void)s.top(); },
+                              {"device 'ssd'", "reading 4 KiB", "Input/output error"});
             expect_io_failure([&] { s.pop(); }, {"reading 4 KiB"});
         }
         EXPECT_EQ(s.size(), next);
@@ -178,12 +189,14 @@ TEST_F(container_faults, vector_stream_writer_keeps_the_groups_before_a_failed_w
         {
             vector<std::uint64_t>::stream_writer w(v);
             std::uint64_t i = 0;
-            for (; i < 3 * per_group; ++i) w.push(i);  // three groups written (the last in flight)
+            for (; i < 3 * per_group; ++i)
+                w.push(i); // three groups written (the last in flight)
             {
-                eio_while_alive fault(img, "write", 3 * small.bw);  // the fourth group on
+                eio_while_alive fault(img, "write", 3 * small.bw); // the fourth group on
                 expect_io_failure(
                     [&] {
-                        for (; i < 6 * per_group; ++i) w.push(i);
+                        for (; i < 6 * per_group; ++i)
+                            w.push(i);
                     },
                     {"device 'ssd'", "writing 16 KiB", "Input/output error"});
             }
@@ -193,17 +206,20 @@ TEST_F(container_faults, vector_stream_writer_keeps_the_groups_before_a_failed_w
         }
         ASSERT_EQ(v.size(), 3 * per_group);
         std::uint64_t i = 0;
-        for (vector<std::uint64_t>::stream_reader r(v); !r.empty(); ++r, ++i) ASSERT_EQ(*r, i);
+        for (vector<std::uint64_t>::stream_reader r(v); !r.empty(); ++r, ++i)
+            ASSERT_EQ(*r, i);
         EXPECT_EQ(i, 3 * per_group);
         // Appending works again once the device does.
         {
             vector<std::uint64_t>::stream_writer w(v);
-            for (std::uint64_t k = 0; k < per_group; ++k) w.push(3 * per_group + k);
+            for (std::uint64_t k = 0; k < per_group; ++k)
+                w.push(3 * per_group + k);
             w.finish();
         }
         ASSERT_EQ(v.size(), 4 * per_group);
         i = 0;
-        for (vector<std::uint64_t>::stream_reader r(v); !r.empty(); ++r, ++i) ASSERT_EQ(*r, i);
+        for (vector<std::uint64_t>::stream_reader r(v); !r.empty(); ++r, ++i)
+            ASSERT_EQ(*r, i);
     }
 }
 
@@ -218,16 +234,19 @@ TEST_F(container_faults, block_writer_refuses_finish_after_a_failed_write) {
         const std::uint64_t per = block_writer<std::uint64_t>::items_per_segment(small);
         std::uint64_t i = 0;
         {
-            eio_while_alive fault(img, "write", small.bw);  // the second segment's write on
+            eio_while_alive fault(img, "write", small.bw); // the second segment's write on
             expect_io_failure(
                 [&] {
-                    for (; i < 4 * per; ++i) w.push(i);
+                    for (; i < 4 * per; ++i)
+                        w.push(i);
                 },
                 {"device 'ssd'", "writing 16 KiB", "Input/output error"});
         }
-        const std::string unusable = "flashxxl::block_writer::finish: unusable since an earlier failure lost items (device 'ssd'";
+        const std::string unusable =
+            "flashxxl::block_writer::finish: unusable since an earlier failure lost items (device 'ssd'";
         expect_io_failure([&] { w.finish(); }, {unusable});
-        for (std::uint64_t k = 0; k < per / 2; ++k) w.push(k);
+        for (std::uint64_t k = 0; k < per / 2; ++k)
+            w.push(k);
         expect_io_failure([&] { w.finish(); }, {unusable});
     }
 }
@@ -243,21 +262,24 @@ TEST_F(container_faults, block_reader_refuses_every_use_after_a_failed_read) {
         {
             block_writer<std::uint64_t> w(m, role::scratch, small, counter, nullptr, 2);
             per = block_writer<std::uint64_t>::items_per_segment(small);
-            for (std::uint64_t i = 0; i < 2 * per; ++i) w.push(i);
+            for (std::uint64_t i = 0; i < 2 * per; ++i)
+                w.push(i);
             segs = w.finish();
         }
         ASSERT_EQ(segs.size(), 2u);
         ASSERT_EQ(segs[1].ext->offset, small.bw);
         block_reader<std::uint64_t> r(m, role::scratch, small, nullptr, 1);
         {
-            eio_while_alive fault(img, "read", small.bw);  // the second segment
-            expect_io_failure([&] { r.add(std::move(segs[1])); }, {"device 'ssd'", "reading 4 KiB", "Input/output error"});
+            eio_while_alive fault(img, "read", small.bw); // the second segment
+            expect_io_failure([&] { r.add(std::move(segs[1])); },
+                              {"device 'ssd'", "reading 4 KiB", "Input/output error"});
         }
         const std::string unusable = ": unusable since an earlier failure lost items (device 'ssd'";
         expect_io_failure([&] { r.add(std::move(segs[0])); }, {"flashxxl::block_reader::add" + unusable});
         expect_io_failure([&] { r.pop(); }, {"flashxxl::block_reader::pop" + unusable});
         const std::uint64_t *cur = nullptr, *end = nullptr;
-        expect_io_failure([&] { r.next_range(cur, end, false); }, {"flashxxl::block_reader::next_range" + unusable});
+        expect_io_failure([&] { r.next_range(cur, end, false); },
+                          {"flashxxl::block_reader::next_range" + unusable});
         EXPECT_TRUE(r.empty());
         EXPECT_EQ(r.size(), per);
     }
@@ -272,22 +294,24 @@ TEST_F(container_faults, forecast_prefetcher_refuses_every_use_after_a_failed_re
         using pool_type = forecast_prefetcher<std::uint64_t, std::less<std::uint64_t>>;
         pool_type p(m, role::scratch, small, {}, 8);
         const std::uint64_t per = block_writer<std::uint64_t>::items_per_segment(small);
-        for (std::uint64_t r = 0; r < 2; ++r) {  // run r: one segment at r x Bw, items 2i + r
+        for (std::uint64_t r = 0; r < 2; ++r) { // run r: one segment at r x Bw, items 2i + r
             block_writer<std::uint64_t> w(m, role::scratch, small, counter, nullptr, 2);
             w.record_block_keys();
-            for (std::uint64_t i = 0; i < per; ++i) w.push(2 * i + r);
+            for (std::uint64_t i = 0; i < per; ++i)
+                w.push(2 * i + r);
             std::vector<segment> segs = w.finish();
             p.add_run(std::move(segs), w.take_block_keys());
         }
         const std::uint64_t *cur[2] = {}, *end[2] = {};
         std::uint64_t merged = 0;
         {
-            eio_while_alive fault(img, "read", small.bw + 3 * small.br);  // the last block of run 1
+            eio_while_alive fault(img, "read", small.bw + 3 * small.br); // the last block of run 1
             expect_io_failure(
                 [&] {
                     p.start();
                     bool live[2];
-                    for (int r = 0; r < 2; ++r) live[r] = p.next_range(r, cur[r], end[r], false);
+                    for (int r = 0; r < 2; ++r)
+                        live[r] = p.next_range(r, cur[r], end[r], false);
                     while (live[0] || live[1]) {
                         int r = !live[0] || (live[1] && *cur[1] < *cur[0]) ? 1 : 0;
                         ASSERT_EQ(*cur[r], merged);
@@ -298,9 +322,11 @@ TEST_F(container_faults, forecast_prefetcher_refuses_every_use_after_a_failed_re
                 {"device 'ssd'", "reading 4 KiB", "Input/output error"});
         }
         EXPECT_LT(merged, 2 * per);
-        const std::string unusable = "flashxxl::forecast_prefetcher::next_range: unusable since an earlier failure lost items (device 'ssd'";
+        const std::string unusable = "flashxxl::forecast_prefetcher::next_range: unusable since an earlier "
+                                     "failure lost items (device 'ssd'";
         for (int round = 0; round < 3; ++round)
-            for (std::size_t r = 0; r < 2; ++r) expect_io_failure([&] { p.next_range(r, cur[r], end[r], true); }, {unusable});
+            for (std::size_t r = 0; r < 2; ++r)
+                expect_io_failure([&] { p.next_range(r, cur[r], end[r], true); }, {unusable});
     }
 }
 
@@ -311,24 +337,25 @@ TEST_F(container_faults, forecast_prefetcher_never_reports_a_failed_read_ready) 
     {
         std::uint64_t counter = 0;
         using pool_type = forecast_prefetcher<std::uint64_t, std::less<std::uint64_t>>;
-        pool_type p(m, role::scratch, small, {}, 8);  // room for every block of both runs
+        pool_type p(m, role::scratch, small, {}, 8); // room for every block of both runs
         const std::uint64_t per = block_writer<std::uint64_t>::items_per_segment(small);
-        for (std::uint64_t r = 0; r < 2; ++r) {  // run r: one segment at r x Bw
+        for (std::uint64_t r = 0; r < 2; ++r) { // run r: one segment at r x Bw
             block_writer<std::uint64_t> w(m, role::scratch, small, counter, nullptr, 2);
             w.record_block_keys();
-            for (std::uint64_t i = 0; i < per; ++i) w.push(2 * i + r);
+            for (std::uint64_t i = 0; i < per; ++i)
+                w.push(2 * i + r);
             std::vector<segment> segs = w.finish();
             p.add_run(std::move(segs), w.take_block_keys());
         }
         std::size_t reported = 0;
         {
-            eio_while_alive fault(img, "read", small.bw + 3 * small.br);  // the last block of run 1
-            p.start();  // every block is issued
+            eio_while_alive fault(img, "read", small.bw + 3 * small.br); // the last block of run 1
+            p.start();                                                   // every block is issued
             // Asked again until the failed read has completed (no fixed wait: a loaded machine
             // may take long); the blocks before it are reported on the way, the failed one never.
             std::string failure;
             for (int attempt = 0; attempt < 3000 && failure.empty(); ++attempt) {
-                reported = 0;  // each call reports the ready blocks from the first again
+                reported = 0; // each call reports the ready blocks from the first again
                 try {
                     p.for_each_ready(1, [&](const std::uint64_t*, const std::uint64_t*) {
                         ++reported;
@@ -340,13 +367,16 @@ TEST_F(container_faults, forecast_prefetcher_never_reports_a_failed_read_ready) 
                 if (failure.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
             }
             for (const std::string part : {"device 'ssd'", "reading 4 KiB", "Input/output error"})
-                EXPECT_NE(failure.find(part), std::string::npos) << "'" << part << "' not in: '" << failure << "'";
+                EXPECT_NE(failure.find(part), std::string::npos)
+                    << "'" << part << "' not in: '" << failure << "'";
         }
-        EXPECT_EQ(reported, 3u);  // the blocks before the failed one, in the call that threw
+        EXPECT_EQ(reported, 3u); // the blocks before the failed one, in the call that threw
         const std::string unusable = ": unusable since an earlier failure lost items (device 'ssd'";
-        expect_io_failure([&] { p.for_each_ready(0, [](const std::uint64_t*, const std::uint64_t*) { return true; }); },
-                          {"flashxxl::forecast_prefetcher::for_each_ready" + unusable});
+        expect_io_failure(
+            [&] { p.for_each_ready(0, [](const std::uint64_t*, const std::uint64_t*) { return true; }); },
+            {"flashxxl::forecast_prefetcher::for_each_ready" + unusable});
         const std::uint64_t *cur = nullptr, *end = nullptr;
-        expect_io_failure([&] { p.next_range(0, cur, end, false); }, {"flashxxl::forecast_prefetcher::next_range" + unusable});
+        expect_io_failure([&] { p.next_range(0, cur, end, false); },
+                          {"flashxxl::forecast_prefetcher::next_range" + unusable});
     }
 }

@@ -1,8 +1,9 @@
-// Test-only LD_PRELOAD shim: makes write() (or read()) of one file fail with a chosen errno after N bytes (ENOSPC, EIO, EROFS without root).
+// Test-only LD_PRELOAD shim: makes write() (or read()) of one file fail with a chosen errno after N bytes
+// (ENOSPC, EIO, EROFS without root).
 //
-// Environment: FLASHXXL_FAULT_PATH (the file, as /proc/self/fd names it, " (deleted)" aside), FLASHXXL_FAULT_ERRNO
-// (ENOSPC, EIO, EROFS or EFBIG), FLASHXXL_FAULT_AFTER (bytes written to it before writes fail,
-// default 0), FLASHXXL_FAULT_OP (write, the default, or read; or fsync: every fsync(2) of any file
+// Environment: FLASHXXL_FAULT_PATH (the file, as /proc/self/fd names it, " (deleted)" aside),
+// FLASHXXL_FAULT_ERRNO (ENOSPC, EIO, EROFS or EFBIG), FLASHXXL_FAULT_AFTER (bytes written to it before writes
+// fail, default 0), FLASHXXL_FAULT_OP (write, the default, or read; or fsync: every fsync(2) of any file
 // fails with the errno, FLASHXXL_FAULT_PATH unused). STXXL's syscall_file writes and reads with
 // write(2) / read(2) after lseek, so this reaches its I/O threads.
 //
@@ -50,7 +51,8 @@ std::string fd_target(int fd) {
 // Whether `target` is `path`, or `path` unlinked (" (deleted)" behind it).
 bool names(const std::string& target, const char* path) {
     const std::size_t len = std::strlen(path);
-    return target.compare(0, len, path) == 0 && (target.size() == len || target.compare(len, std::string::npos, " (deleted)") == 0);
+    return target.compare(0, len, path) == 0 &&
+           (target.size() == len || target.compare(len, std::string::npos, " (deleted)") == 0);
 }
 
 int fault_errno() {
@@ -89,7 +91,8 @@ bool should_fail(int fd, size_t bytes, const char* op = "write", off_t offset = 
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) void flashxxl_fault_arm(const char* path, int err, const char* op, long long from_offset) {
+extern "C" __attribute__((visibility("default"))) void
+flashxxl_fault_arm(const char* path, int err, const char* op, long long from_offset) {
     std::lock_guard<std::mutex> lock(armed_mutex);
     armed_from = from_offset;
     armed_path = path;
@@ -98,25 +101,23 @@ extern "C" __attribute__((visibility("default"))) void flashxxl_fault_arm(const 
     armed.store(true);
 }
 
-extern "C" __attribute__((visibility("default"))) void flashxxl_fault_disarm() {
-    armed.store(false);
-}
+extern "C" __attribute__((visibility("default"))) void flashxxl_fault_disarm() { armed.store(false); }
 
 extern "C" ssize_t write(int fd, const void* buf, size_t count) {
     static write_fn real = reinterpret_cast<write_fn>(dlsym(RTLD_NEXT, "write"));
-    if (should_fail(fd, count)) return -1;  // errno set
+    if (should_fail(fd, count)) return -1; // errno set
     return real(fd, buf, count);
 }
 
 extern "C" ssize_t pwrite(int fd, const void* buf, size_t count, off_t offset) {
     static pwrite_fn real = reinterpret_cast<pwrite_fn>(dlsym(RTLD_NEXT, "pwrite"));
-    if (should_fail(fd, count, "write", offset)) return -1;  // errno set
+    if (should_fail(fd, count, "write", offset)) return -1; // errno set
     return real(fd, buf, count, offset);
 }
 
 extern "C" ssize_t pwrite64(int fd, const void* buf, size_t count, off_t offset) {
     static pwrite_fn real = reinterpret_cast<pwrite_fn>(dlsym(RTLD_NEXT, "pwrite64"));
-    if (should_fail(fd, count, "write", offset)) return -1;  // errno set
+    if (should_fail(fd, count, "write", offset)) return -1; // errno set
     return real(fd, buf, count, offset);
 }
 
@@ -132,6 +133,6 @@ extern "C" int fsync(int fd) {
 
 extern "C" ssize_t read(int fd, void* buf, size_t count) {
     static read_fn real = reinterpret_cast<read_fn>(dlsym(RTLD_NEXT, "read"));
-    if (should_fail(fd, count, "read")) return -1;  // errno set
+    if (should_fail(fd, count, "read")) return -1; // errno set
     return real(fd, buf, count);
 }

@@ -29,7 +29,8 @@ constexpr std::uint64_t page = 4 * KiB;
 
 void fill(char* dst, std::uint64_t p, std::uint64_t version) {
     auto* w = reinterpret_cast<std::uint64_t*>(dst);
-    for (std::size_t i = 0; i < page / 8; ++i) w[i] = (p << 32) ^ (version << 8) ^ i;
+    for (std::size_t i = 0; i < page / 8; ++i)
+        w[i] = (p << 32) ^ (version << 8) ^ i;
 }
 bool matches(const char* src, std::uint64_t p, std::uint64_t version) {
     const auto* w = reinterpret_cast<const std::uint64_t*>(src);
@@ -62,7 +63,8 @@ TEST(tl_faults, a_failing_cleaning_read_is_reported_with_the_layers_explanation)
         version[p] = v;
     };
     std::mt19937_64 rng(1);
-    for (std::uint64_t p = 0; p < pages; ++p) write(p, 1);
+    for (std::uint64_t p = 0; p < pages; ++p)
+        write(p, 1);
     while (tl.stats().segments_cleaned == 0) {
         const std::uint64_t p = rng() % pages;
         write(p, version[p] + 1);

@@ -11,11 +11,11 @@
 namespace flashxxl::testing {
 
 std::vector<std::uint64_t> boost_bfs_levels(std::uint64_t n, const std::vector<edge>& edges,
-                                                   std::uint64_t source) {
+                                            std::uint64_t source) {
     using graph_t = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
     if (source >= n)
-        throw std::invalid_argument("boost_bfs_levels: source " + std::to_string(source) +
-                                    " >= node count " + std::to_string(n));
+        throw std::invalid_argument("boost_bfs_levels: source " + std::to_string(source) + " >= node count " +
+                                    std::to_string(n));
     graph_t g(n);
     for (const edge& e : edges) {
         if (e.u >= n || e.v >= n)
@@ -25,9 +25,9 @@ std::vector<std::uint64_t> boost_bfs_levels(std::uint64_t n, const std::vector<e
     }
     std::vector<std::uint64_t> level(n, unreached);
     level[source] = 0;
-    boost::breadth_first_search(
-        g, boost::vertex(source, g),
-        boost::visitor(boost::make_bfs_visitor(boost::record_distances(level.data(), boost::on_tree_edge()))));
+    boost::breadth_first_search(g, boost::vertex(source, g),
+                                boost::visitor(boost::make_bfs_visitor(
+                                    boost::record_distances(level.data(), boost::on_tree_edge()))));
     return level;
 }
 

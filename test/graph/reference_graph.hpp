@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-
 #include "flashxxl/graph/edge.hpp"
 
 namespace flashxxl::testing {
@@ -19,6 +18,7 @@ constexpr std::uint64_t unreached = std::numeric_limits<std::uint64_t>::max();
 //! `edges` (self-loops and repeated edges allowed, each edge usable both ways), computed by
 //! boost::breadth_first_search on an adjacency_list; unreached nodes get `unreached`. Compiled
 //! once in reference_graph.cpp (Boost.Graph is heavy; every graph test uses it).
-std::vector<std::uint64_t> boost_bfs_levels(std::uint64_t n, const std::vector<edge>& edges, std::uint64_t source);
+std::vector<std::uint64_t> boost_bfs_levels(std::uint64_t n, const std::vector<edge>& edges,
+                                            std::uint64_t source);
 
 } // namespace flashxxl::testing

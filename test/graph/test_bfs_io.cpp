@@ -1,4 +1,5 @@
-// Tests of the BFS tools' input and output: graph specs, file detection, vector output, the experiment runner.
+// Tests of the BFS tools' input and output: graph specs, file detection, vector output, the experiment
+// runner.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -27,7 +28,8 @@ using namespace flashxxl;
 std::uint64_t count_edges(any_edge_source& s) {
     edge e;
     std::uint64_t k = 0;
-    while (s.next(e)) ++k;
+    while (s.next(e))
+        ++k;
     return k;
 }
 
@@ -42,7 +44,7 @@ TEST(bfs_graph_source, generator_specs) {
     EXPECT_NE(open_graph_source("tree:nodes=100,levels=1000")->describe().find("levels=99"),
               std::string::npos);
     auto td = open_graph_source("tree:nodes=50000");
-    EXPECT_NE(td->describe().find("levels=105"), std::string::npos);  // sqrt(128 KiB / 12)
+    EXPECT_NE(td->describe().find("levels=105"), std::string::npos); // sqrt(128 KiB / 12)
     auto r = open_graph_source("random:nodes=1000,degree=4,seed=3");
     EXPECT_EQ(count_edges(*r), 2000u);
     auto rm = open_graph_source("rmat:scale=8,edge_factor=4");
@@ -84,10 +86,11 @@ TEST(bfs_graph_source, bad_specs_name_the_problem) {
         open_graph_source("rmat:scale=4294967297");
         ADD_FAILURE() << "accepted";
     } catch (const config_error& e) {
-        EXPECT_NE(std::string(e.what()).find("rmat scale 4294967297 out of range"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("rmat scale 4294967297 out of range"), std::string::npos)
+            << e.what();
     }
     try {
-        open_graph_source("grid:side=3037000501");  // 2 side (side - 1) edges would wrap 64 bits
+        open_graph_source("grid:side=3037000501"); // 2 side (side - 1) edges would wrap 64 bits
         ADD_FAILURE() << "accepted";
     } catch (const config_error& e) {
         EXPECT_NE(std::string(e.what()).find("side: '3037000501' is out of range; expected a node count "
@@ -104,11 +107,12 @@ TEST(bfs_graph_source, reads_a_text_edge_list_from_a_fifo) {
     flashxxl::testing::temp_dir dir;
     const std::string fifo = dir.file("graph.fifo");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    const std::uint64_t n = 3000;  // a path of 3000 edges: about 27 KiB of text
+    const std::uint64_t n = 3000; // a path of 3000 edges: about 27 KiB of text
     std::thread writer([&] {
         std::FILE* f = std::fopen(fifo.c_str(), "w");
         if (!f) return;
-        for (std::uint64_t i = 0; i < n; ++i) std::fprintf(f, "%llu %llu\n", (unsigned long long)i, (unsigned long long)i + 1);
+        for (std::uint64_t i = 0; i < n; ++i)
+            std::fprintf(f, "%llu %llu\n", (unsigned long long)i, (unsigned long long)i + 1);
         std::fclose(f);
     });
     auto g = open_graph_source(fifo);
@@ -130,10 +134,12 @@ TEST(bfs_graph_source, detects_text_and_binary_files) {
     std::vector<edge> edges = {{0, 1}, {1, 2}, {2, 2}, {3, 4}};
     {
         text_edge_writer w(dir.file("g.txt"));
-        for (const edge& e : edges) w.push(e);
+        for (const edge& e : edges)
+            w.push(e);
         w.close();
         binary_edge_writer b(dir.file("g.bin"), 4, 6);
-        for (const edge& e : edges) b.push(e);
+        for (const edge& e : edges)
+            b.push(e);
         b.close();
     }
     auto t = open_graph_source(dir.file("g.txt"));
@@ -198,11 +204,12 @@ TEST(bfs_experiment, charges_the_translation_layers_memory_to_m) {
         EXPECT_EQ(r.bfs.reached, 1600u);
         EXPECT_EQ(r.memory + r.tl_memory, memory);
         if (layered) {
-            const std::uint64_t want =
-                charge == tl_charge::buffers ? translation_layer_buffer_memory(m) : translation_layer_memory(m);
+            const std::uint64_t want = charge == tl_charge::buffers ? translation_layer_buffer_memory(m)
+                                                                    : translation_layer_memory(m);
             EXPECT_EQ(r.tl_memory, want);
             EXPECT_EQ(translation_layer_buffer_memory(m), 2 * 16 * KiB);
-            EXPECT_GT(translation_layer_memory(m), translation_layer_buffer_memory(m));  // the maps come on top
+            EXPECT_GT(translation_layer_memory(m),
+                      translation_layer_buffer_memory(m)); // the maps come on top
         } else {
             EXPECT_EQ(r.tl_memory, 0u);
         }
@@ -216,8 +223,8 @@ TEST(bfs_experiment, charges_the_translation_layers_memory_to_m) {
     EXPECT_LT(buffers_only.tl_memory, layered.tl_memory);
     EXPECT_LE(layered.bfs.pool_memory_bytes, buffers_only.bfs.pool_memory_bytes);
 
-    machine m = machine::from_config_text(
-        "flash=memory,64MiB,memory name=ssd tl=on tl_page=4KiB tl_segment=16KiB\nplacement=single device=ssd\n");
+    machine m = machine::from_config_text("flash=memory,64MiB,memory name=ssd tl=on tl_page=4KiB "
+                                          "tl_segment=16KiB\nplacement=single device=ssd\n");
     auto src = open_graph_source("grid:side=4");
     bfs_experiment_options o;
     o.memory = translation_layer_memory(m);
@@ -264,7 +271,7 @@ TEST(bfs_output, vector_output_holds_every_reached_node_in_level_order) {
     for (vector<bfs_level_entry>::stream_reader r(out); !r.empty(); ++r) {
         EXPECT_GE(r->level, prev_level);
         prev_level = r->level;
-        EXPECT_EQ(r->level, r->v / 30 + r->v % 30);  // grid distance from the corner
+        EXPECT_EQ(r->level, r->v / 30 + r->v % 30); // grid distance from the corner
     }
 }
 

@@ -37,42 +37,43 @@ void check_all_graphs(machine& m, const block_sizes& b, std::uint64_t memory, st
             // Twice: as designed (pool and levels in memory as far as M allows), and with no
             // memory for them, so that the external overflow pool and spilled levels are used.
             for (bool on_device : {false, true}) {
-            SCOPED_TRACE(on_device ? "pool and levels on the device" : "pool in memory");
-            bfs_level_recorder rec(tg.n);
-            mm_bfs_options o;
-            o.mu = mu;
-            if (on_device) {
-                o.pool_memory = 0;
-                o.level_memory = 0;
-            }
-            bfs_result r = mm_bfs(m, *g, memory, b, source, rec, o);
-            flashxxl::testing::expect_levels_match_boost(tg, source, rec);
-            EXPECT_EQ(rec.level_sizes, r.level_sizes);
-            ASSERT_EQ(r.phases.size(), 2u);
-            EXPECT_EQ(r.phases[0].name, "preprocessing");
-            EXPECT_EQ(r.phases[1].name, "bfs");
-            // The BFS phase reads clusters (static_data) and rewrites the pool (hot), and never
-            // writes static data.
-            EXPECT_GT(r.phases[1].of(role::static_data).read_bytes, 0u);
-            EXPECT_EQ(r.phases[1].of(role::static_data).write_bytes, 0u);
-            EXPECT_GT(r.phases[0].of(role::static_data).write_bytes, 0u);
-            EXPECT_LE(r.clusters_loaded, r.clusters);
-            EXPECT_GE(r.clusters_loaded, 1u);
-            if (on_device && r.reached > 100 && r.mu > 1) {  // with mu = 1 a loaded cluster is used up at once
-                EXPECT_GT(r.phases[1].of(role::hot).write_bytes, 0u) << "the hot pool stayed in memory";
-            }
-            ASSERT_EQ(r.level_details.size(), r.level_sizes.size());
-            std::uint64_t loaded = 0;
-            for (std::size_t t = 0; t < r.level_details.size(); ++t) {
-                EXPECT_EQ(r.level_details[t].size, r.level_sizes[t]);
-                loaded += r.level_details[t].clusters_loaded;
-            }
-            EXPECT_EQ(loaded, r.clusters_loaded);
-            // A read serves at least one loaded cluster; a cluster that straddles two Bw
-            // segments costs two requests (at most one such cluster per segment boundary).
-            EXPECT_LE(r.cluster_reads, r.clusters_loaded + r.cluster_file_bytes / b.bw);
-            flashxxl::testing::expect_block_shapes(r.phases[0].total(), b, "preprocessing");
-            flashxxl::testing::expect_block_shapes(r.phases[1].total(), b, "bfs");
+                SCOPED_TRACE(on_device ? "pool and levels on the device" : "pool in memory");
+                bfs_level_recorder rec(tg.n);
+                mm_bfs_options o;
+                o.mu = mu;
+                if (on_device) {
+                    o.pool_memory = 0;
+                    o.level_memory = 0;
+                }
+                bfs_result r = mm_bfs(m, *g, memory, b, source, rec, o);
+                flashxxl::testing::expect_levels_match_boost(tg, source, rec);
+                EXPECT_EQ(rec.level_sizes, r.level_sizes);
+                ASSERT_EQ(r.phases.size(), 2u);
+                EXPECT_EQ(r.phases[0].name, "preprocessing");
+                EXPECT_EQ(r.phases[1].name, "bfs");
+                // The BFS phase reads clusters (static_data) and rewrites the pool (hot), and never
+                // writes static data.
+                EXPECT_GT(r.phases[1].of(role::static_data).read_bytes, 0u);
+                EXPECT_EQ(r.phases[1].of(role::static_data).write_bytes, 0u);
+                EXPECT_GT(r.phases[0].of(role::static_data).write_bytes, 0u);
+                EXPECT_LE(r.clusters_loaded, r.clusters);
+                EXPECT_GE(r.clusters_loaded, 1u);
+                if (on_device && r.reached > 100 &&
+                    r.mu > 1) { // with mu = 1 a loaded cluster is used up at once
+                    EXPECT_GT(r.phases[1].of(role::hot).write_bytes, 0u) << "the hot pool stayed in memory";
+                }
+                ASSERT_EQ(r.level_details.size(), r.level_sizes.size());
+                std::uint64_t loaded = 0;
+                for (std::size_t t = 0; t < r.level_details.size(); ++t) {
+                    EXPECT_EQ(r.level_details[t].size, r.level_sizes[t]);
+                    loaded += r.level_details[t].clusters_loaded;
+                }
+                EXPECT_EQ(loaded, r.clusters_loaded);
+                // A read serves at least one loaded cluster; a cluster that straddles two Bw
+                // segments costs two requests (at most one such cluster per segment boundary).
+                EXPECT_LE(r.cluster_reads, r.clusters_loaded + r.cluster_file_bytes / b.bw);
+                flashxxl::testing::expect_block_shapes(r.phases[0].total(), b, "preprocessing");
+                flashxxl::testing::expect_block_shapes(r.phases[1].total(), b, "bfs");
             }
         }
     }
@@ -85,7 +86,8 @@ TEST(mm_bfs, levels_equal_boost_small_blocks_default_mu) {
 
 TEST(mm_bfs, levels_equal_boost_small_blocks_several_mu) {
     machine m = flashxxl::testing::plain_machine();
-    for (std::uint64_t mu : {1, 16}) check_all_graphs(m, block_sizes(4096, 16384), 512 * 1024, mu, false);
+    for (std::uint64_t mu : {1, 16})
+        check_all_graphs(m, block_sizes(4096, 16384), 512 * 1024, mu, false);
 }
 
 TEST(mm_bfs, levels_equal_boost_larger_write_blocks) {
@@ -134,7 +136,8 @@ TEST(mm_bfs, clusters_are_loaded_once_and_the_pool_bound_holds) {
     // in the BFS phase, and the level report says so.
     EXPECT_LT(r.max_pool_records * sizeof(adjacency_record) * 3, r.pool_memory_bytes);
     EXPECT_EQ(r.phases[1].total().write_bytes, 0u);
-    for (const bfs_level_detail& d : r.level_details) EXPECT_EQ(d.pool_device_records, 0u);
+    for (const bfs_level_detail& d : r.level_details)
+        EXPECT_EQ(d.pool_device_records, 0u);
     // Neighbouring clusters come with the read blocks of requested ones: fewer reads.
     EXPECT_LT(r.cluster_reads, r.clusters_loaded);
 }
@@ -149,15 +152,16 @@ TEST(mm_bfs, both_phases_allocate_at_most_m) {
     flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
     const block_sizes b(4096, 16384);
     auto g = build_csr(m, 512 * 1024, b, src);
-    for (std::uint64_t memory : {mm_bfs_min_memory(b), std::uint64_t(512 * 1024), std::uint64_t(4 * 1024 * 1024)}) {
+    for (std::uint64_t memory :
+         {mm_bfs_min_memory(b), std::uint64_t(512 * 1024), std::uint64_t(4 * 1024 * 1024)}) {
         for (int variant = 0; variant < 3; ++variant) {
             SCOPED_TRACE("memory " + std::to_string(memory) + " variant " + std::to_string(variant));
             memory_account acc;
             mm_bfs_options o;
             o.mu = 8;
             o.account = &acc;
-            if (variant == 1) o.pool_memory = 0;   // the overflow pool carries the load
-            if (variant == 2) o.level_memory = 0;  // every level spills
+            if (variant == 1) o.pool_memory = 0;  // the overflow pool carries the load
+            if (variant == 2) o.level_memory = 0; // every level spills
             bfs_level_recorder rec(tg.n);
             bfs_result r = mm_bfs(m, *g, memory, b, 0, rec, o);
             flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
@@ -183,7 +187,8 @@ TEST(mm_bfs, a_level_requesting_nearly_every_cluster_stays_within_m) {
     test_graph tg;
     tg.name = "star";
     tg.n = (1u << 16) + 2;
-    for (std::uint64_t v = 1; v < tg.n; ++v) tg.edges.push_back({0, v});
+    for (std::uint64_t v = 1; v < tg.n; ++v)
+        tg.edges.push_back({0, v});
     flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
     const block_sizes b(4096, 16384);
     auto g = build_csr(m, 4 * 1024 * 1024, b, src);
@@ -239,7 +244,8 @@ TEST(mm_bfs, the_cluster_files_own_write_block_counts_against_m) {
         mm_bfs(m, *g, least - 1, b, 0, rec, o);
         ADD_FAILURE() << "a budget below the minimum was accepted";
     } catch (const config_error& e) {
-        EXPECT_NE(std::string(e.what()).find("cluster file: Br = 4KiB, Bw = 1MiB"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("cluster file: Br = 4KiB, Bw = 1MiB"), std::string::npos)
+            << e.what();
     }
     // Each phase on its own: preprocessing below its minimum, the BFS phase below its.
     clustering_stats st;
@@ -372,7 +378,8 @@ TEST(mm_bfs, cluster_cache_admits_while_there_is_room) {
     cluster_cache cache(2 * per + 5, &acc);
     auto fill = [&](bfs_node c, std::uint64_t n) {
         if (!cache.open(c, n)) return false;
-        for (std::uint64_t i = 0; i < n; ++i) cache.append(adjacency_record{bfs_node(i), c, 0});
+        for (std::uint64_t i = 0; i < n; ++i)
+            cache.append(adjacency_record{bfs_node(i), c, 0});
         return true;
     };
     EXPECT_TRUE(fill(3, 10));
@@ -405,10 +412,12 @@ TEST(mm_bfs, cluster_cache_gives_back_its_newest_entries_first) {
     cluster_cache cache(100 * per, &acc, 4 * per);
     auto fill = [&](bfs_node c, std::uint64_t n) {
         if (!cache.open(c, n)) return false;
-        for (std::uint64_t i = 0; i < n; ++i) cache.append(adjacency_record{bfs_node(i), c, 0});
+        for (std::uint64_t i = 0; i < n; ++i)
+            cache.append(adjacency_record{bfs_node(i), c, 0});
         return true;
     };
-    for (bfs_node c : {1u, 2u, 3u, 4u}) EXPECT_TRUE(fill(c, 10));
+    for (bfs_node c : {1u, 2u, 3u, 4u})
+        EXPECT_TRUE(fill(c, 10));
     EXPECT_FALSE(fill(5, 10)) << "the account is at its limit";
     EXPECT_EQ(cache.evict(1), per) << "one entry frees at least one byte";
     EXPECT_FALSE(cache.contains(4)) << "the newest goes first";
@@ -435,7 +444,8 @@ TEST(mm_bfs, cluster_cache_ranks_clusters_near_the_frontier_first) {
     cluster_cache cache(3 * per, &acc);
     auto fill = [&](bfs_node c, bool near) {
         if (!cache.open(c, 10, near ? 0 : cluster_cache::far)) return false;
-        for (std::uint64_t i = 0; i < 10; ++i) cache.append(adjacency_record{bfs_node(i), c, 0});
+        for (std::uint64_t i = 0; i < 10; ++i)
+            cache.append(adjacency_record{bfs_node(i), c, 0});
         return true;
     };
     EXPECT_TRUE(fill(1, false));
@@ -468,7 +478,8 @@ TEST(mm_bfs, cluster_cache_gives_back_the_highest_rank_first) {
     cluster_cache cache(4 * per, &acc);
     auto fill = [&](bfs_node c, cluster_cache::rank_type rank) {
         if (!cache.open(c, 10, rank)) return false;
-        for (std::uint64_t i = 0; i < 10; ++i) cache.append(adjacency_record{bfs_node(i), c, bfs_node(100 + i)});
+        for (std::uint64_t i = 0; i < 10; ++i)
+            cache.append(adjacency_record{bfs_node(i), c, bfs_node(100 + i)});
         return true;
     };
     EXPECT_TRUE(fill(1, 3));
@@ -516,7 +527,7 @@ TEST(mm_bfs, ranking_frontier_clusters_saves_block_reads) {
     const block_sizes b(4096, 16384);
     auto g = build_csr(m, 1024 * 1024, b, src);
     std::uint64_t reads[3] = {0, 0, 0};
-    const unsigned ranks[3] = {0, 1, 32};  // 0: prefer_frontier_clusters off
+    const unsigned ranks[3] = {0, 1, 32}; // 0: prefer_frontier_clusters off
     for (int i = 0; i < 3; ++i) {
         SCOPED_TRACE("ranks " + std::to_string(ranks[i]));
         mm_bfs_options o;
@@ -529,12 +540,13 @@ TEST(mm_bfs, ranking_frontier_clusters_saves_block_reads) {
         bfs_level_recorder rec(tg.n);
         bfs_result r = mm_bfs(m, *g, 384 * 1024, b, 0, rec, o);
         flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
-        ASSERT_GT(r.cluster_file_bytes, 3 * r.cache_peak_bytes) << "the test needs a file several times the cache";
+        ASSERT_GT(r.cluster_file_bytes, 3 * r.cache_peak_bytes)
+            << "the test needs a file several times the cache";
         EXPECT_LE(acc.peak(), 384u * 1024u) << "the ranks' byte per cluster is within M";
         reads[i] = r.cluster_reads;
     }
-    std::cout << "cluster reads: first come " << reads[0] << ", near / far " << reads[1] << ", 32 ranks " << reads[2]
-              << "\n";
+    std::cout << "cluster reads: first come " << reads[0] << ", near / far " << reads[1] << ", 32 ranks "
+              << reads[2] << "\n";
     EXPECT_LT(double(reads[1]), 0.9 * double(reads[0]));
     EXPECT_LT(double(reads[2]), 0.9 * double(reads[1]));
 }
@@ -549,9 +561,10 @@ TEST(mm_bfs, the_pool_grows_into_the_caches_share_before_it_overflows) {
     const block_sizes b(4096, 16384);
     auto g = build_csr(m, 1024 * 1024, b, src);
     const std::uint64_t memory = 3 * 1024 * 1024;
-    auto on_device = [](const bfs_result& r) {  // pool records on the device, summed over levels
+    auto on_device = [](const bfs_result& r) { // pool records on the device, summed over levels
         std::uint64_t n = 0;
-        for (const bfs_level_detail& d : r.level_details) n += d.pool_device_records;
+        for (const bfs_level_detail& d : r.level_details)
+            n += d.pool_device_records;
         return n;
     };
     mm_bfs_options o;
@@ -562,7 +575,8 @@ TEST(mm_bfs, the_pool_grows_into_the_caches_share_before_it_overflows) {
     const bfs_result r = mm_bfs(m, *g, memory, b, 0, rec, o);
     flashxxl::testing::expect_levels_match_boost(tg, 0, rec);
     const mm_bfs_split split(memory, b, r.clusters, o);
-    ASSERT_GT(r.max_pool_records * sizeof(adjacency_record), 4 * split.keep) << "the test needs a pool beyond its kept share";
+    ASSERT_GT(r.max_pool_records * sizeof(adjacency_record), 4 * split.keep)
+        << "the test needs a pool beyond its kept share";
     ASSERT_LT(r.max_pool_records * sizeof(adjacency_record), split.keep + split.cache);
     EXPECT_EQ(on_device(r), 0u) << "the pool stayed in memory";
     EXPECT_LE(acc.peak(), memory);
@@ -602,7 +616,8 @@ TEST(mm_bfs, the_cache_fills_idle_memory_and_gives_it_back) {
     EXPECT_GT(r.cache_peak_bytes, split.cache + split.keep) << "idle memory went to the cache";
     EXPECT_GT(r.clusters_evicted, 0u) << "and came back when the levels grew";
     std::uint64_t most_cached = 0;
-    for (const bfs_level_detail& d : r.level_details) most_cached = std::max(most_cached, d.cache_records);
+    for (const bfs_level_detail& d : r.level_details)
+        most_cached = std::max(most_cached, d.cache_records);
     EXPECT_GT(most_cached * sizeof(adjacency_record), split.cache) << "the per-level report shows it";
     EXPECT_LE(most_cached * sizeof(adjacency_record), r.cache_peak_bytes);
     EXPECT_EQ(r.level_details.back().cache_records, 0u) << "every cached cluster was taken or given back";
@@ -621,18 +636,20 @@ TEST(mm_bfs, the_cache_fills_idle_memory_and_gives_it_back) {
 }
 
 TEST(mm_bfs, default_mu_follows_the_unit_cost_optimum) {
-    EXPECT_EQ(default_mu(128 * 1024, std::uint64_t(1) << 20), 23u);  // sqrt(131072 / (12 x 20))
-    EXPECT_EQ(default_mu(4096, 4096), 5u);                           // sqrt(4096 / 144)
-    EXPECT_EQ(default_mu(4096, std::uint64_t(1) << 40), 3u);  // sqrt(4096 / 480)
+    EXPECT_EQ(default_mu(128 * 1024, std::uint64_t(1) << 20), 23u); // sqrt(131072 / (12 x 20))
+    EXPECT_EQ(default_mu(4096, 4096), 5u);                          // sqrt(4096 / 144)
+    EXPECT_EQ(default_mu(4096, std::uint64_t(1) << 40), 3u);        // sqrt(4096 / 480)
     EXPECT_GE(default_mu(4096, 2), 1u);
 }
 
 TEST(mm_bfs, masters_are_deterministic_with_rate_one_over_mu) {
     std::uint64_t count = 0;
-    for (std::uint64_t v = 0; v < 100000; ++v) count += is_master(v, 1, 10);
+    for (std::uint64_t v = 0; v < 100000; ++v)
+        count += is_master(v, 1, 10);
     EXPECT_GT(count, 9000u);
     EXPECT_LT(count, 11000u);
-    for (std::uint64_t v = 0; v < 100; ++v) EXPECT_EQ(is_master(v, 5, 7), is_master(v, 5, 7));
+    for (std::uint64_t v = 0; v < 100; ++v)
+        EXPECT_EQ(is_master(v, 5, 7), is_master(v, 5, 7));
 }
 
 TEST(mm_bfs, isolated_source_and_bad_arguments) {
@@ -657,8 +674,9 @@ TEST(mm_bfs, isolated_source_and_bad_arguments) {
             mm_bfs(m, *g, 512 * 1024, b, 0, rec, o);
             ADD_FAILURE() << "frontier_ranks " << ranks << " was accepted";
         } catch (const config_error& e) {
-            EXPECT_NE(std::string(e.what()).find("frontier_ranks " + std::to_string(ranks) + " is out of range"),
-                      std::string::npos)
+            EXPECT_NE(
+                std::string(e.what()).find("frontier_ranks " + std::to_string(ranks) + " is out of range"),
+                std::string::npos)
                 << e.what();
         }
         o.prefer_frontier_clusters = false;

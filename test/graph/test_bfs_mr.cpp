@@ -1,4 +1,5 @@
-// Tests of MR_BFS (Munagala-Ranade): levels and parents equal Boost.Graph's on every graph class, whichever way a level's lists are read.
+// Tests of MR_BFS (Munagala-Ranade): levels and parents equal Boost.Graph's on every graph class, whichever
+// way a level's lists are read.
 #include <algorithm>
 #include <cstdint>
 #include <ostream>
@@ -38,7 +39,8 @@ void check_all_graphs(machine& m, const block_sizes& b, std::uint64_t memory, bo
             bfs_result r = mr_bfs(m, *g, memory, b, source, rec);
             flashxxl::testing::expect_levels_match_boost(tg, source, rec);
             std::uint64_t reached = 0;
-            for (std::uint64_t s : r.level_sizes) reached += s;
+            for (std::uint64_t s : r.level_sizes)
+                reached += s;
             EXPECT_EQ(r.reached, reached);
             EXPECT_EQ(rec.level_sizes, r.level_sizes);
             ASSERT_EQ(r.phases.size(), 1u);
@@ -59,7 +61,8 @@ TEST(mr_bfs, levels_equal_boost_larger_write_blocks) {
 }
 
 TEST(mr_bfs, levels_equal_boost_under_every_placement) {
-    for (std::string p : {"random_striping", "flash_aware", "single device=hdd", "per_role static_data=ssd hot=hdd"}) {
+    for (std::string p :
+         {"random_striping", "flash_aware", "single device=hdd", "per_role static_data=ssd hot=hdd"}) {
         SCOPED_TRACE(p);
         machine m = flashxxl::testing::two_device_machine(p);
         test_graph tg = flashxxl::testing::test_graphs()[0];
@@ -116,8 +119,10 @@ TEST_P(mr_bfs_pairs, budget_below_the_minimum_is_rejected) {
 std::vector<test_graph> adjacency_graphs() {
     std::vector<test_graph> v = flashxxl::testing::test_graphs();
     test_graph star{"star", 5000, {}}, line{"line", 1200, {}}, ladder{"ladder", 4 * 400, {}};
-    for (node_id u = 1; u < star.n; ++u) star.edges.push_back({0, u});
-    for (node_id u = 1; u < line.n; ++u) line.edges.push_back({u - 1, u});
+    for (node_id u = 1; u < star.n; ++u)
+        star.edges.push_back({0, u});
+    for (node_id u = 1; u < line.n; ++u)
+        line.edges.push_back({u - 1, u});
     for (node_id r = 0; r < 400; ++r) {
         for (node_id c = 0; c < 4; ++c) {
             if (c + 1 < 4) ladder.edges.push_back({4 * r + c, 4 * r + c + 1});
@@ -126,11 +131,13 @@ std::vector<test_graph> adjacency_graphs() {
     }
     test_graph pieces{"pieces", 0, {}};
     for (const test_graph* part : {&star, &line, &v[1]}) {
-        for (const edge& e : part->edges) pieces.edges.push_back({e.u + node_id(pieces.n), e.v + node_id(pieces.n)});
+        for (const edge& e : part->edges)
+            pieces.edges.push_back({e.u + node_id(pieces.n), e.v + node_id(pieces.n)});
         pieces.n += part->n;
     }
     pieces.n += 30;
-    for (test_graph* g : {&star, &line, &ladder, &pieces}) v.push_back(flashxxl::testing::with_noise(*g));
+    for (test_graph* g : {&star, &line, &ladder, &pieces})
+        v.push_back(flashxxl::testing::with_noise(*g));
     return v;
 }
 
@@ -144,7 +151,8 @@ TEST_P(mr_bfs_adjacency, levels_equal_boost_on_every_shape) {
     const mr_adjacency adjacency = GetParam();
     const block_sizes b(4096, 16384);
     std::uint64_t scanned = 0, fetched = 0;
-    for (const std::string device : {"flash=memory,1GiB,memory name=ssd", "disk=memory,1GiB,memory name=hdd"}) {
+    for (const std::string device :
+         {"flash=memory,1GiB,memory name=ssd", "disk=memory,1GiB,memory name=hdd"}) {
         machine m = machine::from_config_text("name=one\n" + device + "\nplacement=single device=" +
                                                   device.substr(device.find("name=") + 5) + "\n",
                                               "one-device");
@@ -162,11 +170,13 @@ TEST_P(mr_bfs_adjacency, levels_equal_boost_on_every_shape) {
                     flashxxl::testing::expect_levels_match_boost(tg, source, rec);
                     EXPECT_EQ(rec.level_sizes, r.level_sizes);
                     ASSERT_EQ(r.scanned_levels.size(), r.levels());
-                    const auto s = std::uint64_t(std::count(r.scanned_levels.begin(), r.scanned_levels.end(), true));
+                    const auto s =
+                        std::uint64_t(std::count(r.scanned_levels.begin(), r.scanned_levels.end(), true));
                     if (adjacency == mr_adjacency::scan) {
                         EXPECT_EQ(s, r.levels());
                     }
-                    if (adjacency == mr_adjacency::random || (adjacency == mr_adjacency::automatic && !disk)) {
+                    if (adjacency == mr_adjacency::random ||
+                        (adjacency == mr_adjacency::automatic && !disk)) {
                         EXPECT_EQ(s, 0u);
                     }
                     if (disk) {
@@ -187,7 +197,9 @@ TEST_P(mr_bfs_adjacency, levels_equal_boost_on_every_shape) {
 
 INSTANTIATE_TEST_SUITE_P(choices, mr_bfs_adjacency,
                          ::testing::Values(mr_adjacency::random, mr_adjacency::scan, mr_adjacency::automatic),
-                         [](const ::testing::TestParamInfo<mr_adjacency>& i) { return std::string(to_string(i.param)); });
+                         [](const ::testing::TestParamInfo<mr_adjacency>& i) {
+                             return std::string(to_string(i.param));
+                         });
 
 TEST(mr_bfs, adjacency_names_parse_and_bad_ones_are_rejected) {
     for (mr_adjacency a : {mr_adjacency::random, mr_adjacency::scan, mr_adjacency::automatic})

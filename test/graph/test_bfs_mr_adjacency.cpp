@@ -1,4 +1,5 @@
-// Tests of MR_BFS's per-level adjacency choice on modelled devices: the read prices, the planner, and automatic against both forced ways.
+// Tests of MR_BFS's per-level adjacency choice on modelled devices: the read prices, the planner, and
+// automatic against both forced ways.
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
@@ -26,17 +27,20 @@ const char* disk_config = "name=disk\ndisk=memory,64GiB,memory name=hdd model=ba
                           "placement=single device=hdd\n";
 //! seeds/000's hybrid machine under flash_aware: the graph (static_data) on the Hama SSD, the
 //! level lists and sorter runs (scratch) on the disk.
-const char* hybrid_config = "name=hybrid-2009\nflash=memory,32GiB,memory name=ssd model=hama-ssd-2009\n"
-                            "disk=memory,64GiB,memory name=hdd model=barracuda-7200.11\nplacement=flash_aware\n";
+const char* hybrid_config =
+    "name=hybrid-2009\nflash=memory,32GiB,memory name=ssd model=hama-ssd-2009\n"
+    "disk=memory,64GiB,memory name=hdd model=barracuda-7200.11\nplacement=flash_aware\n";
 
 test_graph star(std::uint64_t n) {
     test_graph g{"star", n, {}};
-    for (node_id v = 1; v < n; ++v) g.edges.push_back({0, v});
+    for (node_id v = 1; v < n; ++v)
+        g.edges.push_back({0, v});
     return g;
 }
 test_graph line(std::uint64_t n) {
     test_graph g{"line", n, {}};
-    for (node_id v = 1; v < n; ++v) g.edges.push_back({v - 1, v});
+    for (node_id v = 1; v < n; ++v)
+        g.edges.push_back({v - 1, v});
     return g;
 }
 //! A 4 x rows grid: a long grid whose frontiers hold at most 4 nodes.
@@ -53,8 +57,8 @@ test_graph ladder(std::uint64_t rows) {
 
 //! What one run read and how long the model says it took.
 struct run_stats {
-    double phase_s = 0;      //!< the bfs phase's busiest device (modelled)
-    io_counters graph;       //!< role static_data: the graph's reads
+    double phase_s = 0; //!< the bfs phase's busiest device (modelled)
+    io_counters graph;  //!< role static_data: the graph's reads
     std::uint64_t scanned = 0, levels = 0;
     std::uint64_t graph_bytes = 0, graph_pages = 0;
 };
@@ -78,11 +82,13 @@ run_stats run(const char* config, const test_graph& tg, std::uint64_t source, mr
     s.levels = r.levels();
     s.scanned = std::uint64_t(std::count(r.scanned_levels.begin(), r.scanned_levels.end(), true));
     s.graph_bytes = g->bytes();
-    s.graph_pages = (g->offsets().size() + g->offsets().items_per_page() - 1) / g->offsets().items_per_page() +
-                    (g->targets().size() + g->targets().items_per_page() - 1) / g->targets().items_per_page();
+    s.graph_pages =
+        (g->offsets().size() + g->offsets().items_per_page() - 1) / g->offsets().items_per_page() +
+        (g->targets().size() + g->targets().items_per_page() - 1) / g->targets().items_per_page();
     std::cout << m.name() << " " << tg.name << " from " << source << ", " << to_string(adjacency) << ": "
-              << s.scanned << " of " << s.levels << " levels scanned, graph reads " << s.graph.read_bytes << " B in "
-              << s.graph.read_ops << " requests, " << s.graph.modelled_s << " s; bfs phase " << s.phase_s << " s\n";
+              << s.scanned << " of " << s.levels << " levels scanned, graph reads " << s.graph.read_bytes
+              << " B in " << s.graph.read_ops << " requests, " << s.graph.modelled_s << " s; bfs phase "
+              << s.phase_s << " s\n";
     return s;
 }
 
@@ -122,8 +128,8 @@ TEST(mr_adjacency_costs, priced_by_the_device_models) {
     EXPECT_FALSE(p.modelled);
     EXPECT_EQ(p.random, 1.0);
     EXPECT_EQ(p.sequential, 1.0);
-    machine bare_disk = machine::from_config_text("name=d\ndisk=memory,1GiB,memory name=hdd\nplacement=single device=hdd\n",
-                                                  "bare-disk");
+    machine bare_disk = machine::from_config_text(
+        "name=d\ndisk=memory,1GiB,memory name=hdd\nplacement=single device=hdd\n", "bare-disk");
     const mr_read_costs q = mr_read_costs_of(bare_disk, role::static_data, 4096, 1 * MiB);
     EXPECT_FALSE(q.modelled);
     EXPECT_EQ(q.random, 1.0);
@@ -142,7 +148,8 @@ TEST(mr_adjacency_costs, planner_scans_wide_frontiers_on_a_disk_only) {
                                            mr_read_costs_of(m, role::static_data, blocks.br, g->bytes()));
         EXPECT_EQ(planner.chunk_pages(), blocks.reads_per_write());
         frontier_tally leaves(g->offsets().items_per_page()), centre(g->offsets().items_per_page());
-        for (std::uint64_t v = 1; v < tg.n; ++v) leaves.add(v);
+        for (std::uint64_t v = 1; v < tg.n; ++v)
+            leaves.add(v);
         centre.add(0);
         EXPECT_EQ(leaves.frontier().offset_pages, (tg.n + 1 + 511) / 512);
         EXPECT_EQ(centre.frontier().offset_pages, 1u);
@@ -211,13 +218,15 @@ TEST(mr_bfs_adjacency_model, flash_fetches_at_random) {
 //! levels are scanned, the first few fetched, and automatic is at least as fast as either
 //! forced way.
 TEST(mr_bfs_adjacency_model, wide_frontiers_on_a_disk_mix_both_ways) {
-    for (const test_graph& tg : {flashxxl::testing::collect("grid", grid_generator(60)),
-                                 flashxxl::testing::collect("random", random_graph_generator(6000, 15000, 3))}) {
+    for (const test_graph& tg :
+         {flashxxl::testing::collect("grid", grid_generator(60)),
+          flashxxl::testing::collect("random", random_graph_generator(6000, 15000, 3))}) {
         SCOPED_TRACE(tg.name);
         const comparison c = compare(disk_config, tg, 0);
         EXPECT_GT(c.automatic.scanned, 0u);
         EXPECT_LT(c.automatic.scanned, c.automatic.levels);
-        EXPECT_LE(c.automatic.graph.modelled_s, 1.02 * std::min(c.random.graph.modelled_s, c.scan.graph.modelled_s));
+        EXPECT_LE(c.automatic.graph.modelled_s,
+                  1.02 * std::min(c.random.graph.modelled_s, c.scan.graph.modelled_s));
         expect_automatic_near_best(c, tg.name + " on a disk");
     }
 }

@@ -1,5 +1,6 @@
-// Tests of mr_bfs's memory claim: its account's peak and the heap its thread really allocates stay within M, for every adjacency choice.
-#include "container/alloc_tracker.hpp"  // replaces operator new: this executable's one TU including it
+// Tests of mr_bfs's memory claim: its account's peak and the heap its thread really allocates stay within M,
+// for every adjacency choice.
+#include "container/alloc_tracker.hpp" // replaces operator new: this executable's one TU including it
 
 #include <algorithm>
 #include <cstdint>
@@ -35,7 +36,8 @@ test_graph star(std::uint64_t n) {
     test_graph g;
     g.name = "star";
     g.n = n;
-    for (std::uint64_t v = 1; v < n; ++v) g.edges.push_back({0, node_id(v)});
+    for (std::uint64_t v = 1; v < n; ++v)
+        g.edges.push_back({0, node_id(v)});
     return g;
 }
 
@@ -44,7 +46,8 @@ test_graph line(std::uint64_t n) {
     test_graph g;
     g.name = "line";
     g.n = n;
-    for (std::uint64_t v = 1; v < n; ++v) g.edges.push_back({node_id(v - 1), node_id(v)});
+    for (std::uint64_t v = 1; v < n; ++v)
+        g.edges.push_back({node_id(v - 1), node_id(v)});
     return g;
 }
 
@@ -52,14 +55,15 @@ test_graph line(std::uint64_t n) {
 const std::vector<test_graph>& memory_graphs() {
     static const std::vector<test_graph> graphs = {
         flashxxl::testing::collect("grid", grid_generator(60)),
-        flashxxl::testing::collect("random", random_graph_generator(6000, 15000, 3)), star(20000), line(1500)};
+        flashxxl::testing::collect("random", random_graph_generator(6000, 15000, 3)), star(20000),
+        line(1500)};
     return graphs;
 }
 
 //! One mr_bfs call and what it held.
 struct measured {
     bfs_result res;
-    std::uint64_t account_peak = 0;  //!< the peak of the account mr_bfs charged
+    std::uint64_t account_peak = 0; //!< the peak of the account mr_bfs charged
     //! The most bytes live at once among the blocks the test thread allocated during the call
     //! (alloc_tracker counts from zero when the call starts).
     std::uint64_t heap_peak = 0;
@@ -74,8 +78,8 @@ struct measured {
 //! lower the count).
 measured run_mr(const test_graph& tg, std::uint64_t memory, mr_adjacency adjacency,
                 const block_sizes& gb = mr_blocks) {
-    machine m = machine::from_config_text("name=disk\ndisk=memory,1GiB,memory name=hdd\nplacement=single device=hdd\n",
-                                          "disk-machine");
+    machine m = machine::from_config_text(
+        "name=disk\ndisk=memory,1GiB,memory name=hdd\nplacement=single device=hdd\n", "disk-machine");
     flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
     auto g = build_csr(m, std::max<std::uint64_t>(512 * KiB, csr_build_min_memory(gb)), gb, src,
                        csr_graph::offset_vector::min_memory(gb));
@@ -119,8 +123,8 @@ void expect_within(const measured& r, std::uint64_t memory, const std::string& w
     EXPECT_GE(r.account_peak, 2 * mr_blocks.bw);
     EXPECT_GE(r.heap_peak, r.account_peak) << "the tracker sees the account's buffers";
     const std::uint64_t slack = bookkeeping_slack(r.res);
-    EXPECT_LE(r.heap_peak, memory + slack)
-        << "heap peak " << r.heap_peak << " B, account peak " << r.account_peak << " B, slack " << slack << " B";
+    EXPECT_LE(r.heap_peak, memory + slack) << "heap peak " << r.heap_peak << " B, account peak "
+                                           << r.account_peak << " B, slack " << slack << " B";
 }
 
 //! Budgets from the minimum up, every adjacency choice, on every graph shape.
@@ -134,7 +138,8 @@ TEST_P(mr_bfs_memory, account_and_heap_stay_within_m) {
         for (std::uint64_t memory : {min, min + 4 * KiB, min + 64 * KiB, std::uint64_t(1024 * KiB)}) {
             measured r = run_mr(tg, memory, adjacency);
             expect_within(r, memory, tg.name + " " + to_string(adjacency));
-            const auto s = std::uint64_t(std::count(r.res.scanned_levels.begin(), r.res.scanned_levels.end(), true));
+            const auto s =
+                std::uint64_t(std::count(r.res.scanned_levels.begin(), r.res.scanned_levels.end(), true));
             scanned += s;
             fetched += r.res.scanned_levels.size() - s;
         }
@@ -164,6 +169,8 @@ TEST_P(mr_bfs_memory, graph_with_larger_blocks_stays_within_m) {
 
 INSTANTIATE_TEST_SUITE_P(adjacency, mr_bfs_memory,
                          ::testing::Values(mr_adjacency::random, mr_adjacency::scan, mr_adjacency::automatic),
-                         [](const ::testing::TestParamInfo<mr_adjacency>& i) { return std::string(to_string(i.param)); });
+                         [](const ::testing::TestParamInfo<mr_adjacency>& i) {
+                             return std::string(to_string(i.param));
+                         });
 
 } // namespace

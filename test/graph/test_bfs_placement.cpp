@@ -35,7 +35,7 @@ placement_run run_on(machine& m, const test_graph& tg, std::uint64_t mu) {
     bfs_level_recorder rec(tg.n);
     mm_bfs_options o;
     o.mu = mu;
-    o.pool_memory = 0;  // the pool of the paper's graphs is many times M: keep it on the devices
+    o.pool_memory = 0; // the pool of the paper's graphs is many times M: keep it on the devices
     placement_run r;
     r.result = mm_bfs(m, *g, 512 * 1024, small_blocks, 0, rec, o);
     r.level = rec.level;
@@ -46,8 +46,10 @@ TEST(bfs_placement, flash_aware_puts_the_cluster_index_on_flash_and_the_pool_on_
     test_graph tg = flashxxl::testing::collect("grid", grid_generator(70));
     for (const std::string name : {"hybrid-2009", "duo"}) {
         SCOPED_TRACE(name);
-        machine m = name == "duo" ? flashxxl::testing::two_device_machine("flash_aware")
-                                  : machine::from_preset("hybrid-2009", machine_options{"", false, false, 1.0, "flash_aware"});
+        machine m =
+            name == "duo"
+                ? flashxxl::testing::two_device_machine("flash_aware")
+                : machine::from_preset("hybrid-2009", machine_options{"", false, false, 1.0, "flash_aware"});
         placement_run r = run_on(m, tg, 6);
         for (const phase_stats& p : r.result.phases) {
             SCOPED_TRACE(p.name);
@@ -65,7 +67,8 @@ TEST(bfs_placement, flash_aware_puts_the_cluster_index_on_flash_and_the_pool_on_
 
 TEST(bfs_placement, random_striping_spreads_both) {
     test_graph tg = flashxxl::testing::collect("grid", grid_generator(70));
-    machine m = machine::from_preset("hybrid-2009", machine_options{"", false, false, 1.0, "random_striping"});
+    machine m =
+        machine::from_preset("hybrid-2009", machine_options{"", false, false, 1.0, "random_striping"});
     placement_run r = run_on(m, tg, 6);
     const phase_stats& pre = *r.result.phase("preprocessing");
     const phase_stats& bfs = *r.result.phase("bfs");
@@ -90,7 +93,8 @@ TEST(bfs_placement, flash_aware_beats_random_striping_on_the_figure_4_1_tree) {
         return machine::from_config_text("name=hybrid-2009\n"
                                          "flash=memory,32GiB,memory name=ssd model=hama-ssd-2009\n"
                                          "disk=memory,400GiB,memory name=hdd model=barracuda-7200.11\n"
-                                         "placement=" + placement + "\n",
+                                         "placement=" +
+                                             placement + "\n",
                                          "hybrid-2009");
     };
     auto busiest_bfs = [&](machine& m, std::vector<std::uint64_t>& level) {
@@ -99,8 +103,8 @@ TEST(bfs_placement, flash_aware_beats_random_striping_on_the_figure_4_1_tree) {
         level = r.level;
         for (std::size_t d = 0; d < bfs.devices.size(); ++d)
             std::cout << m.placement().name() << " " << bfs.device_names[d] << ": modelled "
-                      << bfs.devices[d].total.modelled_s << " s, RDV " << bfs.devices[d].total.read_bytes << ", WRV "
-                      << bfs.devices[d].total.write_bytes << "\n";
+                      << bfs.devices[d].total.modelled_s << " s, RDV " << bfs.devices[d].total.read_bytes
+                      << ", WRV " << bfs.devices[d].total.write_bytes << "\n";
         return bfs.busiest_modelled_s();
     };
     std::vector<std::uint64_t> aware_levels, striped_levels;
@@ -114,8 +118,8 @@ TEST(bfs_placement, flash_aware_beats_random_striping_on_the_figure_4_1_tree) {
         EXPECT_EQ(aware_levels, striped_levels);
     }
     const double striped_mean = striped_sum / seeds;
-    EXPECT_LE(flash_aware, 0.95 * striped_mean)
-        << "flash_aware " << flash_aware << " s vs random_striping " << striped_mean << " s (mean of " << seeds << " seeds)";
+    EXPECT_LE(flash_aware, 0.95 * striped_mean) << "flash_aware " << flash_aware << " s vs random_striping "
+                                                << striped_mean << " s (mean of " << seeds << " seeds)";
 }
 
 } // namespace

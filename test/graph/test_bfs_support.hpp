@@ -44,13 +44,13 @@ struct test_graph {
 };
 
 //! Every edge of a generator.
-template <class Gen>
-test_graph collect(const std::string& name, Gen gen) {
+template <class Gen> test_graph collect(const std::string& name, Gen gen) {
     test_graph g;
     g.name = name;
     g.n = gen.node_count();
     edge e;
-    while (gen.next(e)) g.edges.push_back(e);
+    while (gen.next(e))
+        g.edges.push_back(e);
     return g;
 }
 
@@ -74,36 +74,39 @@ inline test_graph with_noise(test_graph g, std::uint64_t seed = 7) {
 //! The graph classes of the tests, a few thousand nodes each (built once).
 inline const std::vector<test_graph>& test_graphs() {
     static const std::vector<test_graph> graphs = [] {
-    std::vector<test_graph> v;
-    v.push_back(with_noise(collect("random", random_graph_generator(6000, 15000, 3))));
-    v.push_back(with_noise(collect("grid", grid_generator(60))));
-    v.push_back(with_noise(collect("tree", tree_generator(5000, 40))));
-    rmat_params p;
-    p.scale = 12;
-    p.edge_factor = 6;
-    v.push_back(with_noise(collect("rmat", rmat_generator(p, 5))));
-    // Disconnected: two grids side by side, plus isolated nodes at the end.
-    test_graph d = collect("disconnected", grid_generator(30));
-    test_graph r = collect("", random_graph_generator(2000, 2500, 11));
-    for (const edge& e : r.edges) d.edges.push_back({e.u + 900, e.v + 900});
-    d.n = 900 + 2000 + 50;
-    v.push_back(with_noise(d));
-    return v;
+        std::vector<test_graph> v;
+        v.push_back(with_noise(collect("random", random_graph_generator(6000, 15000, 3))));
+        v.push_back(with_noise(collect("grid", grid_generator(60))));
+        v.push_back(with_noise(collect("tree", tree_generator(5000, 40))));
+        rmat_params p;
+        p.scale = 12;
+        p.edge_factor = 6;
+        v.push_back(with_noise(collect("rmat", rmat_generator(p, 5))));
+        // Disconnected: two grids side by side, plus isolated nodes at the end.
+        test_graph d = collect("disconnected", grid_generator(30));
+        test_graph r = collect("", random_graph_generator(2000, 2500, 11));
+        for (const edge& e : r.edges)
+            d.edges.push_back({e.u + 900, e.v + 900});
+        d.n = 900 + 2000 + 50;
+        v.push_back(with_noise(d));
+        return v;
     }();
     return graphs;
 }
 
 //! A one-device memory-backed machine without a timing model.
 inline machine plain_machine() {
-    return machine::from_config_text("name=plain\nflash=memory,1GiB,memory name=ssd\nplacement=single device=ssd\n",
-                                     "plain-machine");
+    return machine::from_config_text(
+        "name=plain\nflash=memory,1GiB,memory name=ssd\nplacement=single device=ssd\n", "plain-machine");
 }
 
 //! Two memory-backed devices (flash + hdd) without models, under `placement`.
 inline machine two_device_machine(const std::string& placement) {
-    return machine::from_config_text("name=duo\nflash=memory,1GiB,memory name=ssd\ndisk=memory,1GiB,memory name=hdd\n"
-                                     "placement=" + placement + "\n",
-                                     "duo-machine");
+    return machine::from_config_text(
+        "name=duo\nflash=memory,1GiB,memory name=ssd\ndisk=memory,1GiB,memory name=hdd\n"
+        "placement=" +
+            placement + "\n",
+        "duo-machine");
 }
 
 //! The run-time block-size pairs of the parameterized graph tests, beside the (4 KiB, 16 KiB)
@@ -138,7 +141,8 @@ namespace flashxxl::testing {
 
 //! Checks a recorded BFS against Boost.Graph: equal levels, and each parent one level up and
 //! adjacent (through the raw edge list).
-inline void expect_levels_match_boost(const test_graph& tg, std::uint64_t source, const bfs_level_recorder& rec) {
+inline void expect_levels_match_boost(const test_graph& tg, std::uint64_t source,
+                                      const bfs_level_recorder& rec) {
     std::vector<std::uint64_t> want = boost_bfs_levels(tg.n, tg.edges, source);
     std::uint64_t mismatches = 0;
     for (std::uint64_t v = 0; v < tg.n; ++v) {
@@ -166,8 +170,10 @@ inline void expect_levels_match_boost(const test_graph& tg, std::uint64_t source
 //! The I/O shapes of the model with block sizes `b` in counters `c`: every request a whole
 //! number of Br blocks, every read at least Br, every write at most Bw.
 inline void expect_block_shapes(const io_counters& c, const block_sizes& b, const std::string& what) {
-    EXPECT_EQ(c.read_bytes % b.br, 0u) << what << ": reads of " << c.read_bytes << " bytes for " << b.describe();
-    EXPECT_EQ(c.write_bytes % b.br, 0u) << what << ": writes of " << c.write_bytes << " bytes for " << b.describe();
+    EXPECT_EQ(c.read_bytes % b.br, 0u)
+        << what << ": reads of " << c.read_bytes << " bytes for " << b.describe();
+    EXPECT_EQ(c.write_bytes % b.br, 0u)
+        << what << ": writes of " << c.write_bytes << " bytes for " << b.describe();
     EXPECT_GE(c.read_bytes, c.read_ops * b.br) << what << ": a read below Br for " << b.describe();
     EXPECT_LE(c.write_bytes, c.write_ops * b.bw) << what << ": a write above Bw for " << b.describe();
 }
@@ -181,8 +187,7 @@ inline block_sizes invalid_pair() {
 }
 
 //! Runs f and expects a config_error whose message names both values of invalid_pair().
-template <class F>
-void expect_invalid_pair_rejected(F&& f) {
+template <class F> void expect_invalid_pair_rejected(F&& f) {
     try {
         f();
         ADD_FAILURE() << "an invalid block-size pair was accepted";

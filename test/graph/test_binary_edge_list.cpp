@@ -21,7 +21,8 @@ using flashxxl::edge;
 
 std::vector<edge> sample_edges() {
     std::vector<edge> edges;
-    for (std::uint64_t i = 0; i < 50000; ++i) edges.push_back({i * 31 % 70001, (i * 7 + 3) % 70001});
+    for (std::uint64_t i = 0; i < 50000; ++i)
+        edges.push_back({i * 31 % 70001, (i * 7 + 3) % 70001});
     edges.push_back({4, 4});
     return edges;
 }
@@ -30,7 +31,8 @@ std::vector<edge> read_binary(const std::string& path, std::size_t buffer = std:
     flashxxl::binary_edge_reader r(path, buffer);
     std::vector<edge> out;
     edge e;
-    while (r.next(e)) out.push_back(e);
+    while (r.next(e))
+        out.push_back(e);
     return out;
 }
 
@@ -50,7 +52,8 @@ TEST(binary_edge_list, round_trips_with_8_and_4_byte_ids) {
     for (std::uint32_t width : {8u, 4u}) {
         const std::string path = dir.file("g" + std::to_string(width) + ".bin");
         flashxxl::binary_edge_writer w(path, width);
-        for (const edge& e : edges) w(e);
+        for (const edge& e : edges)
+            w(e);
         w.close();
         EXPECT_EQ(std::filesystem::file_size(path), 32 + edges.size() * 2 * width);
         EXPECT_EQ(w.file_bytes(), std::filesystem::file_size(path));
@@ -73,10 +76,10 @@ TEST(binary_edge_list, header_bytes_are_little_endian_as_documented) {
     const std::string b = slurp(path);
     ASSERT_EQ(b.size(), 40u);
     EXPECT_EQ(b.substr(0, 8), "FXEDGES1");
-    EXPECT_EQ(b.substr(8, 4), std::string("\x01\0\0\0", 4));  // version
-    EXPECT_EQ(b.substr(12, 4), std::string("\x04\0\0\0", 4)); // id width
+    EXPECT_EQ(b.substr(8, 4), std::string("\x01\0\0\0", 4));                // version
+    EXPECT_EQ(b.substr(12, 4), std::string("\x04\0\0\0", 4));               // id width
     EXPECT_EQ(b.substr(16, 8), std::string("\x05\x03\x02\x01\0\0\0\0", 8)); // node count
-    EXPECT_EQ(b.substr(24, 8), std::string("\x01\0\0\0\0\0\0\0", 8));   // 1 edge
+    EXPECT_EQ(b.substr(24, 8), std::string("\x01\0\0\0\0\0\0\0", 8));       // 1 edge
     EXPECT_EQ(b.substr(32, 8), std::string("\x04\x03\x02\x01\x07\0\0\0", 8));
 }
 
@@ -126,7 +129,8 @@ void expect_error(const std::string& path, std::uint64_t offset, const std::stri
         ADD_FAILURE() << "no error, expected '" << fragment << "'";
     } catch (const flashxxl::input_error& e) {
         const std::string what = e.what();
-        EXPECT_NE(what.find(path + ": byte offset " + std::to_string(offset) + ": "), std::string::npos) << what;
+        EXPECT_NE(what.find(path + ": byte offset " + std::to_string(offset) + ": "), std::string::npos)
+            << what;
         EXPECT_NE(what.find(fragment), std::string::npos) << what;
     }
 }
@@ -170,7 +174,8 @@ TEST(binary_edge_reader, malformed_files_name_file_and_byte_offset) {
     b = good;
     b[16] = 5; // node count 5, but edge 2 has v = 9
     spit(path, b);
-    expect_error(path, 32 + 2 * 16 + 8, "node id 9 of edge 2 is out of range: the header's node count is 5", true);
+    expect_error(path, 32 + 2 * 16 + 8, "node id 9 of edge 2 is out of range: the header's node count is 5",
+                 true);
 }
 
 TEST(binary_edge_reader, missing_file_is_an_io_failure) {
@@ -183,7 +188,8 @@ TEST(edge_lists, text_to_binary_to_text_round_trip_is_exact) {
     const std::string text1 = dir.file("a.txt"), bin = dir.file("a.bin"), text2 = dir.file("b.txt");
     {
         flashxxl::text_edge_writer w(text1);
-        for (const edge& e : edges) w(e);
+        for (const edge& e : edges)
+            w(e);
     }
     {
         flashxxl::binary_edge_writer w(bin, 4);
@@ -200,7 +206,8 @@ TEST(edge_lists, text_to_binary_to_text_round_trip_is_exact) {
     flashxxl::text_edge_reader r(text2);
     std::vector<edge> back;
     edge e;
-    while (r.next(e)) back.push_back(e);
+    while (r.next(e))
+        back.push_back(e);
     EXPECT_EQ(back, edges);
 }
 
@@ -227,7 +234,8 @@ TEST(graph_source, binary_with_bad_magic_says_byte_offset_0_bad_magic) {
             flashxxl::open_graph_source(path);
             ADD_FAILURE() << path << " was accepted";
         } catch (const flashxxl::input_error& e) {
-            EXPECT_NE(std::string(e.what()).find(path + ": byte offset 0: bad magic"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(path + ": byte offset 0: bad magic"), std::string::npos)
+                << e.what();
         }
     }
     {
@@ -241,7 +249,8 @@ TEST(graph_source, binary_with_bad_magic_says_byte_offset_0_bad_magic) {
         } catch (const flashxxl::input_error& e) {
             std::string what = e.what();
             EXPECT_NE(what.find(nul + ": byte offset 0: bad magic \"# nodes "), std::string::npos) << what;
-            EXPECT_NE(what.find("nor is it a text edge list: byte offset 17 holds 0x00"), std::string::npos) << what;
+            EXPECT_NE(what.find("nor is it a text edge list: byte offset 17 holds 0x00"), std::string::npos)
+                << what;
         }
     }
     auto source = flashxxl::open_graph_source(text);

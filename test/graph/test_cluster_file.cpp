@@ -1,4 +1,5 @@
-// Tests of MM_BFS's cluster file at run-time block sizes: contents, one read per segment touched, Br/Bw shapes, owned extents.
+// Tests of MM_BFS's cluster file at run-time block sizes: contents, one read per segment touched, Br/Bw
+// shapes, owned extents.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,9 +33,11 @@ TEST_P(mm_bfs_cluster_file, reads_back_every_cluster_with_block_shaped_io_and_re
         cluster_file f(m, k, b);
         EXPECT_EQ(f.blocks(), b);
         for (std::uint64_t c = 0; c < k; ++c)
-            for (const adjacency_record& r : records_of(c)) f.push(bfs_node(c), r);
+            for (const adjacency_record& r : records_of(c))
+                f.push(bfs_node(c), r);
         f.finish();
-        for (std::uint64_t c = 0; c < k; ++c) total += f.cluster_records(c);
+        for (std::uint64_t c = 0; c < k; ++c)
+            total += f.cluster_records(c);
         EXPECT_EQ(f.records(), total);
         EXPECT_EQ(f.clusters(), k);
         const std::uint64_t per_segment = block_writer<adjacency_record>::items_per_segment(b);
@@ -85,7 +88,8 @@ TEST_P(mm_bfs_cluster_file, block_spans_and_the_clusters_inside_them) {
     const std::uint64_t k = 40;
     cluster_file f(m, k, b);
     for (std::uint64_t c = 0; c < k; ++c)
-        for (const adjacency_record& r : records_of(c)) f.push(bfs_node(c), r);
+        for (const adjacency_record& r : records_of(c))
+            f.push(bfs_node(c), r);
     f.finish();
     const std::uint64_t per_block = block_layout<adjacency_record>(b.br).items_per_block();
     std::uint64_t first_record = 0;
@@ -107,15 +111,18 @@ TEST_P(mm_bfs_cluster_file, block_spans_and_the_clusters_inside_them) {
                 EXPECT_GE(sx.first, span.first) << x;
                 EXPECT_LE(sx.second, span.second) << x;
             }
-            // One read of them names each record's cluster (w of records_of(c) is c's index i, v c * 1000 + i / 3).
+            // One read of them names each record's cluster (w of records_of(c) is c's index i, v c * 1000 + i
+            // / 3).
             const std::uint64_t before = f.read_requests();
             std::uint64_t seen = 0;
-            f.read_cluster_range(inside.first, inside.second, [&](std::uint64_t x, const adjacency_record& r) {
-                EXPECT_EQ(r.v / 1000, x);
-                ++seen;
-            });
+            f.read_cluster_range(inside.first, inside.second,
+                                 [&](std::uint64_t x, const adjacency_record& r) {
+                                     EXPECT_EQ(r.v / 1000, x);
+                                     ++seen;
+                                 });
             std::uint64_t want = 0;
-            for (std::uint64_t x = inside.first; x < inside.second; ++x) want += f.cluster_records(x);
+            for (std::uint64_t x = inside.first; x < inside.second; ++x)
+                want += f.cluster_records(x);
             EXPECT_EQ(seen, want);
             const std::uint64_t per_segment = f.items_per_segment();
             const bool straddles = first_record / per_segment != (first_record + n - 1) / per_segment;
@@ -136,7 +143,8 @@ INSTANTIATE_TEST_SUITE_P(runtime, mm_bfs_cluster_file,
 
 TEST(mm_bfs_cluster_file_misuse, misuse_and_invalid_pairs_are_rejected) {
     machine m = flashxxl::testing::plain_machine();
-    flashxxl::testing::expect_invalid_pair_rejected([&] { cluster_file f(m, 3, flashxxl::testing::invalid_pair()); });
+    flashxxl::testing::expect_invalid_pair_rejected(
+        [&] { cluster_file f(m, 3, flashxxl::testing::invalid_pair()); });
     cluster_file f(m, 3, block_sizes(4 * KiB, 16 * KiB));
     EXPECT_THROW(f.read(0, [](const adjacency_record&) {}), invalid_request);
     f.push(1, adjacency_record{1, 2, 1});

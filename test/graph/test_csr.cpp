@@ -53,16 +53,18 @@ TEST(csr, an_offset_array_beyond_the_machine_is_refused_before_writing) {
         "name=small\nflash=memory,1GiB,memory name=ssd\nplacement=single device=ssd\n", "csr-test");
     spec.memory_backing_limit = 1 * MiB;
     machine m(spec);
-    const std::string beyond = "needs a CSR offset array of at least 7.63 MiB, more than the 1 MiB that machine "
-                               "'small' can hold for role static_data (single: everything -> ssd); node ids are "
-                               "array indices, so renumber the nodes densely";
+    const std::string beyond =
+        "needs a CSR offset array of at least 7.63 MiB, more than the 1 MiB that machine "
+        "'small' can hold for role static_data (single: everything -> ssd); node ids are "
+        "array indices, so renumber the nodes densely";
     const std::vector<edge> sparse_edges = {{0, 1}, {1, 1000000}, {2, 3}};
     flashxxl::testing::vector_edge_source sparse(1000001, sparse_edges);
     try {
         build_csr(m, 160 * 1024, small_blocks, sparse);
         FAIL() << "an 8 MB offset array was accepted under a 1 MiB memory-backing budget";
     } catch (const input_error& e) {
-        EXPECT_NE(std::string(e.what()).find("build_csr: edge 2 (1, 1000000) " + beyond), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("build_csr: edge 2 (1, 1000000) " + beyond), std::string::npos)
+            << e.what();
     }
     const std::vector<edge> dense_edges = {{0, 1}, {1, 2}};
     flashxxl::testing::vector_edge_source declared(1000000, dense_edges);
@@ -70,7 +72,8 @@ TEST(csr, an_offset_array_beyond_the_machine_is_refused_before_writing) {
         build_csr(m, 160 * 1024, small_blocks, declared);
         FAIL() << "a declared node count of 10^6 was accepted under a 1 MiB memory-backing budget";
     } catch (const input_error& e) {
-        EXPECT_NE(std::string(e.what()).find("build_csr: a node count of 1000000 " + beyond), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("build_csr: a node count of 1000000 " + beyond),
+                  std::string::npos)
             << e.what();
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u) << "a refusal left blocks allocated";
@@ -105,14 +108,16 @@ TEST(csr, matches_the_symmetrized_edge_set_and_counts_what_it_dropped) {
         // Sequential scan: exactly the wanted arcs, in order.
         std::vector<std::pair<node_id, node_id>> got;
         csr_graph::arc_stream s(*g);
-        for (; !s.empty(); ++s) got.push_back({(*s).v, (*s).w});
+        for (; !s.empty(); ++s)
+            got.push_back({(*s).v, (*s).w});
         EXPECT_TRUE(std::equal(got.begin(), got.end(), want.begin(), want.end()));
         // Random access: a few lists.
         for (node_id v : {node_id(0), tg.n / 2, tg.n - 1}) {
             std::vector<node_id> nb;
             g->for_each_neighbour(v, [&](bfs_node w) { nb.push_back(w); });
             std::vector<node_id> exp;
-            for (auto it = want.lower_bound({v, 0}); it != want.end() && it->first == v; ++it) exp.push_back(it->second);
+            for (auto it = want.lower_bound({v, 0}); it != want.end() && it->first == v; ++it)
+                exp.push_back(it->second);
             EXPECT_EQ(nb, exp) << "node " << v;
         }
     }
@@ -153,7 +158,8 @@ TEST_P(csr_pairs, same_graph_at_every_pair) {
         machine m = flashxxl::testing::plain_machine();
         flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
         auto g = build_csr(m, 160 * 1024, small_blocks, src);
-        for (csr_graph::arc_stream s(*g); !s.empty(); ++s) want.push_back({(*s).v, (*s).w});
+        for (csr_graph::arc_stream s(*g); !s.empty(); ++s)
+            want.push_back({(*s).v, (*s).w});
     }
     machine m = flashxxl::testing::plain_machine();
     flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
@@ -163,7 +169,8 @@ TEST_P(csr_pairs, same_graph_at_every_pair) {
     EXPECT_EQ(g->targets().blocks(), b);
     EXPECT_GT(g->build_stats().passes, 0u);
     std::vector<std::pair<node_id, node_id>> got;
-    for (csr_graph::arc_stream s(*g); !s.empty(); ++s) got.push_back({(*s).v, (*s).w});
+    for (csr_graph::arc_stream s(*g); !s.empty(); ++s)
+        got.push_back({(*s).v, (*s).w});
     EXPECT_EQ(got, want);
     std::uint64_t degrees = 0;
     for (std::uint64_t v = 0; v < tg.n; v += 97) {

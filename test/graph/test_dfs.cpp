@@ -39,7 +39,8 @@ struct recorder : dfs_visitor {
 //! A valid DFS forest of an undirected graph: each node discovered and finished once, tree edges
 //! are edges, a child's interval lies inside its parent's, and every edge joins an ancestor and
 //! a descendant (no cross edges: the DFS property of undirected graphs).
-void expect_valid_dfs_forest(const test_graph& tg, std::uint64_t source, const recorder& r, const dfs_result& res) {
+void expect_valid_dfs_forest(const test_graph& tg, std::uint64_t source, const recorder& r,
+                             const dfs_result& res) {
     EXPECT_EQ(r.discoveries, tg.n);
     EXPECT_EQ(r.finishes, tg.n);
     EXPECT_EQ(res.visited, tg.n);
@@ -53,7 +54,8 @@ void expect_valid_dfs_forest(const test_graph& tg, std::uint64_t source, const r
     std::uint64_t bad = 0, roots = 0;
     for (std::uint64_t v = 0; v < tg.n; ++v) {
         if (r.d[v] == no_node || r.f[v] == no_node || r.d[v] >= r.f[v]) {
-            if (++bad < 5) ADD_FAILURE() << tg.name << ": node " << v << " has interval " << r.d[v] << ".." << r.f[v];
+            if (++bad < 5)
+                ADD_FAILURE() << tg.name << ": node " << v << " has interval " << r.d[v] << ".." << r.f[v];
             continue;
         }
         node_id p = r.parent[v];
@@ -62,7 +64,9 @@ void expect_valid_dfs_forest(const test_graph& tg, std::uint64_t source, const r
             continue;
         }
         if (!arcs.count({p, v}) || !(r.d[p] < r.d[v] && r.f[v] < r.f[p]))
-            if (++bad < 5) ADD_FAILURE() << tg.name << ": tree edge (" << p << ", " << v << ") is not an edge or does not nest";
+            if (++bad < 5)
+                ADD_FAILURE() << tg.name << ": tree edge (" << p << ", " << v
+                              << ") is not an edge or does not nest";
     }
     EXPECT_EQ(roots, r.roots);
     auto nested = [&](node_id a, node_id b) { return r.d[a] < r.d[b] && r.f[b] < r.f[a]; };
@@ -78,7 +82,8 @@ void check_all(machine& m, const block_sizes& b, std::uint64_t memory, dfs_marks
     for (const test_graph& tg : flashxxl::testing::test_graphs()) {
         SCOPED_TRACE(tg.name + " marks " + to_string(marks));
         flashxxl::testing::vector_edge_source src(tg.n, tg.edges);
-        auto g = build_csr(m, std::max<std::uint64_t>(256 * 1024, csr_build_min_memory(b)), b, src, 64 * 1024);
+        auto g =
+            build_csr(m, std::max<std::uint64_t>(256 * 1024, csr_build_min_memory(b)), b, src, 64 * 1024);
         recorder rec(tg.n);
         dfs_options o;
         o.marks = marks;
@@ -143,9 +148,9 @@ TEST(dfs, source_only_and_bad_arguments) {
 }
 
 TEST(dfs, translation_layer_memory_counts_against_the_budget) {
-    machine m = machine::from_config_text(
-        "name=tl\nflash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on tl_page=4KiB tl_segment=64KiB\n"
-        "placement=single device=ssd\n");
+    machine m = machine::from_config_text("name=tl\nflash=memory,64MiB,memory name=ssd model=hama-ssd-2009 "
+                                          "tl=on tl_page=4KiB tl_segment=64KiB\n"
+                                          "placement=single device=ssd\n");
     const std::uint64_t tl = translation_layer_memory(m);
     EXPECT_GE(tl, 2 * 64 * KiB);
     std::vector<edge> edges = {{0, 1}, {1, 2}, {3, 4}};
@@ -170,7 +175,7 @@ TEST(dfs, cache_share_caps_the_marks_cache_and_rejects_a_cap_below_the_minimum) 
     dfs_result r = dfs(m, *g, 4 * MiB, b, 0, o);
     EXPECT_EQ(r.visited, 10000u);
     EXPECT_EQ(r.marks_cache, 10000u * 24 / 2);
-    o.marks = dfs_marks::separate;  // 10 000 bytes: half is below one Bw group and two Br pages
+    o.marks = dfs_marks::separate; // 10 000 bytes: half is below one Bw group and two Br pages
     EXPECT_THROW(dfs(m, *g, 4 * MiB, b, 0, o), config_error);
     o.cache_share = 1.5;
     EXPECT_THROW(dfs(m, *g, 4 * MiB, b, 0, o), config_error);

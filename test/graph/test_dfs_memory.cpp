@@ -1,5 +1,5 @@
 // Tests of dfs's memory claim: its reported peak and the heap its thread really allocates stay within M.
-#include "container/alloc_tracker.hpp"  // replaces operator new: this executable's one TU including it
+#include "container/alloc_tracker.hpp" // replaces operator new: this executable's one TU including it
 
 #include <algorithm>
 #include <cstdint>
@@ -36,7 +36,7 @@ machine make_machine(bool tl) {
 //! One dfs call and what it held.
 struct measured {
     dfs_result res;
-    std::uint64_t memory = 0;  //!< M given to dfs (the case's budget plus the layers' memory)
+    std::uint64_t memory = 0; //!< M given to dfs (the case's budget plus the layers' memory)
     std::uint64_t tl_memory = 0;
     //! The most bytes live at once among the blocks the test thread allocated during the call
     //! (alloc_tracker counts from zero when the call starts).
@@ -103,18 +103,19 @@ void expect_within(const measured& r, const dfs_options& o, std::uint64_t nodes)
     EXPECT_GE(r.heap_peak, 2 * dfs_blocks.bw) << "the tracker sees dfs's allocations";
     const std::uint64_t slack = bookkeeping_slack(o, nodes, r.res);
     EXPECT_LE(r.heap_peak, memory - r.tl_memory + slack)
-        << "heap peak " << r.heap_peak << " B, reported peak " << r.res.peak_memory << " B, slack " << slack << " B";
+        << "heap peak " << r.heap_peak << " B, reported peak " << r.res.peak_memory << " B, slack " << slack
+        << " B";
     // The reported peak is honest, also where the share keeps it far below M: the heap is
     // within it plus the marks' frame table and page map, which their cache's budget counts
     // (frame_overhead per frame, and 4 KiB) but the vector's account, holding only buffers,
     // does not.
     using marks_vector = vector<std::uint8_t>;
-    const std::uint64_t frames = (r.res.marks_cache - dfs_blocks.bw - 4096) /
-                                 (dfs_blocks.br + marks_vector::frame_overhead);
+    const std::uint64_t frames =
+        (r.res.marks_cache - dfs_blocks.bw - 4096) / (dfs_blocks.br + marks_vector::frame_overhead);
     const std::uint64_t page_map = frames * marks_vector::frame_overhead + 4096;
     EXPECT_LE(r.heap_peak + r.tl_memory, r.res.peak_memory + page_map + slack)
-        << "heap peak " << r.heap_peak << " B, reported peak " << r.res.peak_memory << " B, page map " << page_map
-        << " B, slack " << slack << " B";
+        << "heap peak " << r.heap_peak << " B, reported peak " << r.res.peak_memory << " B, page map "
+        << page_map << " B, slack " << slack << " B";
 }
 
 //! Budgets from the minimum up, both mark variants, with and without a translation layer.
@@ -146,8 +147,9 @@ TEST_P(dfs_memory, half_caches_stay_within_m) {
             o.marks = marks;
             o.cache_share = 0.5;
             measured r = run_dfs(tl, side, memory, o);
-            EXPECT_EQ(r.res.marks_cache, std::min(dfs_marks_bytes(marks, side * side) / 2,
-                                                  memory - stack<detail::dfs_frame>::memory_usage(dfs_blocks)));
+            EXPECT_EQ(r.res.marks_cache,
+                      std::min(dfs_marks_bytes(marks, side * side) / 2,
+                               memory - stack<detail::dfs_frame>::memory_usage(dfs_blocks)));
             expect_within(r, o, side * side);
         }
     }
@@ -170,6 +172,8 @@ TEST_P(dfs_memory, graph_with_larger_blocks_stays_within_m) {
 }
 
 INSTANTIATE_TEST_SUITE_P(machines, dfs_memory, ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "with_tl" : "plain"; });
+                         [](const ::testing::TestParamInfo<bool>& i) {
+                             return i.param ? "with_tl" : "plain";
+                         });
 
 } // namespace

@@ -26,17 +26,18 @@ namespace {
 
 using flashxxl::edge;
 
-template <class Gen>
-std::vector<edge> all_edges(Gen gen) {
+template <class Gen> std::vector<edge> all_edges(Gen gen) {
     std::vector<edge> out;
     edge e;
-    while (gen.next(e)) out.push_back(e);
+    while (gen.next(e))
+        out.push_back(e);
     return out;
 }
 
 std::set<std::pair<std::uint64_t, std::uint64_t>> undirected_set(const std::vector<edge>& edges) {
     std::set<std::pair<std::uint64_t, std::uint64_t>> s;
-    for (const edge& e : edges) s.insert({std::min(e.u, e.v), std::max(e.u, e.v)});
+    for (const edge& e : edges)
+        s.insert({std::min(e.u, e.v), std::max(e.u, e.v)});
     return s;
 }
 
@@ -48,7 +49,8 @@ TEST(splitmix64, matches_the_reference_sequence_and_below_stays_in_range) {
     EXPECT_EQ(r(), 0x06c45d188009454fULL);
     flashxxl::splitmix64 g(42);
     std::vector<int> hits(7, 0);
-    for (int i = 0; i < 7000; ++i) ++hits[g.below(7)];
+    for (int i = 0; i < 7000; ++i)
+        ++hits[g.below(7)];
     for (int h : hits) {
         EXPECT_GT(h, 850);
         EXPECT_LT(h, 1150);
@@ -79,7 +81,8 @@ TEST(grid_generator, bfs_levels_are_manhattan_distances) {
     const std::uint64_t side = 20;
     auto edges = all_edges(flashxxl::grid_generator(side));
     auto level = flashxxl::testing::boost_bfs_levels(side * side, edges, 0);
-    for (std::uint64_t v = 0; v < side * side; ++v) ASSERT_EQ(level[v], v / side + v % side);
+    for (std::uint64_t v = 0; v < side * side; ++v)
+        ASSERT_EQ(level[v], v / side + v % side);
 }
 
 TEST(tree_generator, is_a_tree_with_n_minus_1_edges_and_the_promised_levels) {
@@ -103,7 +106,8 @@ TEST(tree_generator, is_a_tree_with_n_minus_1_edges_and_the_promised_levels) {
         }
         // Connected with n - 1 edges: a tree. Level 0 is the source; the widths never grow.
         EXPECT_EQ(per_level[0], 1u);
-        for (std::uint64_t j = 2; j <= s.used_levels; ++j) EXPECT_LE(per_level[j], per_level[j - 1]);
+        for (std::uint64_t j = 2; j <= s.used_levels; ++j)
+            EXPECT_LE(per_level[j], per_level[j - 1]);
         if (s.used_levels) {
             EXPECT_EQ(per_level[1], s.chains);
         }
@@ -163,7 +167,8 @@ TEST(generators, outputs_are_the_same_on_every_machine) {
     flashxxl::rmat_generator m(p, 99);
     std::uint64_t checksum = 0;
     edge e;
-    while (m.next(e)) checksum = checksum * 1000003 + e.u * 3 + e.v;
+    while (m.next(e))
+        checksum = checksum * 1000003 + e.u * 3 + e.v;
     EXPECT_EQ(checksum, 3877860938257361196ULL);
 }
 

@@ -29,7 +29,8 @@ machine plain_machine() {
 std::unique_ptr<bfs_level_store> level_of(machine& m, memory_account& acc,
                                           const std::vector<bfs_node>& nodes) {
     auto l = std::make_unique<bfs_level_store>(m, small_blocks, 64 * KiB, acc);
-    for (bfs_node v : nodes) l->push(level_record{v, bfs_node(v / 10), v});
+    for (bfs_node v : nodes)
+        l->push(level_record{v, bfs_node(v / 10), v});
     l->finish();
     return l;
 }
@@ -37,7 +38,8 @@ std::unique_ptr<bfs_level_store> level_of(machine& m, memory_account& acc,
 //! Node v's list in the tests' pools: (v, w) for w = 1000 + 3 v + i, i < 3, c(w) = 7.
 std::vector<adjacency_record> list_of(bfs_node v) {
     std::vector<adjacency_record> r;
-    for (bfs_node i = 0; i < 3; ++i) r.push_back(adjacency_record{v, bfs_node(1000 + 3 * v + i), 7});
+    for (bfs_node i = 0; i < 3; ++i)
+        r.push_back(adjacency_record{v, bfs_node(1000 + 3 * v + i), 7});
     return r;
 }
 
@@ -45,7 +47,8 @@ std::vector<adjacency_record> list_of(bfs_node v) {
 std::vector<level_record> found_for(const std::vector<bfs_node>& nodes) {
     std::vector<level_record> r;
     for (bfs_node v : nodes)
-        for (const adjacency_record& a : list_of(v)) r.push_back(level_record{a.w, a.cw, a.v});
+        for (const adjacency_record& a : list_of(v))
+            r.push_back(level_record{a.w, a.cw, a.v});
     return r;
 }
 
@@ -61,8 +64,9 @@ std::pair<std::vector<level_record>, std::vector<bfs_node>> extract(mm_hot_pool&
                                                                     bfs_level_store& level) {
     std::vector<level_record> found;
     std::vector<bfs_node> missing;
-    pool.extract(level, [&](const level_record& r) { found.push_back(r); },
-                 [&](const level_record& l) { missing.push_back(l.v); });
+    pool.extract(
+        level, [&](const level_record& r) { found.push_back(r); },
+        [&](const level_record& l) { missing.push_back(l.v); });
     return {found, missing};
 }
 
@@ -72,7 +76,8 @@ std::vector<level_record> stage_and_settle(mm_hot_pool& pool, bfs_level_store& l
     std::vector<level_record> found;
     auto sink = [&](const level_record& r) { found.push_back(r); };
     for (bfs_node v : nodes)
-        for (const adjacency_record& a : list_of(v)) pool.stage(a, level, sink);
+        for (const adjacency_record& a : list_of(v))
+            pool.stage(a, level, sink);
     pool.settle(level, sink);
     return found;
 }
@@ -124,7 +129,8 @@ TEST(mm_hot_pool, overflows_to_the_device_and_still_gives_each_level_its_lists) 
     auto l1 = level_of(m, acc, {0});
     EXPECT_EQ(extract(pool, *l1).second, (std::vector<bfs_node>{0}));
     std::vector<bfs_node> loaded;
-    for (bfs_node v = 19; v >= 10; --v) loaded.push_back(v);
+    for (bfs_node v = 19; v >= 10; --v)
+        loaded.push_back(v);
     loaded.push_back(0);
     EXPECT_TRUE(same(stage_and_settle(pool, *l1, loaded), found_for({0})));
     EXPECT_EQ(pool.records(), 30u);
@@ -156,12 +162,13 @@ TEST(mm_hot_pool, grows_while_the_account_has_room) {
         SCOPED_TRACE(room ? "room" : "no room");
         memory_account acc;
         cluster_cache cache(MiB, &acc);
-        ASSERT_TRUE(cache.open(99, 100));  // clean copies: counted as free
+        ASSERT_TRUE(cache.open(99, 100)); // clean copies: counted as free
         const std::uint64_t limit = room ? 20 * KiB : acc.current() + 64 * rec;
         mm_hot_pool pool(m, small_blocks, mm_hot_pool::sizes{64, 1024, 64}, acc, limit, cache);
         auto l = level_of(m, acc, {0});
         std::vector<bfs_node> nodes;
-        for (bfs_node v = 1; v <= 100; ++v) nodes.push_back(v);
+        for (bfs_node v = 1; v <= 100; ++v)
+            nodes.push_back(v);
         stage_and_settle(pool, *l, nodes);
         EXPECT_EQ(pool.records(), 300u);
         if (room) {
@@ -215,7 +222,7 @@ TEST(mm_frontier_ranks, ranks_fall_with_the_hops_from_loaded_clusters) {
     cluster_cache cache(MiB, &acc);
     mm_cluster_requests q(10, acc);
     mm_frontier_ranks ranks(10, 3, q, cache, acc);
-    hold(cache, 2, 3);  // 2's records point to 3, 3's to 4, 4's to 5
+    hold(cache, 2, 3); // 2's records point to 3, 3's to 4, 4's to 5
     hold(cache, 3, 4);
     hold(cache, 4, 5);
     ranks.next_to_loaded(2);
@@ -249,7 +256,8 @@ struct loader_fixture {
     mm_frontier_ranks ranks{12, 32, requests, cache, acc};
     loader_fixture() {
         for (bfs_node c = 0; c < 12; ++c)
-            for (bfs_node i = 0; i < 100; ++i) file.push(c, adjacency_record{100 * c + i / 4, i, c + 1});
+            for (bfs_node i = 0; i < 100; ++i)
+                file.push(c, adjacency_record{100 * c + i / 4, i, c + 1});
         file.finish();
     }
     //! Loads the listed clusters: the clusters of the records staged, in order, and the counts.
@@ -269,7 +277,8 @@ TEST(mm_cluster_loader, merges_requests_in_the_same_blocks_into_one_read) {
         SCOPED_TRACE(merge ? "merged" : "one read per cluster");
         loader_fixture f;
         mm_cluster_loader loader(f.file, f.cache, f.requests, f.ranks, mm_load_policy{merge, false, false});
-        for (bfs_node c : {2u, 0u, 1u, 2u}) f.requests.request(c);
+        for (bfs_node c : {2u, 0u, 1u, 2u})
+            f.requests.request(c);
         const std::vector<bfs_node> list = f.requests.sorted();
         const mm_cluster_read rd = loader.plan(list, 0, false);
         EXPECT_EQ(rd.end, merge ? 3u : 1u);
@@ -283,7 +292,8 @@ TEST(mm_cluster_loader, merges_requests_in_the_same_blocks_into_one_read) {
         EXPECT_TRUE(f.requests.empty());
         EXPECT_FALSE(f.requests.request(1)) << "loaded once";
         // 3 and 4 share block 1, 9 is in block 2 (its own read): 2 reads merged.
-        for (bfs_node c : {9u, 4u, 3u}) f.requests.request(c);
+        for (bfs_node c : {9u, 4u, 3u})
+            f.requests.request(c);
         auto [staged2, n2] = f.load(loader);
         EXPECT_EQ(staged2, (std::vector<bfs_node>{3, 4, 9}));
         EXPECT_EQ(n2.reads, merge ? 2u : 3u);
@@ -310,7 +320,8 @@ TEST(mm_cluster_loader, takes_the_clusters_of_the_blocks_read_into_the_cache) {
         EXPECT_EQ(n.reads, 1u);
         EXPECT_TRUE(f.cache.contains(1));
         EXPECT_TRUE(f.cache.contains(2));
-        for (bfs_node c : {3u, 4u, 5u}) EXPECT_EQ(f.cache.contains(c), complete) << c;
+        for (bfs_node c : {3u, 4u, 5u})
+            EXPECT_EQ(f.cache.contains(c), complete) << c;
         EXPECT_FALSE(f.cache.contains(6)) << "cut by block 1's end: not completed twice";
         EXPECT_EQ(f.ranks[1], 0) << "a loaded record's c(w)";
         EXPECT_EQ(f.ranks[2], 1) << "one hop behind";
@@ -361,7 +372,8 @@ TEST(mm_level_writer, writes_the_neighbours_not_on_the_two_levels_before) {
     EXPECT_EQ(vis.discovered, (std::vector<d>{{4, 1, 5}, {6, 1, 5}, {3, 2, 4}, {7, 2, 4}}));
     EXPECT_EQ(vis.tree_edges, 4u);
     std::vector<bfs_node> previous;
-    for (auto l = levels.previous().read(); !l.empty(); ++l) previous.push_back(l->v);
+    for (auto l = levels.previous().read(); !l.empty(); ++l)
+        previous.push_back(l->v);
     EXPECT_EQ(previous, (std::vector<bfs_node>{3, 7}));
     sorted_records n3{{{4, 0, 3}, {6, 0, 7}, {7, 0, 6}}};
     EXPECT_EQ(levels.write(n3, 3, vis), 0u) << "4 and 6 are L(t-2), 7 is L(t-1)";

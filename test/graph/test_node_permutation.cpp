@@ -57,11 +57,13 @@ TEST(relabeled_source, keeps_the_graph_up_to_renaming) {
     EXPECT_EQ(gen.edge_count(), 2 * side * (side - 1));
     std::vector<edge> edges;
     edge e;
-    while (gen.next(e)) edges.push_back(e);
+    while (gen.next(e))
+        edges.push_back(e);
     ASSERT_EQ(edges.size(), 2 * side * (side - 1));
     const auto& p = gen.permutation();
     auto level = flashxxl::testing::boost_bfs_levels(side * side, edges, p(0));
-    for (std::uint64_t v = 0; v < side * side; ++v) ASSERT_EQ(level[p(v)], v / side + v % side) << v;
+    for (std::uint64_t v = 0; v < side * side; ++v)
+        ASSERT_EQ(level[p(v)], v / side + v % side) << v;
     // The layout changed: most edges no longer join ids that differ by 1 or side.
     std::uint64_t local = 0;
     for (const edge& x : edges) {

@@ -22,10 +22,13 @@ const block_sizes small{4 * KiB, 16 * KiB};
 //! The graph on 'ssd' (static_data, and stream for its build); what the algorithms write for
 //! themselves (hot, scratch) on 'hdd' of `hdd_bytes`.
 machine split_machine(std::uint64_t hdd_bytes) {
-    return machine::from_config_text("name=split\nflash=memory,64MiB,memory name=ssd\n"
-                                     "disk=memory," + std::to_string(hdd_bytes) + "B,memory name=hdd\n"
-                                     "placement=per_role static_data=ssd stream=ssd hot=hdd scratch=hdd\n",
-                                     "split-machine");
+    return machine::from_config_text(
+        "name=split\nflash=memory,64MiB,memory name=ssd\n"
+        "disk=memory," +
+            std::to_string(hdd_bytes) +
+            "B,memory name=hdd\n"
+            "placement=per_role static_data=ssd stream=ssd hot=hdd scratch=hdd\n",
+        "split-machine");
 }
 
 //! A width x width grid (many short levels) and a path of n nodes (a deep DFS stack).
@@ -34,7 +37,8 @@ test_graph path(std::uint64_t n) {
     test_graph g;
     g.name = "path";
     g.n = n;
-    for (std::uint64_t v = 0; v + 1 < n; ++v) g.edges.push_back({v, v + 1});
+    for (std::uint64_t v = 0; v + 1 < n; ++v)
+        g.edges.push_back({v, v + 1});
     return g;
 }
 
@@ -154,9 +158,8 @@ TEST(out_of_space_graph, mm_bfs_device_full_half_way) {
     machine m = split_machine(3 * small.bw);
     const test_graph tg = grid(20);
     bfs_level_recorder rec(tg.n);
-    expect_out_of_space(m, tg, "scratch", "flashxxl::mm_bfs (bfs phase)", [&](csr_graph& g) {
-        mm_bfs(m, g, 2 * MiB, small, 0, rec, on_device());
-    });
+    expect_out_of_space(m, tg, "scratch", "flashxxl::mm_bfs (bfs phase)",
+                        [&](csr_graph& g) { mm_bfs(m, g, 2 * MiB, small, 0, rec, on_device()); });
     expect_bfs_prefix(tg, rec, 2);
 }
 
@@ -186,6 +189,7 @@ TEST(out_of_space_graph, dfs_device_full_half_way) {
                         [&](csr_graph& g) { dfs(m, g, dfs_min_memory(small), small, 0, rec); });
     ASSERT_GT(rec.order.size(), 2 * small.bw / sizeof(detail::dfs_frame)) << "the device filled up at once";
     ASSERT_LT(rec.order.size(), tg.n);
-    for (std::size_t i = 0; i < rec.order.size(); ++i) ASSERT_EQ(rec.order[i], i) << "discovery " << i;
+    for (std::size_t i = 0; i < rec.order.size(); ++i)
+        ASSERT_EQ(rec.order[i], i) << "discovery " << i;
     EXPECT_EQ(rec.finished, 0u) << "on a path no node finishes before the deepest one";
 }

@@ -1,4 +1,5 @@
-// Tests of io/: block_writer writes one Bw per extent, block_reader reads Br blocks with prefetch, over run-time block sizes.
+// Tests of io/: block_writer writes one Bw per extent, block_reader reads Br blocks with prefetch, over
+// run-time block sizes.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -18,7 +19,7 @@ namespace {
 
 constexpr std::size_t br = 4096, bw = 16384;
 const block_sizes small{br, bw};
-const block_sizes odd{12 * 1024, 36 * 1024};  // no powers of two: 40-byte items leave padding
+const block_sizes odd{12 * 1024, 36 * 1024}; // no powers of two: 40-byte items leave padding
 
 template <std::size_t Bytes>
 void roundtrip(std::uint64_t n, std::size_t prefetch, const block_sizes& b = small) {
@@ -31,7 +32,8 @@ void roundtrip(std::uint64_t n, std::size_t prefetch, const block_sizes& b = sma
     {
         block_writer<T> w(m, role::scratch, b, counter, &acc, 2);
         EXPECT_EQ(w.blocks(), b);
-        for (std::uint64_t i = 0; i < n; ++i) w.push(T(std::uint32_t(i * 7), std::uint32_t(i * 7)));
+        for (std::uint64_t i = 0; i < n; ++i)
+            w.push(T(std::uint32_t(i * 7), std::uint32_t(i * 7)));
         EXPECT_EQ(w.size(), n);
         segs = w.finish();
     }
@@ -45,7 +47,7 @@ void roundtrip(std::uint64_t n, std::size_t prefetch, const block_sizes& b = sma
     EXPECT_EQ(s.of(role::scratch).write_bytes, full * b.bw + layout.bytes_for(rest));
     EXPECT_EQ(segs.size(), full + (rest ? 1 : 0));
     for (const segment& g : segs) {
-        EXPECT_EQ(g.ext->length, b.bw);  // every segment owns one Bw extent
+        EXPECT_EQ(g.ext->length, b.bw); // every segment owns one Bw extent
         EXPECT_EQ(g.skip, 0u);
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), segs.size() * b.bw);
@@ -105,20 +107,21 @@ TEST(aligned_buffer, two_MiB_and_more_start_at_a_huge_page_and_count_what_was_as
         aligned_buffer small_one(huge - 4096, &acc);
         EXPECT_FALSE(small_one.huge_page_aligned());
         EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small_one.data()) % 4096, 0u);
-        const std::size_t bytes = huge + 3 * 4096 + 100;  // not even a multiple of 4 KiB
+        const std::size_t bytes = huge + 3 * 4096 + 100; // not even a multiple of 4 KiB
         aligned_buffer a(bytes, &acc);
         EXPECT_TRUE(a.huge_page_aligned());
         EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % huge, 0u);
         EXPECT_EQ(a.size(), bytes);
         EXPECT_EQ(acc.current(), bytes + huge - 4096);
-        for (std::size_t i = 0; i < bytes; i += 512) a.data()[i] = char(i);
+        for (std::size_t i = 0; i < bytes; i += 512)
+            a.data()[i] = char(i);
         a.data()[bytes - 1] = 7;
         aligned_buffer b = std::move(a);
         EXPECT_TRUE(b.huge_page_aligned());
         EXPECT_FALSE(a.huge_page_aligned());
         EXPECT_EQ(b.data()[bytes - 1], 7);
         EXPECT_EQ(b.data()[512], char(512));
-        b = aligned_buffer(huge, &acc);  // the old mapping goes, the new one counts
+        b = aligned_buffer(huge, &acc); // the old mapping goes, the new one counts
         EXPECT_EQ(acc.current(), huge + huge - 4096);
     }
     EXPECT_EQ(acc.current(), 0u);
@@ -169,7 +172,7 @@ TEST(block_io, one_item) { roundtrip<40>(1, 1); }
 // A pair that is no power of two: 12 KiB reads, 36 KiB writes; 40-byte items pad each block.
 TEST(block_io, roundtrip_12KiB_36KiB) {
     roundtrip<8>(100000, 1, odd);
-    roundtrip<8>(3 * 36 * 1024 / 8, 2, odd);  // exact segments
+    roundtrip<8>(3 * 36 * 1024 / 8, 2, odd); // exact segments
     roundtrip<40>(54321, 3, odd);
     roundtrip<16>(12345, 0, odd);
     roundtrip<4>(1, 1, odd);
@@ -184,32 +187,36 @@ TEST(block_io, reader_with_skips_and_late_segments) {
     std::vector<segment> segs;
     {
         block_writer<T> w(m, role::hot, small, counter);
-        for (std::uint32_t i = 0; i < 10000; ++i) w.push(T(i, i));
+        for (std::uint32_t i = 0; i < 10000; ++i)
+            w.push(T(i, i));
         segs = w.finish();
     }
     ASSERT_GE(segs.size(), 3u);
-    segs[0].skip = 1000;  // the reader starts inside the first segment, in its third block
-    segs[1].skip = segs[1].items;  // nothing left of the second
+    segs[0].skip = 1000;          // the reader starts inside the first segment, in its third block
+    segs[1].skip = segs[1].items; // nothing left of the second
     const std::uint64_t items0 = segs[0].items, items1 = segs[1].items;
     block_reader<T> r(m, role::hot, small, nullptr, 2);
     r.add(std::move(segs[0]));
-    r.add(std::move(segs[1]));  // nothing to read: its extent goes back at once
+    r.add(std::move(segs[1])); // nothing to read: its extent goes back at once
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), (segs.size() - 1) * bw);
     std::vector<std::uint32_t> got;
-    while (!r.empty()) {  // drain the first segment, then add the rest late
+    while (!r.empty()) { // drain the first segment, then add the rest late
         got.push_back(r.front().key);
         r.pop();
     }
     // The consumed first segment went back as soon as its last block was retired.
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), (segs.size() - 2) * bw);
-    for (std::size_t i = 2; i < segs.size(); ++i) r.add(std::move(segs[i]));
+    for (std::size_t i = 2; i < segs.size(); ++i)
+        r.add(std::move(segs[i]));
     while (!r.empty()) {
         got.push_back(r.front().key);
         r.pop();
     }
     std::vector<std::uint32_t> want;
-    for (std::uint32_t i = 1000; i < items0; ++i) want.push_back(i);
-    for (std::uint32_t i = std::uint32_t(items0 + items1); i < 10000; ++i) want.push_back(i);
+    for (std::uint32_t i = 1000; i < items0; ++i)
+        want.push_back(i);
+    for (std::uint32_t i = std::uint32_t(items0 + items1); i < 10000; ++i)
+        want.push_back(i);
     EXPECT_EQ(got, want);
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
 }
@@ -224,7 +231,8 @@ TEST(block_io, borrowed_extents_stay_with_their_owner) {
     std::vector<segment> segs;
     {
         block_writer<T> w(m, role::stream, odd, counter);
-        for (std::uint32_t i = 0; i < 5000; ++i) w.push(T(i, i));
+        for (std::uint32_t i = 0; i < 5000; ++i)
+            w.push(T(i, i));
         segs = w.finish();
     }
     ASSERT_GE(segs.size(), 3u);
@@ -233,7 +241,7 @@ TEST(block_io, borrowed_extents_stay_with_their_owner) {
     device_stats before = flashxxl_test::total_stats(m);
     for (int round = 0; round < 2; ++round) {
         block_reader<T> r(m, role::stream, odd, nullptr, 1);
-        std::uint64_t skip = round == 0 ? 0 : 700;  // round 1 starts in the third block
+        std::uint64_t skip = round == 0 ? 0 : 700; // round 1 starts in the third block
         std::uint64_t expected = 0;
         for (std::size_t j = 0; j < segs.size(); ++j) {
             r.add_borrowed(segs[j].ext.get(), segs[j].items, j == 0 ? skip : 0);
@@ -249,10 +257,11 @@ TEST(block_io, borrowed_extents_stay_with_their_owner) {
     }
     io_counters c = (flashxxl_test::total_stats(m) - before).of(role::stream);
     std::uint64_t blocks = 0;
-    for (const segment& g : segs) blocks += layout.blocks_for(g.items);
+    for (const segment& g : segs)
+        blocks += layout.blocks_for(g.items);
     EXPECT_EQ(c.read_ops, 2 * blocks - 700 / layout.items_per_block());
     EXPECT_EQ(c.read_bytes, c.read_ops * odd.br);
-    segs.clear();  // the owners go: so do the extents
+    segs.clear(); // the owners go: so do the extents
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     EXPECT_EQ(m.dev(0).release_errors(), 0u);
 }
@@ -264,7 +273,8 @@ TEST(block_io, writer_out_of_space_releases_everything) {
     bool thrown = false;
     try {
         block_writer<T> w(m, role::scratch, small, counter);
-        for (std::uint32_t i = 0; i < 100000; ++i) w.push(T(i));
+        for (std::uint32_t i = 0; i < 100000; ++i)
+            w.push(T(i));
     } catch (const out_of_space& e) {
         thrown = true;
         EXPECT_NE(std::string(e.what()).find("ssd"), std::string::npos) << e.what();
@@ -273,11 +283,13 @@ TEST(block_io, writer_out_of_space_releases_everything) {
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     // The device is still usable afterwards.
     block_writer<T> w(m, role::scratch, small, counter);
-    for (std::uint32_t i = 0; i < 1000; ++i) w.push(T(i));
+    for (std::uint32_t i = 0; i < 1000; ++i)
+        w.push(T(i));
     auto segs = w.finish();
     block_reader<T> r(m, role::scratch, small);
     r.add_all(segs);
-    for (std::uint32_t i = 0; i < 1000; ++i, r.pop()) ASSERT_EQ(r.front().key, i);
+    for (std::uint32_t i = 0; i < 1000; ++i, r.pop())
+        ASSERT_EQ(r.front().key, i);
 }
 
 // A write whose extent cannot be allocated loses its buffer. The writer latches the failure:
@@ -285,33 +297,37 @@ TEST(block_io, writer_out_of_space_releases_everything) {
 // which may still be in flight) and finish() throws instead of writing a segment of more than
 // Bw items and reporting success. The extents go back with the writer.
 TEST(block_io, writer_refuses_finish_after_out_of_space) {
-    machine m = flashxxl_test::tiny_machine("64KiB");  // four Bw extents
+    machine m = flashxxl_test::tiny_machine("64KiB"); // four Bw extents
     using T = std::uint64_t;
     std::uint64_t counter = 0;
     const std::uint64_t per = block_writer<T>::items_per_segment(small);
     {
-        owned_extent a = m.allocate(role::scratch, bw), b = m.allocate(role::scratch, bw);  // room for two segments
+        owned_extent a = m.allocate(role::scratch, bw),
+                     b = m.allocate(role::scratch, bw); // room for two segments
         block_writer<T> w(m, role::scratch, small, counter, nullptr, 2);
         std::uint64_t i = 0;
         EXPECT_THROW(
             {
-                for (; i < 10 * per; ++i) w.push(i);
+                for (; i < 10 * per; ++i)
+                    w.push(i);
             },
             out_of_space);
-        EXPECT_EQ(i, 3 * per - 1);  // the third buffer found no extent
-        a.reset();  // room again: the writer must still not go on as if nothing was lost
+        EXPECT_EQ(i, 3 * per - 1); // the third buffer found no extent
+        a.reset();                 // room again: the writer must still not go on as if nothing was lost
         b.reset();
-        for (std::uint64_t k = 0; k < per / 2; ++k) w.push(k);
+        for (std::uint64_t k = 0; k < per / 2; ++k)
+            w.push(k);
         try {
             w.finish();
             ADD_FAILURE() << "finish() succeeded after a lost buffer";
         } catch (const io_failure& e) {
             std::string what = e.what();
-            EXPECT_NE(what.find("flashxxl::block_writer::finish: unusable since an earlier failure lost items (out of space"),
+            EXPECT_NE(what.find("flashxxl::block_writer::finish: unusable since an earlier failure lost "
+                                "items (out of space"),
                       std::string::npos)
                 << what;
         }
-        EXPECT_THROW(w.finish(), io_failure);  // and again
+        EXPECT_THROW(w.finish(), io_failure); // and again
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     EXPECT_EQ(m.dev(0).release_errors(), 0u);

@@ -1,4 +1,5 @@
-// Tests of io/memory_account.hpp: current and peak, and the reclaimer that lets a clean cache fill idle budget.
+// Tests of io/memory_account.hpp: current and peak, and the reclaimer that lets a clean cache fill idle
+// budget.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -34,17 +35,17 @@ TEST(memory_account, a_reclaimer_gives_back_the_excess_and_keeps_the_peak_at_the
             cached -= freed;
             a.remove(freed);
         });
-        a.add(700);  // the cache fills what is idle
+        a.add(700); // the cache fills what is idle
         cached = 700;
         a.add(200);
         EXPECT_TRUE(asked.empty()) << "900 of 1000: no reclaim";
-        a.add(250);  // 150 over
+        a.add(250); // 150 over
         ASSERT_EQ(asked.size(), 1u);
         EXPECT_EQ(asked[0], 150u);
         EXPECT_EQ(cached, 550u);
         EXPECT_EQ(a.current(), 1000u);
         EXPECT_EQ(a.peak(), 1000u);
-        a.add(600);  // more than the cache holds: it frees all it has, the add still happens
+        a.add(600); // more than the cache holds: it frees all it has, the add still happens
         EXPECT_EQ(cached, 0u);
         EXPECT_EQ(a.current(), 1050u);
     }
@@ -57,7 +58,7 @@ TEST(memory_account, adds_made_inside_the_reclaim_are_not_reclaimed_for) {
     int calls = 0;
     const reclaimer_scope scope(a, 10, [&](std::uint64_t) {
         ++calls;
-        a.add(100);  // would recurse without the guard
+        a.add(100); // would recurse without the guard
     });
     a.add(20);
     EXPECT_EQ(calls, 1);

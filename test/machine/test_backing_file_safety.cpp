@@ -1,4 +1,6 @@
-// Tests that a machine's backing file is never a symbolic link, an existing file (without reuse=on) nor shared by two devices, is unlinked once open (nothing outlives a killed run), and that teardown and a failed build remove only the file they created.
+// Tests that a machine's backing file is never a symbolic link, an existing file (without reuse=on) nor
+// shared by two devices, is unlinked once open (nothing outlives a killed run), and that teardown and a
+// failed build remove only the file they created.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -86,7 +88,8 @@ TEST(BackingFileSafety, CreatedFileIsUnlinkedOnceOpen) {
         owned_extent e = m.allocate(role::scratch, 4096);
         m.dev(0).wait(m.dev(0).awrite(block.data(), e.get().offset, 4096, role::scratch), role::scratch);
         m.dev(0).wait(m.dev(0).aread(back.data(), e.get().offset, 4096, role::scratch), role::scratch);
-        EXPECT_EQ(std::memcmp(back.data(), block.data(), 4096), 0) << "the unlinked file does not hold what was written";
+        EXPECT_EQ(std::memcmp(back.data(), block.data(), 4096), 0)
+            << "the unlinked file does not hold what was written";
     }
     EXPECT_FALSE(exists(path));
 }
@@ -128,7 +131,8 @@ TEST(BackingFileSafety, LinkedDirectoryIsAccepted) {
     ASSERT_EQ(::mkdir((d / "real").c_str(), 0755), 0);
     ASSERT_EQ(::symlink((d / "real").c_str(), (d / "via").c_str()), 0);
     {
-        machine m = machine::from_config_text("disk=" + (d / "via") + "/dev.img,4MiB,syscall name=d\n", "lab.cfg");
+        machine m =
+            machine::from_config_text("disk=" + (d / "via") + "/dev.img,4MiB,syscall name=d\n", "lab.cfg");
         EXPECT_FALSE(exists(d / "real/dev.img")) << "opened and unlinked through the linked directory";
         EXPECT_EQ(m.dev(0).capacity(), 4 * MiB);
     }
@@ -140,9 +144,8 @@ TEST(BackingFileSafety, LinkedDirectoryIsAccepted) {
 TEST(BackingFileSafety, TwoDevicesOnOnePathAreRefused) {
     flashxxl::testing::temp_dir d;
     std::string path = d / "dev.img";
-    std::string msg = config_error_of("disk=" + path + ",4MiB,syscall name=slow\nflash=" + path +
-                                          ",4MiB,syscall name=fast\n",
-                                      "lab.cfg");
+    std::string msg = config_error_of(
+        "disk=" + path + ",4MiB,syscall name=slow\nflash=" + path + ",4MiB,syscall name=fast\n", "lab.cfg");
     ASSERT_FALSE(msg.empty()) << "two devices were given one backing file";
     EXPECT_NE(msg.find("lab.cfg:2: device 'fast'"), std::string::npos) << msg;
     EXPECT_NE(msg.find("device 'slow' (lab.cfg:1"), std::string::npos) << msg;
@@ -153,8 +156,8 @@ TEST(BackingFileSafety, TwoDevicesOnOnePathAreRefused) {
 TEST(BackingFileSafety, OneFileUnderTwoNamesIsRefused) {
     flashxxl::testing::temp_dir d;
     ASSERT_EQ(::mkdir((d / "sub").c_str(), 0755), 0);
-    std::string msg = config_error_of("disk=" + (d / "dev.img") + ",4MiB,syscall\ndisk=" + (d / "sub/../dev.img") +
-                                          ",4MiB,syscall\n",
+    std::string msg = config_error_of("disk=" + (d / "dev.img") +
+                                          ",4MiB,syscall\ndisk=" + (d / "sub/../dev.img") + ",4MiB,syscall\n",
                                       "lab.cfg");
     EXPECT_NE(msg.find("lab.cfg:2: device 'disk1'"), std::string::npos) << msg;
 
@@ -173,9 +176,10 @@ TEST(BackingFileSafety, OneFileUnderTwoNamesIsRefused) {
 // Distinct files in one directory are fine, and memory devices have no file to share.
 TEST(BackingFileSafety, DistinctFilesAndMemoryDevicesAreAccepted) {
     flashxxl::testing::temp_dir d;
-    machine m = machine::from_config_text("disk=" + (d / "a.img") + ",4MiB,syscall\nflash=" + (d / "b.img") +
-                                              ",4MiB,syscall\ndisk=memory,4MiB,memory\nflash=memory,4MiB,memory\n",
-                                          "lab.cfg");
+    machine m =
+        machine::from_config_text("disk=" + (d / "a.img") + ",4MiB,syscall\nflash=" + (d / "b.img") +
+                                      ",4MiB,syscall\ndisk=memory,4MiB,memory\nflash=memory,4MiB,memory\n",
+                                  "lab.cfg");
     EXPECT_EQ(m.device_count(), 4u);
 }
 
@@ -214,11 +218,13 @@ TEST(BackingFileSafety, RelativeAndAbsoluteSpellingsOfOneFileAreRefused) {
     ASSERT_EQ(::mkdir((d / "sub").c_str(), 0755), 0);
     scoped_cwd here(d.path().string());
     const std::string absolute = d / "x.img";
-    for (const std::string& first : {std::string("x.img"), std::string("./x.img"), std::string("sub/../x.img")}) {
+    for (const std::string& first :
+         {std::string("x.img"), std::string("./x.img"), std::string("sub/../x.img")}) {
         for (const std::string& options : {std::string(""), std::string(" keep=on reuse=on")}) {
-            std::string msg = config_error_of("disk=" + first + ",4MiB,syscall name=a" + options + "\ndisk=" +
-                                                  absolute + ",4MiB,syscall name=b" + options + "\n",
-                                              "lab.cfg");
+            std::string msg =
+                config_error_of("disk=" + first + ",4MiB,syscall name=a" + options + "\ndisk=" + absolute +
+                                    ",4MiB,syscall name=b" + options + "\n",
+                                "lab.cfg");
             EXPECT_NE(msg.find("lab.cfg:2: device 'b': field 'path'"), std::string::npos)
                 << first << options << ": " << (msg.empty() ? "accepted" : msg);
             EXPECT_NE(msg.find("backing file of device 'a'"), std::string::npos) << msg;
@@ -227,8 +233,8 @@ TEST(BackingFileSafety, RelativeAndAbsoluteSpellingsOfOneFileAreRefused) {
         }
     }
     // and the other way round: the relative spelling second
-    std::string msg = config_error_of("disk=" + absolute + ",4MiB,syscall name=a\ndisk=sub/../x.img,4MiB,syscall name=b\n",
-                                      "lab.cfg");
+    std::string msg = config_error_of(
+        "disk=" + absolute + ",4MiB,syscall name=a\ndisk=sub/../x.img,4MiB,syscall name=b\n", "lab.cfg");
     EXPECT_NE(msg.find("backing file of device 'a'"), std::string::npos) << (msg.empty() ? "accepted" : msg);
 }
 
@@ -256,7 +262,8 @@ TEST(BackingFileSafety, FailedBuildRemovesTheFilesItCreatedWhateverKeepSays) {
     };
     for (const failing& c : cases) {
         std::string msg = config_error_of(c.text, "lab.cfg");
-        EXPECT_NE(msg.find(c.must_mention), std::string::npos) << c.text << ": " << (msg.empty() ? "accepted" : msg);
+        EXPECT_NE(msg.find(c.must_mention), std::string::npos)
+            << c.text << ": " << (msg.empty() ? "accepted" : msg);
         EXPECT_FALSE(exists(p)) << c.text << ": the kept file of a failed build was left behind";
         EXPECT_FALSE(exists(q)) << c.text << ": the kept file of a failed build was left behind";
         ::unlink(p.c_str());
@@ -264,8 +271,8 @@ TEST(BackingFileSafety, FailedBuildRemovesTheFilesItCreatedWhateverKeepSays) {
     }
     // A failed build never removes a file it did not create (reuse=on).
     { std::ofstream(p.c_str()) << "a user's data\n"; }
-    std::string msg = config_error_of("disk=" + p + ",64MiB,syscall name=d keep=on reuse=on\nplacement=single device=x\n",
-                                      "lab.cfg");
+    std::string msg = config_error_of(
+        "disk=" + p + ",64MiB,syscall name=d keep=on reuse=on\nplacement=single device=x\n", "lab.cfg");
     EXPECT_FALSE(msg.empty());
     EXPECT_TRUE(exists(p)) << "a failed build removed a file it did not create";
 }
@@ -277,7 +284,8 @@ TEST(BackingFileSafety, ExistingEmptyFileIsRefusedWithoutReuse) {
     const std::string p = d / "empty.img";
     { std::ofstream(p.c_str()); }
     std::string msg = config_error_of("disk=" + p + ",4MiB,syscall name=d\n", "lab.cfg");
-    EXPECT_NE(msg.find("lab.cfg:1: device 'd': field 'path'"), std::string::npos) << (msg.empty() ? "accepted" : msg);
+    EXPECT_NE(msg.find("lab.cfg:1: device 'd': field 'path'"), std::string::npos)
+        << (msg.empty() ? "accepted" : msg);
     EXPECT_NE(msg.find("already exists"), std::string::npos) << msg;
     EXPECT_NE(msg.find("reuse=on"), std::string::npos) << msg;
     EXPECT_EQ(size_of(p), 0) << "the refused file was grown";

@@ -10,8 +10,7 @@ using namespace flashxxl;
 
 namespace {
 //! The message of the config_error that f throws ("" when it throws none).
-template <class F>
-std::string error_of(F&& f) {
+template <class F> std::string error_of(F&& f) {
     try {
         f();
     } catch (const config_error& e) {
@@ -41,12 +40,12 @@ TEST(block_sizes, rejects_each_rule_naming_both_values_and_the_rule) {
         std::uint64_t br, bw;
         const char* rule;
     };
-    for (const bad& c : {bad{0, 16 * MiB, "positive"}, bad{128 * KiB, 0, "positive"},
-                         bad{6000, 12000, "Br must be a multiple of 4 KiB"},
-                         bad{8 * KiB, 8 * KiB + 100, "Bw must be a multiple of 4 KiB"},
-                         bad{16 * MiB, 128 * KiB, "Br must not exceed Bw"},
-                         bad{8 * KiB, 12 * KiB, "Bw must be a multiple of Br"},
-                         bad{4 * KiB, 2 * GiB, "at most 1 GiB"}}) {
+    for (const bad& c :
+         {bad{0, 16 * MiB, "positive"}, bad{128 * KiB, 0, "positive"},
+          bad{6000, 12000, "Br must be a multiple of 4 KiB"},
+          bad{8 * KiB, 8 * KiB + 100, "Bw must be a multiple of 4 KiB"},
+          bad{16 * MiB, 128 * KiB, "Br must not exceed Bw"},
+          bad{8 * KiB, 12 * KiB, "Bw must be a multiple of Br"}, bad{4 * KiB, 2 * GiB, "at most 1 GiB"}}) {
         std::string msg = error_of([&] { block_sizes(c.br, c.bw); });
         EXPECT_NE(msg.find(c.rule), std::string::npos) << msg;
         EXPECT_NE(msg.find("Br = " + format_size(c.br)), std::string::npos) << msg;
@@ -106,7 +105,7 @@ TEST(device_blocks, unstated_sizes_default_to_seeds001_or_the_translation_layer)
     EXPECT_EQ(only_bw.dev("hdd").blocks(), block_sizes(128 * KiB, 8 * MiB));
     EXPECT_EQ(only_bw.dev("odd").blocks(), block_sizes(36 * KiB, 36 * KiB));
     EXPECT_EQ(only_bw.dev("big").blocks(), block_sizes(120 * KiB, 960 * KiB));
-    EXPECT_EQ(only_bw.dev("prime").blocks(), block_sizes(4 * KiB, 524 * KiB));  // 131 units: a prime
+    EXPECT_EQ(only_bw.dev("prime").blocks(), block_sizes(4 * KiB, 524 * KiB)); // 131 units: a prime
 }
 
 TEST(block_sizes, whole_reads_bw_raises_bw_to_a_multiple_of_br) {
@@ -117,7 +116,8 @@ TEST(block_sizes, whole_reads_bw_raises_bw_to_a_multiple_of_br) {
 
 TEST(device_blocks, bad_block_sizes_in_a_config_name_line_and_field) {
     std::string msg = error_of([] {
-        machine::from_config_text("name=x\nflash=memory,64MiB,memory name=ssd br=128KiB bw=200KiB\n", "my.cfg");
+        machine::from_config_text("name=x\nflash=memory,64MiB,memory name=ssd br=128KiB bw=200KiB\n",
+                                  "my.cfg");
     });
     EXPECT_NE(msg.find("my.cfg:2"), std::string::npos) << msg;
     EXPECT_NE(msg.find("Bw must be a multiple of Br"), std::string::npos) << msg;

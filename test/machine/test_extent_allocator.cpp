@@ -32,7 +32,7 @@ TEST(ExtentAllocator, CapacityIsHardAndTheErrorNamesTheDevice) {
 
 TEST(ExtentAllocator, RoundsToAlignmentAndReusesFreedExtents) {
     extent_allocator a("d", 64 * KiB);
-    std::uint64_t x = a.allocate(1);  // one byte takes one 4 KiB unit
+    std::uint64_t x = a.allocate(1); // one byte takes one 4 KiB unit
     EXPECT_EQ(a.free_bytes(), 60 * KiB);
     std::uint64_t y = a.allocate(8 * KiB);
     EXPECT_NE(x, y);
@@ -49,9 +49,9 @@ TEST(ExtentAllocator, ReleasingWhatWasNotAllocatedThrows) {
     extent_allocator a("d", 64 * KiB);
     std::uint64_t x = a.allocate(8 * KiB);
     EXPECT_THROW(a.release(x + 4 * KiB, 4 * KiB), invalid_request);
-    EXPECT_THROW(a.release(x, 4 * KiB), invalid_request);  // wrong length
+    EXPECT_THROW(a.release(x, 4 * KiB), invalid_request); // wrong length
     a.release(x, 8 * KiB);
-    EXPECT_THROW(a.release(x, 8 * KiB), invalid_request);  // double free
+    EXPECT_THROW(a.release(x, 8 * KiB), invalid_request); // double free
 }
 
 namespace {
@@ -60,7 +60,7 @@ void check_randomized_no_overlap_and_full_reuse(allocation_order order) {
     const std::uint64_t capacity = 16 * MiB;
     extent_allocator a("d", capacity, 4096, order);
     std::mt19937_64 rng(7);
-    std::map<std::uint64_t, std::uint64_t> live;  // offset -> rounded length
+    std::map<std::uint64_t, std::uint64_t> live; // offset -> rounded length
     std::uint64_t used = 0;
     for (int step = 0; step < 20000; ++step) {
         bool do_alloc = live.empty() || rng() % 100 < 55;
@@ -93,7 +93,8 @@ void check_randomized_no_overlap_and_full_reuse(allocation_order order) {
         }
         ASSERT_EQ(a.used_bytes(), used);
     }
-    for (auto& [off, len] : live) a.release(off, len);
+    for (auto& [off, len] : live)
+        a.release(off, len);
     EXPECT_EQ(a.free_bytes(), capacity);
     EXPECT_EQ(a.largest_free(), capacity);
 }
@@ -116,8 +117,9 @@ TEST(ExtentAllocator, WriteFrontierAllocatesConsecutivelyAndWrapsAround) {
     extent_allocator best("d", 4 * MiB, 4096, allocation_order::best_fit);
     extent_allocator frontier("d", 4 * MiB, 4096, allocation_order::write_frontier);
     for (extent_allocator* a : {&best, &frontier})
-        for (int i = 0; i < 8; ++i) a->allocate(block);  // [0, 1 MiB)
-    best.release(2 * block, block);  // a hole at 256 KiB
+        for (int i = 0; i < 8; ++i)
+            a->allocate(block);     // [0, 1 MiB)
+    best.release(2 * block, block); // a hole at 256 KiB
     frontier.release(2 * block, block);
     EXPECT_EQ(best.allocate(block), 2 * block) << "best fit fills the hole";
     std::uint64_t previous = frontier.allocate(block);
@@ -134,7 +136,7 @@ TEST(ExtentAllocator, WriteFrontierAllocatesConsecutivelyAndWrapsAround) {
     extent_allocator f2("d", 1 * MiB, 4096, allocation_order::write_frontier);
     std::uint64_t a0 = f2.allocate(block), a1 = f2.allocate(block);
     f2.release(a0, block);
-    f2.release(a1, block);  // all free again, frontier at 256 KiB
+    f2.release(a1, block); // all free again, frontier at 256 KiB
     EXPECT_EQ(f2.allocate(block), 2 * block);
     EXPECT_EQ(f2.order(), allocation_order::write_frontier);
 }
@@ -160,7 +162,7 @@ TEST(ExtentAllocator, FailedMemoryAllocationsLoseNothing) {
         for (std::uint64_t k = 1;; ++k) {
             extent_allocator a("ssd0", 4 * MiB, 4096, order);
             std::vector<std::pair<std::uint64_t, std::uint64_t>> held;
-            held.reserve(200);  // the test's own bookkeeping allocates nothing while armed
+            held.reserve(200); // the test's own bookkeeping allocates nothing while armed
             std::mt19937_64 rng(k);
             bool failed = false;
             tracker::fail_allocation(k);
@@ -168,7 +170,7 @@ TEST(ExtentAllocator, FailedMemoryAllocationsLoseNothing) {
                 const bool release = !held.empty() && (rng() % 3 == 0);
                 if (release) {
                     const std::size_t i = rng() % held.size();
-                    a.release(held[i].first, held[i].second);  // must not throw
+                    a.release(held[i].first, held[i].second); // must not throw
                     held.erase(held.begin() + std::ptrdiff_t(i));
                     continue;
                 }
@@ -186,11 +188,13 @@ TEST(ExtentAllocator, FailedMemoryAllocationsLoseNothing) {
             }
             const bool armed_left = tracker::failure_pending();
             tracker::fail_allocation(0);
-            for (auto& [offset, bytes] : held) a.release(offset, bytes);
+            for (auto& [offset, bytes] : held)
+                a.release(offset, bytes);
             EXPECT_EQ(a.free_bytes(), 4 * MiB) << "allocation " << k;
-            EXPECT_EQ(a.largest_free(), 4 * MiB) << "allocation " << k << ": the free ranges did not merge back";
+            EXPECT_EQ(a.largest_free(), 4 * MiB)
+                << "allocation " << k << ": the free ranges did not merge back";
             EXPECT_EQ(a.allocated_count(), 0u);
-            if (::testing::Test::HasFailure() || armed_left) break;  // past the last allocation
+            if (::testing::Test::HasFailure() || armed_left) break; // past the last allocation
             EXPECT_TRUE(failed) << "allocation " << k << " did not fail";
         }
     }

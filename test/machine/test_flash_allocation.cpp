@@ -53,8 +53,9 @@ TEST(FlashAllocation, BrSizedWritesAfterFragmentationCostWhatSequentialWritesCos
 
     machine used = machine::from_config_text(hama_config);
     std::vector<owned_extent> runs;
-    write_blocks(used, runs, 256, br);  // 32 MiB of runs...
-    for (std::size_t i = 0; i < runs.size(); i += 2) runs[i].reset();  // ...half of them consumed
+    write_blocks(used, runs, 256, br); // 32 MiB of runs...
+    for (std::size_t i = 0; i < runs.size(); i += 2)
+        runs[i].reset(); // ...half of them consumed
     ASSERT_EQ(used.dev(0).allocator().order(), allocation_order::write_frontier);
     io_counters before = used.dev(0).stats().total;
     std::vector<owned_extent> output;
@@ -70,10 +71,9 @@ TEST(FlashAllocation, BrSizedWritesAfterFragmentationCostWhatSequentialWritesCos
 // An HDD and a flash device behind a translation layer keep best fit (the layer makes every
 // write sequential itself; an HDD's cost does not depend on erase chunks).
 TEST(FlashAllocation, OnlyFlashWithoutATranslationLayerGetsAWriteFrontier) {
-    machine m = machine::from_config_text(
-        "flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\n"
-        "flash=memory,64MiB,memory name=ssd_tl model=hama-ssd-2009 tl=on\n"
-        "disk=memory,64MiB,memory name=hdd model=barracuda-7200.11\n");
+    machine m = machine::from_config_text("flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\n"
+                                          "flash=memory,64MiB,memory name=ssd_tl model=hama-ssd-2009 tl=on\n"
+                                          "disk=memory,64MiB,memory name=hdd model=barracuda-7200.11\n");
     EXPECT_EQ(m.dev("ssd").allocator().order(), allocation_order::write_frontier);
     EXPECT_EQ(m.dev("ssd_tl").allocator().order(), allocation_order::best_fit);
     EXPECT_EQ(m.dev("hdd").allocator().order(), allocation_order::best_fit);

@@ -11,9 +11,10 @@ namespace {
 // What STXXL 1.4.1's syscall_file::serve puts into its io_error (shape, abridged).
 std::string stxxl_text(const std::string& reason) {
     return "Error in virtual void stxxl::syscall_file::serve(void*, stxxl::file::offset_type, "
-           "stxxl::file::size_type, stxxl::request_interface::request_type) : this=0x55 call=::write(fd,buf,bytes) "
+           "stxxl::file::size_type, stxxl::request_interface::request_type) : this=0x55 "
+           "call=::write(fd,buf,bytes) "
            "path=/x/hdd.img fd=5 offset=16777216 buffer=0x7f bytes=1048576 type=WRITE rc=-1 : " +
-           reason + ": iostream error: iostream error";  // twice, as it arrives through request::wait
+           reason + ": iostream error: iostream error"; // twice, as it arrives through request::wait
 }
 } // namespace
 
@@ -34,10 +35,12 @@ TEST(io_failure_message, names_device_file_request_reason_and_remedy) {
                                  expectation{"File too large", "a file size limit was reached"},
                                  expectation{"Disk quota exceeded", "quota"}}) {
         std::string msg = io_failure_message(r, stxxl_text(x.reason));
-        EXPECT_NE(msg.find("device 'hdd' (m.cfg:3), backing file '/x/hdd.img': writing 1 MiB at byte offset 16777216 "
-                           "for role scratch failed: " +
-                           std::string(x.reason) + "; "),
-                  std::string::npos)
+        EXPECT_NE(
+            msg.find(
+                "device 'hdd' (m.cfg:3), backing file '/x/hdd.img': writing 1 MiB at byte offset 16777216 "
+                "for role scratch failed: " +
+                std::string(x.reason) + "; "),
+            std::string::npos)
             << msg;
         EXPECT_NE(msg.find(x.remedy), std::string::npos) << msg;
         EXPECT_EQ(msg.find("Error in virtual"), std::string::npos) << msg;

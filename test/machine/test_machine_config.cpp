@@ -36,18 +36,18 @@ TEST(ParseSize, RejectsDecimalAndGarbage) {
         EXPECT_NE(std::string(e.what()).find("IEC"), std::string::npos) << e.what();
     }
     EXPECT_THROW(parse_size("99999999999999999999"), config_error);
-    EXPECT_THROW(parse_size("17179869184GiB"), config_error);  // 2^64 bytes
+    EXPECT_THROW(parse_size("17179869184GiB"), config_error); // 2^64 bytes
 }
 
 TEST(MachineConfig, ParsesDevicesOptionsAndPlacement) {
-    machine_spec spec = parse_machine_config(
-        "# a hybrid machine\n"
-        "name=lab\n"
-        "\n"
-        "flash=memory,1GiB,memory name=ssd model=hama-ssd-2009 chunk=256KiB  # tuned\n"
-        "disk=memory,2GiB,memory name=hdd model=barracuda-7200.11 pace=on scale=0.5\n"
-        "placement=per_role static_data=ssd hot=hdd,ssd\n",
-        "lab.cfg");
+    machine_spec spec =
+        parse_machine_config("# a hybrid machine\n"
+                             "name=lab\n"
+                             "\n"
+                             "flash=memory,1GiB,memory name=ssd model=hama-ssd-2009 chunk=256KiB  # tuned\n"
+                             "disk=memory,2GiB,memory name=hdd model=barracuda-7200.11 pace=on scale=0.5\n"
+                             "placement=per_role static_data=ssd hot=hdd,ssd\n",
+                             "lab.cfg");
     EXPECT_EQ(spec.name, "lab");
     ASSERT_EQ(spec.devices.size(), 2u);
     EXPECT_EQ(spec.devices[0].name, "ssd");
@@ -72,7 +72,7 @@ TEST(MachineConfig, DefaultNamesAndPlacement) {
 
 struct bad_config {
     const char* text;
-    const char* must_mention;  // besides "cfg:LINE"
+    const char* must_mention; // besides "cfg:LINE"
     int line;
 };
 
@@ -104,7 +104,8 @@ TEST(MachineConfig, EveryMalformedLineNamesLineAndField) {
         {"flash=memory,1GiB,memory justaword\n", "key=value", 1},
         {"flsh=memory,1GiB,memory\n", "field 'flsh'", 1},
         {"flash memory\n", "KEY=VALUE", 1},
-        {"flash=memory,1GiB,memory\nplacement=flash_aware\nplacement=single device=x\n", "second placement", 3},
+        {"flash=memory,1GiB,memory\nplacement=flash_aware\nplacement=single device=x\n", "second placement",
+         3},
         {"flash=memory,1GiB,memory tl_page=128KiB\n", "tl=on", 1},
         {"flash=memory,1GiB,memory pace=on\n", "model", 1},
         {"flash=memory,1GiB,memory direct=sometimes\n", "field 'direct'", 1},
@@ -127,7 +128,9 @@ TEST(MachineConfig, EveryMalformedLineNamesLineAndField) {
         {"disk=/tmp/x.img,1GiB,syscall keep=on unlink\n", "field 'unlink'", 1},
         {"disk=/tmp/x.img,1GiB,syscall delete_on_exit keep=on\n", "field 'keep'", 1},
         {"disk=/tmp/x.img,1GiB,syscall keep=1 delete\n", "field 'delete'", 1},
-        {"\xEF\xBB\xBF" "flash=memory,1GiB,memory\n", "byte-order mark", 1},
+        {"\xEF\xBB\xBF"
+         "flash=memory,1GiB,memory\n",
+         "byte-order mark", 1},
     };
     for (const bad_config& c : cases) {
         try {
@@ -136,7 +139,8 @@ TEST(MachineConfig, EveryMalformedLineNamesLineAndField) {
         } catch (const config_error& e) {
             std::string msg = e.what();
             EXPECT_NE(msg.find("cfg:" + std::to_string(c.line) + ":"), std::string::npos) << msg;
-            EXPECT_NE(msg.find(c.must_mention), std::string::npos) << "'" << c.must_mention << "' not in: " << msg;
+            EXPECT_NE(msg.find(c.must_mention), std::string::npos)
+                << "'" << c.must_mention << "' not in: " << msg;
             EXPECT_EQ(e.line(), static_cast<std::size_t>(c.line)) << msg;
         }
     }
@@ -151,7 +155,7 @@ TEST(ParseStxxlSize, StxxlMeaningOfUnits) {
     EXPECT_EQ(parse_stxxl_size("1GiB"), GiB);
     EXPECT_EQ(parse_stxxl_size("16Mi"), 16 * MiB);
     EXPECT_EQ(parse_stxxl_size("4KiB"), 4 * KiB);
-    EXPECT_EQ(parse_stxxl_size("100"), 100 * MiB);  // STXXL's default unit
+    EXPECT_EQ(parse_stxxl_size("100"), 100 * MiB); // STXXL's default unit
     EXPECT_EQ(parse_stxxl_size("4096B"), 4096u);
     bool decimal = false;
     parse_stxxl_size("1G", &decimal);
@@ -165,8 +169,9 @@ TEST(ParseStxxlSize, StxxlMeaningOfUnits) {
 // format_size writes sizes into generated machine configs (characterize's snippet, benchmarks),
 // where a plain number means MiB: its output must read back as the same bytes in both parsers.
 TEST(FormatSize, RoundTripsThroughBothParsers) {
-    for (std::uint64_t bytes : {std::uint64_t(1), std::uint64_t(4095), std::uint64_t(4096), std::uint64_t(4097),
-                                std::uint64_t(1342177256), 3 * MiB, 5 * GiB + 100, 2 * TiB}) {
+    for (std::uint64_t bytes :
+         {std::uint64_t(1), std::uint64_t(4095), std::uint64_t(4096), std::uint64_t(4097),
+          std::uint64_t(1342177256), 3 * MiB, 5 * GiB + 100, 2 * TiB}) {
         std::string text = format_size(bytes);
         EXPECT_EQ(parse_size(text), bytes) << text;
         EXPECT_EQ(parse_stxxl_size(text), bytes) << text;
@@ -189,19 +194,20 @@ TEST(ParseNumber, RejectsInfAndNan) {
 
 TEST(MachineConfig, StxxlLinesLoadWithStxxlMeaning) {
     // An STXXL 1.4.1 line: 1G is 10^9 bytes (whole 4 KiB blocks of it), unlink is a flag.
-    machine_spec s = parse_machine_config("disk=/tmp/stxxl.img,1G,syscall unlink\n"
-                                          "disk=/tmp/b.img,100,syscall direct nodirect autogrow queue=2 devid=1\n"
-                                          "disk=/tmp/c.img,2GiB,syscall direct=yes delete_on_exit\n",
-                                          "stxxl.cfg");
+    machine_spec s =
+        parse_machine_config("disk=/tmp/stxxl.img,1G,syscall unlink\n"
+                             "disk=/tmp/b.img,100,syscall direct nodirect autogrow queue=2 devid=1\n"
+                             "disk=/tmp/c.img,2GiB,syscall direct=yes delete_on_exit\n",
+                             "stxxl.cfg");
     ASSERT_EQ(s.devices.size(), 3u);
     EXPECT_EQ(s.devices[0].size, 999997440u);
     EXPECT_EQ(s.devices[0].size % 4096, 0u);
     EXPECT_FALSE(s.devices[0].keep);
     EXPECT_EQ(s.devices[1].size, 100 * MiB);
-    EXPECT_EQ(s.devices[1].direct, "off");  // the last of direct, nodirect wins, as in STXXL
+    EXPECT_EQ(s.devices[1].direct, "off"); // the last of direct, nodirect wins, as in STXXL
     EXPECT_EQ(s.devices[2].size, 2 * GiB);
     EXPECT_EQ(s.devices[2].direct, "on");
-    EXPECT_TRUE(s.devices[0].params.empty());  // STXXL options are not taken as model parameters
+    EXPECT_TRUE(s.devices[0].params.empty()); // STXXL options are not taken as model parameters
     EXPECT_TRUE(s.devices[1].params.empty());
 }
 
@@ -211,15 +217,16 @@ TEST(MachineConfig, NulByteNamesLineAndColumn) {
         parse_machine_config(std::string(text, sizeof text - 1), "nul.cfg");
         FAIL() << "a NUL byte was accepted";
     } catch (const config_error& e) {
-        EXPECT_NE(std::string(e.what()).find("nul.cfg:2: NUL byte at column 32"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("nul.cfg:2: NUL byte at column 32"), std::string::npos)
+            << e.what();
     }
 }
 
 TEST(MachineConfig, InfOrNanModelParameterNamesLineAndParameter) {
     for (const char* v : {"inf", "nan", "-inf"}) {
         try {
-            machine::from_config_text(std::string("flash=memory,16MiB,memory model=hama-ssd-2009 c_r_ms=") + v + "\n",
-                                      "p.cfg");
+            machine::from_config_text(
+                std::string("flash=memory,16MiB,memory model=hama-ssd-2009 c_r_ms=") + v + "\n", "p.cfg");
             ADD_FAILURE() << "accepted c_r_ms=" << v;
         } catch (const config_error& e) {
             std::string msg = e.what();
@@ -236,8 +243,8 @@ TEST(MachineConfig, EmptyConfigIsAnError) {
 
 TEST(MachineConfig, UnknownModelAndModelParameterNameTheLine) {
     try {
-        machine::from_config_text("disk=memory,1GiB,memory\nflash=memory,1GiB,memory model=hama-ssd-2009 chonk=1MiB\n",
-                                  "m.cfg");
+        machine::from_config_text(
+            "disk=memory,1GiB,memory\nflash=memory,1GiB,memory model=hama-ssd-2009 chonk=1MiB\n", "m.cfg");
         FAIL();
     } catch (const config_error& e) {
         std::string msg = e.what();
@@ -268,7 +275,8 @@ TEST(MachineConfig, DeviceLargerThanModelCapacityIsRejected) {
 // A seed is decimal digits: std::stoull took "-1" as 2^64 - 1 (a different stream than asked).
 TEST(MachineConfig, RandomStripingSeedIsDigitsOnly) {
     const std::string dev = "flash=memory,4MiB,memory name=ssd\n";
-    for (const char* seed : {"-1", "+5", "0x10", "5x", "", "18446744073709551616", "99999999999999999999999"}) {
+    for (const char* seed :
+         {"-1", "+5", "0x10", "5x", "", "18446744073709551616", "99999999999999999999999"}) {
         try {
             parse_machine_config(dev + "placement=random_striping seed=" + seed + "\n", "p.cfg");
             machine::from_config_text(dev + "placement=random_striping seed=" + seed + "\n", "p.cfg");
@@ -280,7 +288,8 @@ TEST(MachineConfig, RandomStripingSeedIsDigitsOnly) {
         }
     }
     for (const char* seed : {"0", "18446744073709551615", "007"})
-        EXPECT_NO_THROW(machine::from_config_text(dev + "placement=random_striping seed=" + seed + "\n", "p.cfg"))
+        EXPECT_NO_THROW(
+            machine::from_config_text(dev + "placement=random_striping seed=" + seed + "\n", "p.cfg"))
             << seed;
 }
 
@@ -302,9 +311,10 @@ TEST(MachineConfig, ScaleHasTheRangeOfTheScaleOption) {
 }
 
 TEST(MachineConfig, BadPlacementNamesTheLine) {
-    for (const char* placement : {"placement=fastest\n", "placement=single\n", "placement=single device=nope\n",
-                                  "placement=per_role hot=nope\n", "placement=per_role warm=ssd\n",
-                                  "placement=random_striping seed=x\n", "placement=flash_aware x=1\n"}) {
+    for (const char* placement :
+         {"placement=fastest\n", "placement=single\n", "placement=single device=nope\n",
+          "placement=per_role hot=nope\n", "placement=per_role warm=ssd\n",
+          "placement=random_striping seed=x\n", "placement=flash_aware x=1\n"}) {
         std::string text = std::string("flash=memory,4MiB,memory name=ssd\n") + placement;
         try {
             machine::from_config_text(text, "p.cfg");
@@ -319,7 +329,8 @@ TEST(MachinePresets, AllPresetsBuildAndUnknownOnesListTheNames) {
     for (const auto& p : machine_presets()) {
         machine m = machine::from_preset(p.name);
         EXPECT_GE(m.device_count(), 2u) << p.name;
-        for (std::size_t i = 0; i < m.device_count(); ++i) EXPECT_NE(m.dev(i).model(), nullptr);
+        for (std::size_t i = 0; i < m.device_count(); ++i)
+            EXPECT_NE(m.dev(i).model(), nullptr);
     }
     try {
         machine::from_preset("hybrid-2010");
@@ -352,7 +363,8 @@ TEST(MachinePresets, FileBackedUnderADirectoryLeavesNoFiles) {
         machine m = machine::from_preset("hybrid-2009", opts);
         EXPECT_EQ(m.dev("ssd").spec().io_impl, "syscall");
         EXPECT_EQ(m.dev("ssd").spec().path, ssd_file);
-        EXPECT_NE(std::system(("test -e " + ssd_file).c_str()), 0) << "the backing file was not unlinked once open";
+        EXPECT_NE(std::system(("test -e " + ssd_file).c_str()), 0)
+            << "the backing file was not unlinked once open";
         machine second = machine::from_preset("hybrid-2009", opts);
         EXPECT_EQ(second.dev("ssd").capacity(), m.dev("ssd").capacity());
     }
@@ -370,7 +382,7 @@ TEST(MachinePresets, SeveralMachinesInOneProcessAreIndependent) {
         EXPECT_EQ(e->dev, &a.dev("ssd"));
         EXPECT_EQ(a.dev("ssd").allocator().used_bytes(), 1 * MiB);
         EXPECT_EQ(b.dev("ssd").allocator().used_bytes(), 0u);
-    }  // the owner gives the range back
+    } // the owner gives the range back
     EXPECT_EQ(a.dev("ssd").allocator().used_bytes(), 0u);
 }
 
@@ -392,20 +404,24 @@ TEST(MachineConfig, IoThreadsServeARealDeviceThroughSeveralQueues) {
         for (std::size_t b = 0; b < blocks; ++b) {
             out.push_back(std::make_unique<aligned_buffer>(block));
             std::uint64_t* p = out.back()->as<std::uint64_t>();
-            for (std::size_t i = 0; i < block / 8; ++i) p[i] = b * 1000003 + i;
+            for (std::size_t i = 0; i < block / 8; ++i)
+                p[i] = b * 1000003 + i;
             reqs.push_back(d.awrite(out.back()->data(), b * block, block, role::stream));
         }
-        for (auto& r : reqs) d.wait(r, role::stream);
+        for (auto& r : reqs)
+            d.wait(r, role::stream);
         reqs.clear();
         for (std::size_t b = 0; b < blocks; ++b) {
             in.push_back(std::make_unique<aligned_buffer>(block));
             reqs.push_back(d.aread(in.back()->data(), (blocks - 1 - b) * block, block, role::stream));
         }
-        for (auto& r : reqs) d.wait(r, role::stream);
+        for (auto& r : reqs)
+            d.wait(r, role::stream);
         for (std::size_t b = 0; b < blocks; ++b) {
             const std::uint64_t* p = in[b]->as<std::uint64_t>();
             std::size_t src = blocks - 1 - b;
-            for (std::size_t i = 0; i < block / 8; i += 997) ASSERT_EQ(p[i], src * 1000003 + i) << "block " << src;
+            for (std::size_t i = 0; i < block / 8; i += 997)
+                ASSERT_EQ(p[i], src * 1000003 + i) << "block " << src;
         }
         device_stats st = d.stats();
         EXPECT_EQ(st.total.read_bytes, blocks * block);

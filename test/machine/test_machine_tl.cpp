@@ -15,10 +15,10 @@
 using namespace flashxxl;
 
 namespace {
-const char* kConfig =
-    "flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on tl_page=16KiB tl_segment=1MiB tl_spare=16MiB\n"
-    "disk=memory,64MiB,memory name=hdd model=barracuda-7200.11\n"
-    "placement=flash_aware\n";
+const char* kConfig = "flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on tl_page=16KiB "
+                      "tl_segment=1MiB tl_spare=16MiB\n"
+                      "disk=memory,64MiB,memory name=hdd model=barracuda-7200.11\n"
+                      "placement=flash_aware\n";
 }
 
 TEST(MachineTranslationLayer, ConfigSwitchesItOnPerDevice) {
@@ -35,13 +35,14 @@ TEST(MachineTranslationLayer, ConfigSwitchesItOnPerDevice) {
 TEST(MachineTranslationLayer, RandomPageWritesReachTheDeviceAsWholeSegments) {
     machine m = machine::from_config_text(kConfig, "tl.cfg");
     device& ssd = m.dev("ssd");
-    const std::uint64_t page = 16 * KiB, pages = 1024;  // 16 MiB of logical data
+    const std::uint64_t page = 16 * KiB, pages = 1024; // 16 MiB of logical data
     owned_extent owner = m.allocate(role::static_data, pages * page);
     const extent& e = owner.get();
     ASSERT_EQ(e.dev, &ssd);
     char* buf = static_cast<char*>(stxxl::aligned_alloc<4096>(page));
     std::vector<std::uint64_t> order(pages);
-    for (std::uint64_t i = 0; i < pages; ++i) order[i] = i;
+    for (std::uint64_t i = 0; i < pages; ++i)
+        order[i] = i;
     std::shuffle(order.begin(), order.end(), std::mt19937_64(3));
     for (std::uint64_t p : order) {
         std::memset(buf, static_cast<int>(p & 0xff), page);
@@ -82,15 +83,18 @@ TEST(MachineTranslationLayer, BadOptionsNameTheLineAndKey) {
         {"tl=on tl_cleaning=lazy", "tl_cleaning"},
         {"tl=on tl_page=16KiB tl_segment=1MiB tl_spare=64MiB", "tl_spare"},
         {"tl=on tl_page=16KiB tl_segment=32MiB", "too small"},
-        {"tl=on tl_low_watermark=2KiB", "expected a whole number of segments (e.g. 2; at most 18 digits), got '2KiB'"},
+        {"tl=on tl_low_watermark=2KiB",
+         "expected a whole number of segments (e.g. 2; at most 18 digits), got '2KiB'"},
         {"tl=on tl_low_watermark=9223372036854775808", "tl_low_watermark"},
         // Br and Bw in whole TL pages: each was accepted, and every request then failed.
         {"tl=on tl_page=64KiB tl_segment=1MiB br=4KiB", "br=4KiB is not a multiple of tl_page=64KiB"},
         {"tl=on tl_page=64KiB tl_segment=1MiB bw=96KiB", "bw=96KiB is not a multiple of tl_page=64KiB"},
     };
     for (const bad& c : cases) {
-        std::string text = std::string("disk=memory,64MiB,memory name=hdd\nflash=memory,64MiB,memory name=ssd "
-                                       "model=hama-ssd-2009 ") + c.options + "\n";
+        std::string text =
+            std::string("disk=memory,64MiB,memory name=hdd\nflash=memory,64MiB,memory name=ssd "
+                        "model=hama-ssd-2009 ") +
+            c.options + "\n";
         try {
             machine::from_config_text(text, "tl.cfg");
             ADD_FAILURE() << "accepted: " << c.options;
@@ -113,16 +117,17 @@ TEST(MachineTranslationLayer, DerivedBrIsWholePages) {
     machine p = machine::from_config_text("flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on "
                                           "tl_page=4KiB tl_segment=1MiB bw=192KiB\n",
                                           "tl.cfg");
-    EXPECT_EQ(p.dev(0).blocks().br, 96 * KiB);  // the largest divisor in whole pages up to 128 KiB, as without a layer
+    EXPECT_EQ(p.dev(0).blocks().br,
+              96 * KiB); // the largest divisor in whole pages up to 128 KiB, as without a layer
     EXPECT_EQ(p.dev(0).blocks().bw, 192 * KiB);
     machine q = machine::from_config_text("flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on "
                                           "tl_page=12KiB tl_segment=1200KiB bw=1200KiB\n",
                                           "tl.cfg");
-    EXPECT_EQ(q.dev(0).blocks().br, 120 * KiB);  // 10 pages: the largest divisor of 100 pages up to 128 KiB
+    EXPECT_EQ(q.dev(0).blocks().br, 120 * KiB); // 10 pages: the largest divisor of 100 pages up to 128 KiB
     machine r = machine::from_config_text("flash=memory,64MiB,memory name=ssd model=hama-ssd-2009 tl=on "
                                           "tl_page=256KiB tl_segment=4MiB bw=4MiB\n",
                                           "tl.cfg");
-    EXPECT_EQ(r.dev(0).blocks().br, 256 * KiB);  // a page above 128 KiB: one page
+    EXPECT_EQ(r.dev(0).blocks().br, 256 * KiB); // a page above 128 KiB: one page
 }
 
 // A request the layer refuses (unaligned, out of range) is not I/O: the device's per-role
@@ -131,8 +136,8 @@ TEST(MachineTranslationLayer, RefusedRequestsAreNotCounted) {
     machine m = machine::from_config_text(kConfig, "tl.cfg");
     device& ssd = m.dev("ssd");
     char* buf = static_cast<char*>(stxxl::aligned_alloc<4096>(16 * KiB));
-    EXPECT_THROW(ssd.awrite(buf, 4 * KiB, 4 * KiB, role::scratch), invalid_request);  // not whole pages
-    EXPECT_THROW(ssd.aread(buf, ssd.capacity(), 16 * KiB, role::scratch), invalid_request);  // beyond the end
+    EXPECT_THROW(ssd.awrite(buf, 4 * KiB, 4 * KiB, role::scratch), invalid_request);        // not whole pages
+    EXPECT_THROW(ssd.aread(buf, ssd.capacity(), 16 * KiB, role::scratch), invalid_request); // beyond the end
     ssd.wait(ssd.awrite(buf, 0, 16 * KiB, role::scratch), role::scratch);
     stxxl::aligned_dealloc<4096>(buf);
     const device_stats s = ssd.stats();

@@ -1,4 +1,5 @@
-// Memory-backed devices share their machine's memory budget: a write past it fails with the way out, not the OOM killer.
+// Memory-backed devices share their machine's memory budget: a write past it fails with the way out, not the
+// OOM killer.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -20,13 +21,13 @@ using namespace flashxxl;
 TEST(memory_backing_budget, takes_up_to_the_limit_and_gives_back) {
     memory_backing_budget b(10);
     EXPECT_TRUE(b.try_take(6));
-    EXPECT_FALSE(b.try_take(5));  // 11 > 10: nothing taken
+    EXPECT_FALSE(b.try_take(5)); // 11 > 10: nothing taken
     EXPECT_EQ(b.used(), 6u);
     EXPECT_TRUE(b.try_take(4));
     EXPECT_FALSE(b.try_take(1));
     b.give_back(6);
     EXPECT_TRUE(b.try_take(6));
-    EXPECT_FALSE(b.try_take(UINT64_MAX));  // no overflow past the limit
+    EXPECT_FALSE(b.try_take(UINT64_MAX)); // no overflow past the limit
     EXPECT_EQ(b.used(), 10u);
     EXPECT_GT(memory_backing_budget::default_limit(), 0u);
     if (physical_memory_bytes() != 0) {
@@ -51,7 +52,7 @@ TEST(memory_backing_budget, files_share_it_chunk_by_chunk) {
         write_at(a, 0, 8 * KiB);
         write_at(b, 64 * KiB, 8 * KiB);
         EXPECT_EQ(budget.used(), 16 * KiB);
-        write_at(a, 0, 8 * KiB);  // the same chunks again
+        write_at(a, 0, 8 * KiB); // the same chunks again
         EXPECT_EQ(budget.used(), 16 * KiB);
         try {
             write_at(a, 8 * KiB, 4 * KiB);
@@ -62,13 +63,13 @@ TEST(memory_backing_budget, files_share_it_chunk_by_chunk) {
             EXPECT_NE(msg.find("may hold at most 16 KiB"), std::string::npos) << msg;
             EXPECT_NE(msg.find("--backing-dir"), std::string::npos) << msg;
         }
-        EXPECT_EQ(a.allocated_bytes(), 8 * KiB);  // the refused chunk is not kept
+        EXPECT_EQ(a.allocated_bytes(), 8 * KiB); // the refused chunk is not kept
         b.discard(64 * KiB, 4 * KiB);
         EXPECT_EQ(budget.used(), 12 * KiB);
         write_at(a, 8 * KiB, 4 * KiB);
         EXPECT_EQ(budget.used(), 16 * KiB);
     }
-    EXPECT_EQ(budget.used(), 12 * KiB);  // b's last chunk went with b
+    EXPECT_EQ(budget.used(), 12 * KiB); // b's last chunk went with b
 }
 
 // Through a machine: its memory-backed devices draw on machine_spec::memory_backing_limit, and a
@@ -82,13 +83,15 @@ TEST(memory_backing_budget, a_machine_refuses_writes_past_it) {
     {
         vector<std::uint64_t> v(m, 2 * MiB, b, role::stream);
         vector<std::uint64_t>::stream_writer w(v);
-        for (std::uint64_t i = 0; i < 64 * 1024; ++i) w.push(i);  // 512 KiB: fits
+        for (std::uint64_t i = 0; i < 64 * 1024; ++i)
+            w.push(i); // 512 KiB: fits
     }
     try {
         vector<std::uint64_t> v(m, 2 * MiB, b, role::stream);
         {
             vector<std::uint64_t>::stream_writer w(v);
-            for (std::uint64_t i = 0; i < 512 * 1024; ++i) w.push(i);  // 4 MiB
+            for (std::uint64_t i = 0; i < 512 * 1024; ++i)
+                w.push(i); // 4 MiB
         }
         FAIL() << "4 MiB written under a 1 MiB budget";
     } catch (const std::exception& e) {
@@ -121,7 +124,8 @@ TEST(memory_backing_budget, room_for_a_role_is_capped_by_it) {
     vector<std::uint64_t> v(small, 2 * MiB, b, role::stream);
     {
         vector<std::uint64_t>::stream_writer w(v);
-        for (std::uint64_t i = 0; i < 64 * 1024; ++i) w.push(i);  // 512 KiB written
+        for (std::uint64_t i = 0; i < 64 * 1024; ++i)
+            w.push(i); // 512 KiB written
     }
     EXPECT_LE(small.room_for(role::static_data), 1 * MiB - 512 * KiB);
 }

@@ -12,9 +12,8 @@
 using namespace flashxxl;
 
 namespace {
-const char* kHybrid =
-    "flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\n"
-    "disk=memory,64MiB,memory name=hdd model=barracuda-7200.11\n";
+const char* kHybrid = "flash=memory,64MiB,memory name=ssd model=hama-ssd-2009\n"
+                      "disk=memory,64MiB,memory name=hdd model=barracuda-7200.11\n";
 }
 
 TEST(Placement, FlashAwarePutsStaticDataOnFlashAndTheRestOnHdd) {
@@ -28,21 +27,24 @@ TEST(Placement, FlashAwarePutsStaticDataOnFlashAndTheRestOnHdd) {
 }
 
 TEST(Placement, FlashAwareFallsBackWhenAClassIsMissingOrFull) {
-    machine hdd_only = machine::from_config_text("disk=memory,4MiB,memory name=a\ndisk=memory,4MiB,memory name=b\n");
+    machine hdd_only =
+        machine::from_config_text("disk=memory,4MiB,memory name=a\ndisk=memory,4MiB,memory name=b\n");
     std::map<std::string, int> seen;
-    for (int i = 0; i < 8; ++i) seen[hdd_only.allocate(role::static_data, 4 * KiB, i)->dev->name()]++;
+    for (int i = 0; i < 8; ++i)
+        seen[hdd_only.allocate(role::static_data, 4 * KiB, i)->dev->name()]++;
     EXPECT_EQ(seen["a"], 4);
     EXPECT_EQ(seen["b"], 4);
 
-    machine small_flash = machine::from_config_text(
-        "flash=memory,1MiB,memory name=f1\nflash=memory,2MiB,memory name=f2\ndisk=memory,4MiB,memory name=h\n");
+    machine small_flash =
+        machine::from_config_text("flash=memory,1MiB,memory name=f1\nflash=memory,2MiB,memory "
+                                  "name=f2\ndisk=memory,4MiB,memory name=h\n");
     // The owners are kept: a dropped owner would give its range back at once.
-    owned_extent first = small_flash.allocate(role::static_data, 1 * MiB, 0);  // fills f1
+    owned_extent first = small_flash.allocate(role::static_data, 1 * MiB, 0); // fills f1
     EXPECT_EQ(first->dev->name(), "f1");
     owned_extent second = small_flash.allocate(role::static_data, 1 * MiB, 0);
-    EXPECT_EQ(second->dev->name(), "f2");  // f1 full: next flash
+    EXPECT_EQ(second->dev->name(), "f2"); // f1 full: next flash
     owned_extent third = small_flash.allocate(role::static_data, 1 * MiB, 1);
-    EXPECT_THROW(small_flash.allocate(role::static_data, 1 * MiB, 0), out_of_space);  // all flash full
+    EXPECT_THROW(small_flash.allocate(role::static_data, 1 * MiB, 0), out_of_space); // all flash full
 }
 
 // Free bytes in holes smaller than the request are no room: the next device of the role takes
@@ -54,15 +56,18 @@ TEST(Placement, AFragmentedDeviceHandsTheBlockToTheNextOne) {
                                                           "disk=memory,8MiB,memory name=b\n"
                                                           "placement=single device=a\n"));
         std::vector<owned_extent> keep, drop;
-        for (int i = 0; i < 2048; ++i) (i % 2 ? drop : keep).push_back(m.allocate(role::scratch, 4 * KiB, 0));
-        drop.clear();  // a: 4 MiB free, in 4 KiB holes
+        for (int i = 0; i < 2048; ++i)
+            (i % 2 ? drop : keep).push_back(m.allocate(role::scratch, 4 * KiB, 0));
+        drop.clear(); // a: 4 MiB free, in 4 KiB holes
         ASSERT_EQ(m.dev("a").allocator().free_bytes(), 4 * MiB);
         ASSERT_EQ(m.dev("a").allocator().largest_free(), 4 * KiB);
         std::unique_ptr<placement_policy> p;
-        if (std::string(policy) == "flash_aware") p = std::make_unique<flash_aware>();
-        else p = std::make_unique<random_striping>(7);
+        if (std::string(policy) == "flash_aware")
+            p = std::make_unique<flash_aware>();
+        else
+            p = std::make_unique<random_striping>(7);
         m.set_placement(std::move(p));
-        for (std::uint64_t i = 0; i < 4; ++i) {  // block indexes that would pick a first
+        for (std::uint64_t i = 0; i < 4; ++i) { // block indexes that would pick a first
             owned_extent e = m.allocate(role::scratch, 1 * MiB, i);
             EXPECT_EQ(e->dev->name(), "b") << i;
         }
@@ -73,10 +78,11 @@ TEST(Placement, AFragmentedDeviceHandsTheBlockToTheNextOne) {
 
 TEST(Placement, SingleAndPerRole) {
     machine single = machine::from_config_text(std::string(kHybrid) + "placement=single device=hdd\n");
-    for (role r : all_roles) EXPECT_EQ(single.allocate(r, 4 * KiB)->dev->name(), "hdd");
+    for (role r : all_roles)
+        EXPECT_EQ(single.allocate(r, 4 * KiB)->dev->name(), "hdd");
 
-    machine per_role =
-        machine::from_config_text(std::string(kHybrid) + "placement=per_role static_data=hdd hot=ssd scratch=ssd,hdd\n");
+    machine per_role = machine::from_config_text(
+        std::string(kHybrid) + "placement=per_role static_data=hdd hot=ssd scratch=ssd,hdd\n");
     EXPECT_EQ(per_role.allocate(role::static_data, 4 * KiB)->dev->name(), "hdd");
     EXPECT_EQ(per_role.allocate(role::hot, 4 * KiB)->dev->name(), "ssd");
     EXPECT_EQ(per_role.allocate(role::scratch, 4 * KiB, 0)->dev->name(), "ssd");
@@ -104,8 +110,8 @@ TEST(Placement, EveryRegisteredPolicyIsBuiltByItsNameAndListedInTheError) {
 
 TEST(Placement, RandomStripingIsRoughlyUniformAndDeterministic) {
     auto run = [](std::uint64_t seed) {
-        machine m = machine::from_config_text(std::string(kHybrid) + "placement=random_striping seed=" +
-                                              std::to_string(seed) + "\n");
+        machine m = machine::from_config_text(
+            std::string(kHybrid) + "placement=random_striping seed=" + std::to_string(seed) + "\n");
         std::vector<int> picks;
         for (int i = 0; i < 8000; ++i) {
             owned_extent e = m.allocate(i % 2 ? role::static_data : role::hot, 4 * KiB, i);
@@ -117,7 +123,8 @@ TEST(Placement, RandomStripingIsRoughlyUniformAndDeterministic) {
     EXPECT_EQ(a, b) << "same seed, same placement";
     EXPECT_NE(a, c);
     int on_ssd_static = 0, on_ssd_hot = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) (i % 2 ? on_ssd_static : on_ssd_hot) += a[i];
+    for (std::size_t i = 0; i < a.size(); ++i)
+        (i % 2 ? on_ssd_static : on_ssd_hot) += a[i];
     // 4000 fair coin flips per role: 5 sigma is about +-158.
     EXPECT_NEAR(on_ssd_static, 2000, 160);
     EXPECT_NEAR(on_ssd_hot, 2000, 160);
@@ -126,13 +133,14 @@ TEST(Placement, RandomStripingIsRoughlyUniformAndDeterministic) {
 TEST(Placement, UserPolicyObject) {
     machine m = machine::from_config_text(kHybrid);
     m.set_placement(std::make_unique<function_placement>(
-        "last", [](role, std::uint64_t, std::uint64_t, const std::vector<placement_device>& d) { return d.size() - 1; }));
+        "last", [](role, std::uint64_t, std::uint64_t, const std::vector<placement_device>& d) {
+            return d.size() - 1;
+        }));
     EXPECT_EQ(m.allocate(role::static_data, 4 * KiB)->dev->name(), "hdd");
     // a policy choosing a device that does not exist is refused when installed, not mid-run
     EXPECT_THROW(m.set_placement(std::make_unique<function_placement>(
-                     "bad", [](role, std::uint64_t, std::uint64_t, const std::vector<placement_device>&) {
-                         return std::size_t(9);
-                     })),
+                     "bad", [](role, std::uint64_t, std::uint64_t,
+                               const std::vector<placement_device>&) { return std::size_t(9); })),
                  config_error);
     EXPECT_EQ(m.placement().name(), "last") << "the refused policy did not replace the old one";
 }

@@ -1,4 +1,5 @@
-// Tests that a released extent is discarded before its range can be allocated again (owned_extent, device::release_range).
+// Tests that a released extent is discarded before its range can be allocated again (owned_extent,
+// device::release_range).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -23,16 +24,17 @@ namespace {
 //! One device with a translation layer of 4 KiB pages: a read of a discarded page is an error,
 //! so a discard that lands on someone else's data cannot go unnoticed.
 machine tl_machine() {
-    return machine::from_config_text("name=release-order\n"
-                                     "flash=memory,64MiB,memory name=ssd tl=on tl_page=4KiB tl_segment=256KiB\n"
-                                     "placement=single device=ssd\n",
-                                     "release-order.cfg");
+    return machine::from_config_text(
+        "name=release-order\n"
+        "flash=memory,64MiB,memory name=ssd tl=on tl_page=4KiB tl_segment=256KiB\n"
+        "placement=single device=ssd\n",
+        "release-order.cfg");
 }
 
 struct outcome {
     std::atomic<std::uint64_t> rounds{0};
-    std::atomic<std::uint64_t> read_errors{0};  // a page of a live extent was discarded
-    std::atomic<std::uint64_t> mismatches{0};   // data of another extent came back
+    std::atomic<std::uint64_t> read_errors{0}; // a page of a live extent was discarded
+    std::atomic<std::uint64_t> mismatches{0};  // data of another extent came back
     std::mutex mu;
     std::string first_error;
     void note(const std::string& what) {
@@ -92,8 +94,10 @@ TEST(ReleaseOrder, ConcurrentAllocateNeverLosesDataToALateDiscard) {
     const std::uint64_t rounds = 1500;
     outcome out;
     std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker, std::ref(m), t, rounds, std::ref(out));
-    for (std::thread& t : pool) t.join();
+    for (unsigned t = 0; t < threads; ++t)
+        pool.emplace_back(worker, std::ref(m), t, rounds, std::ref(out));
+    for (std::thread& t : pool)
+        t.join();
     EXPECT_EQ(out.rounds.load(), threads * rounds);
     EXPECT_EQ(out.read_errors.load(), 0u) << out.first_error;
     EXPECT_EQ(out.mismatches.load(), 0u) << out.first_error;
@@ -118,7 +122,7 @@ TEST(ReleaseOrder, OwnedExtentGivesItsRangeBackExactlyOnce) {
     EXPECT_FALSE(a);
     EXPECT_TRUE(b);
     EXPECT_EQ(ssd.allocator().used_bytes(), 8 * KiB);
-    a.reset();  // empty: nothing happens
+    a.reset(); // empty: nothing happens
     EXPECT_EQ(ssd.allocator().used_bytes(), 8 * KiB);
     const std::uint64_t offset = b->offset;
     b.reset();
@@ -130,7 +134,7 @@ TEST(ReleaseOrder, OwnedExtentGivesItsRangeBackExactlyOnce) {
     EXPECT_EQ(c->offset, offset);
     EXPECT_ANY_THROW(ssd.wait(ssd.aread(buf.data(), c->offset, 4 * KiB, role::scratch), role::scratch));
     owned_extent d = m.allocate(role::scratch, 4 * KiB);
-    d = std::move(c);  // d's own range goes back, c's moves in
+    d = std::move(c); // d's own range goes back, c's moves in
     EXPECT_EQ(ssd.allocator().used_bytes(), 4 * KiB);
     EXPECT_EQ(d->offset, offset);
     d.reset();

@@ -1,4 +1,5 @@
-// seeds/001 Section 4's DFS experiment, scaled: Bw's read volume over Br's, and the translation layer against Br.
+// seeds/001 Section 4's DFS experiment, scaled: Bw's read volume over Br's, and the translation layer against
+// Br.
 #include <cstdint>
 #include <string>
 
@@ -31,7 +32,8 @@ TEST(dfs_experiment, bw_reads_at_least_half_the_block_ratio_more_than_br) {
     EXPECT_EQ(bw.visited, o.side * o.side);
     const double block_ratio = double(o.bw) / double(o.br);
     const double volume_ratio = double(bw.read_bytes) / double(br.read_bytes);
-    EXPECT_GE(volume_ratio, 0.5 * block_ratio) << "Br " << br.read_bytes << " B, Bw " << bw.read_bytes << " B";
+    EXPECT_GE(volume_ratio, 0.5 * block_ratio)
+        << "Br " << br.read_bytes << " B, Bw " << bw.read_bytes << " B";
     EXPECT_LE(volume_ratio, 1.5 * block_ratio);
     // The separate marks stay cached: little is written (the paper: under 300 MB).
     EXPECT_LT(br.write_bytes, br.read_bytes / 100);
@@ -48,12 +50,13 @@ TEST(dfs_experiment, translation_layer_beats_br_with_marks_in_nodes_and_half_cac
     o.br = 4 * KiB;
     o.bw = 32 * KiB;
     o.memory = 4 * MiB;
-    o.bw = 128 * KiB;  // a third of the 384 KiB of node records, as 16 MiB is of the paper's 48 MiB
+    o.bw = 128 * KiB; // a third of the 384 KiB of node records, as 16 MiB is of the paper's 48 MiB
     o.graph_cache = 1 * MiB;
     o.device_bytes = 256 * MiB;
     o.marks = dfs_marks::with_nodes;
     o.cache_share = 0.5;
-    dfs_experiment_row tl = run_dfs_column("TL", o), br = run_dfs_column("Br", o), bw = run_dfs_column("Bw", o);
+    dfs_experiment_row tl = run_dfs_column("TL", o), br = run_dfs_column("Br", o),
+                       bw = run_dfs_column("Bw", o);
     ASSERT_TRUE(tl.ran) << tl.why_not;
     ASSERT_TRUE(br.ran) << br.why_not;
     EXPECT_FALSE(bw.ran);
@@ -61,7 +64,7 @@ TEST(dfs_experiment, translation_layer_beats_br_with_marks_in_nodes_and_half_cac
     // The marks' cache is half the 24-byte records, whatever M leaves.
     EXPECT_EQ(br.marks_cache, o.side * o.side * 24 / 2);
     EXPECT_EQ(tl.marks_cache, o.side * o.side * 24 / 2);
-    EXPECT_GT(tl.tl_memory, 2 * o.bw);  // two segment buffers and the maps
+    EXPECT_GT(tl.tl_memory, 2 * o.bw); // two segment buffers and the maps
     EXPECT_EQ(br.tl_memory, 0u);
     EXPECT_LT(tl.modelled_s, br.modelled_s);
     // The layer serves some reads from its open segment: it reads less than Br.

@@ -1,4 +1,5 @@
-// The host-time model of seeds/001 Table 2: fitted on one cell of the paper, it must predict the paper's other Br BFS phases.
+// The host-time model of seeds/001 Table 2: fitted on one cell of the paper, it must predict the paper's
+// other Br BFS phases.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,7 +25,8 @@ TEST(Table2HostModel, DeviceTimeOfThePapersFirstBfsPhase) {
     const double s = table2_host_model::br_bfs_device_s(table2_paper()[0]);
     EXPECT_NEAR(s, 68.40, 0.05);
     // One request's worth: c_r + t_R + 128 KiB / 28.07 MiB/s = 4.66 ms.
-    EXPECT_NEAR(table2_host_model::ssd2009_read_s(128.0 * 1024, 128 * KiB), 0.143e-3 + 0.0635e-3 + 4.4531e-3, 2e-6);
+    EXPECT_NEAR(table2_host_model::ssd2009_read_s(128.0 * 1024, 128 * KiB), 0.143e-3 + 0.0635e-3 + 4.4531e-3,
+                2e-6);
 }
 
 TEST(Table2HostModel, FittedOnTheSmallestGridItReproducesThatCell) {
@@ -65,7 +67,8 @@ TEST(Table2HostModel, ScaledRunsGetTheirShareOfTheHostTime) {
     EXPECT_NEAR(paper_host, 0.342 * 2047, 2.0);
     for (std::uint64_t scale : {4u, 16u}) {
         const std::uint64_t side = 1024 / std::uint64_t(std::llround(std::sqrt(double(scale))));
-        EXPECT_NEAR(m.host_s(grid_corner_bfs_levels(side), scale), paper_host / double(scale), 0.01 * paper_host / scale);
+        EXPECT_NEAR(m.host_s(grid_corner_bfs_levels(side), scale), paper_host / double(scale),
+                    0.01 * paper_host / scale);
     }
     EXPECT_EQ(m.host_s(100, 0), 0.0);
 }
@@ -74,8 +77,9 @@ TEST(Table2HostModel, ScaledRunsGetTheirShareOfTheHostTime) {
 // (as ours does on our first row) and 1-2 % on the larger grids; its measured wall times,
 // mostly host time on the small grids, show 0.98 / 1.00 / 0.99.
 TEST(Table2HostModel, ThePapersLayerSavedAFifthOfTheDeviceTimeOnItsSecondGrid) {
-    EXPECT_FALSE(table2_host_model::tl_device_s(table2_paper()[0]).has_value());  // TL's read volume is lost
-    const double row2 = *table2_host_model::tl_device_s(table2_paper()[1]) / table2_host_model::br_device_s(table2_paper()[1]);
+    EXPECT_FALSE(table2_host_model::tl_device_s(table2_paper()[0]).has_value()); // TL's read volume is lost
+    const double row2 = *table2_host_model::tl_device_s(table2_paper()[1]) /
+                        table2_host_model::br_device_s(table2_paper()[1]);
     EXPECT_NEAR(row2, 0.818, 0.01);
     EXPECT_GT(table2_paper()[1].tl_total_s / table2_paper()[1].br_total_s(), 0.97);
     for (std::size_t k : {2u, 3u}) {

@@ -1,4 +1,5 @@
-// seeds/001 Table 2's shape in modelled time: MM_BFS on grids with Br, Bw and the translation layer, scaled down.
+// seeds/001 Table 2's shape in modelled time: MM_BFS on grids with Br, Bw and the translation layer, scaled
+// down.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -20,15 +21,16 @@ constexpr bool sanitized = false;
 namespace {
 
 void print(const table2_run& r) {
-    std::printf("side %5llu %s: pp %8.2f s bfs %8.2f s | pp R %7.1f W %7.1f MiB | bfs R %7.1f W %7.3f MiB | mu %llu "
-                "K %llu loaded %llu reads %llu max pool %llu cache %.1f MiB evicted %llu | TL buffer R %.1f MiB\n",
-                (unsigned long long)r.side, to_string(r.config), r.preprocessing_s, r.bfs_s,
-                r.preprocessing_read_bytes / 1048576.0, r.preprocessing_write_bytes / 1048576.0,
-                r.bfs_read_bytes / 1048576.0, r.bfs_write_bytes / 1048576.0, (unsigned long long)r.result.mu,
-                (unsigned long long)r.result.clusters, (unsigned long long)r.result.clusters_loaded,
-                (unsigned long long)r.result.cluster_reads, (unsigned long long)r.result.max_pool_records,
-                r.result.cache_peak_bytes / 1048576.0, (unsigned long long)r.result.clusters_evicted,
-                r.tl_buffer_read_bytes / 1048576.0);
+    std::printf(
+        "side %5llu %s: pp %8.2f s bfs %8.2f s | pp R %7.1f W %7.1f MiB | bfs R %7.1f W %7.3f MiB | mu %llu "
+        "K %llu loaded %llu reads %llu max pool %llu cache %.1f MiB evicted %llu | TL buffer R %.1f MiB\n",
+        (unsigned long long)r.side, to_string(r.config), r.preprocessing_s, r.bfs_s,
+        r.preprocessing_read_bytes / 1048576.0, r.preprocessing_write_bytes / 1048576.0,
+        r.bfs_read_bytes / 1048576.0, r.bfs_write_bytes / 1048576.0, (unsigned long long)r.result.mu,
+        (unsigned long long)r.result.clusters, (unsigned long long)r.result.clusters_loaded,
+        (unsigned long long)r.result.cluster_reads, (unsigned long long)r.result.max_pool_records,
+        r.result.cache_peak_bytes / 1048576.0, (unsigned long long)r.result.clusters_evicted,
+        r.tl_buffer_read_bytes / 1048576.0);
     const phase_stats* pre = r.result.phase("preprocessing");
     std::printf("      pp rounds %llu, by role:", (unsigned long long)r.result.growth_rounds);
     for (role x : {role::static_data, role::scratch, role::stream})
@@ -75,7 +77,8 @@ TEST(Table2Shape, BwWinsTheBfsPhaseOnSmallGridsAndLosesOnLargeOnes) {
                 EXPECT_LT(bw.bfs_s / br.bfs_s, 1.0);
             } else {
                 EXPECT_GT(bw.bfs_s / br.bfs_s, 1.0);
-                EXPECT_LT(bw.bfs_s / br.bfs_s, 4.0) << "the paper's 2.75, not the 9.2 of a cache ranked near / far";
+                EXPECT_LT(bw.bfs_s / br.bfs_s, 4.0)
+                    << "the paper's 2.75, not the 9.2 of a cache ranked near / far";
             }
             // Bw too: its pool proper stays in memory, and the clusters a read brings along
             // unasked are dropped rather than spilled when room is short (cluster_cache).
@@ -164,13 +167,14 @@ TEST(Table2Shape, OnTheFirstRowTheLayerIsWithinTenPercentOfBrWithThePapersHostTi
     ASSERT_EQ(br.result.level_sizes, tl.result.level_sizes);
     EXPECT_EQ(br.result.levels(), grid_corner_bfs_levels(side));
     const double io_only = tl.total_s() / br.total_s();
-    EXPECT_LT(io_only, 0.90) << "the layer's buffer no longer answers a fifth of the reads: update docs/bfs.md";
+    EXPECT_LT(io_only, 0.90)
+        << "the layer's buffer no longer answers a fifth of the reads: update docs/bfs.md";
     const double host = table2_host_model::fitted_to_paper().host_s(br.result.levels(), o.scale);
     // 1/8 of the paper's host time on 2^20 (about 700 s).
     EXPECT_NEAR(host, 700.0 / 8, 2.0);
     const double with_host = (tl.total_s() + host) / (br.total_s() + host);
-    std::printf("TL / Br: I/O only %.3f, with %.1f s of host time %.3f (paper %.3f)\n", io_only, host, with_host,
-                table2_paper()[0].tl_total_s / table2_paper()[0].br_total_s());
+    std::printf("TL / Br: I/O only %.3f, with %.1f s of host time %.3f (paper %.3f)\n", io_only, host,
+                with_host, table2_paper()[0].tl_total_s / table2_paper()[0].br_total_s());
     EXPECT_GE(with_host, 0.90);
     EXPECT_LE(with_host, 1.10);
 }
@@ -186,8 +190,9 @@ TEST(Table2Shape, SweepForDocs) {
         std::uint64_t side = std::strtoull(p, &end, 10);
         if (end == p) break;
         p = end;
-        const char* only = std::getenv("TABLE2_CONFIGS");  // e.g. "bw" or "br,tl"; all three when unset
+        const char* only = std::getenv("TABLE2_CONFIGS"); // e.g. "bw" or "br,tl"; all three when unset
         for (auto c : {table2_block_config::br, table2_block_config::bw, table2_block_config::tl})
-            if (!only || std::string(only).find(to_string(c)) != std::string::npos) print(run_table2(side, c, o));
+            if (!only || std::string(only).find(to_string(c)) != std::string::npos)
+                print(run_table2(side, c, o));
     }
 }

@@ -23,15 +23,16 @@ constexpr bool sanitized = false;
 // seconds here, deterministic (modelled time only).
 TEST(Table41Shape, FourPlacementsComeInThePapersOrderWithinTwelveHundredths) {
     if (sanitized) GTEST_SKIP() << "a 1 000 000-node BFS four times: run in the release build only";
-    table41_options o;  // the defaults of `flashxxl placement`
+    table41_options o; // the defaults of `flashxxl placement`
     bfs_visitor vis;
     auto open = [] { return open_graph_source("tree:nodes=1000000"); };
     std::vector<table41_row> rows = run_table41<bfs_visitor>(open, o, vis);
     ASSERT_EQ(rows.size(), 4u);
     table41_comparison cmp(rows);
-    std::printf("total time over random striping's: ours %.2f / %.2f / %.2f / %.2f, paper %.2f / %.2f / %.2f / %.2f\n",
-                cmp.total[0], cmp.total[1], cmp.total[2], cmp.total[3], cmp.paper_total[0], cmp.paper_total[1],
-                cmp.paper_total[2], cmp.paper_total[3]);
+    std::printf("total time over random striping's: ours %.2f / %.2f / %.2f / %.2f, paper %.2f / %.2f / %.2f "
+                "/ %.2f\n",
+                cmp.total[0], cmp.total[1], cmp.total[2], cmp.total[3], cmp.paper_total[0],
+                cmp.paper_total[1], cmp.paper_total[2], cmp.paper_total[3]);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         EXPECT_NEAR(cmp.total[i], cmp.paper_total[i], 0.12) << rows[i].conf.label;
         EXPECT_NEAR(cmp.io_wait[i], cmp.paper_io_wait[i], 0.12) << rows[i].conf.label;
@@ -54,7 +55,7 @@ TEST(Table41Shape, RepeatedRunsGiveIdenticalModelledTimes) {
     table41_options o;
     o.mu = 64;
     o.small_mu = 8;
-    o.streams = block_sizes(64 * KiB, 64 * KiB);  // small blocks and M keep it fast under ASan
+    o.streams = block_sizes(64 * KiB, 64 * KiB); // small blocks and M keep it fast under ASan
     o.memory = 16 * MiB;
     bfs_visitor vis;
     auto open = [] { return open_graph_source("tree:nodes=10000"); };

@@ -30,7 +30,8 @@ public:
     std::string operator/(const std::string& name) const { return file(name); }
     //! Entries in the directory (temporary files left behind show up here).
     int entries() const {
-        return int(std::distance(std::filesystem::directory_iterator(path_), std::filesystem::directory_iterator()));
+        return int(
+            std::distance(std::filesystem::directory_iterator(path_), std::filesystem::directory_iterator()));
     }
     const std::filesystem::path& path() const { return path_; }
 

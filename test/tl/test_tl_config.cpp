@@ -109,20 +109,21 @@ TEST(tl_config, policy_names_round_trip) {
 // (a watermark of 2^63 made (watermark + 1) x segment one segment, and the cleaner then ran on
 // every segment opened; a spare of 2^64 - 1 MiB plus a segment wrapped below the device).
 TEST(tl_config, huge_watermark_or_spare_does_not_wrap) {
-    for (std::uint64_t w : {std::uint64_t(1) << 63, ~std::uint64_t(0), std::uint64_t(128), std::uint64_t(127)}) {
+    for (std::uint64_t w :
+         {std::uint64_t(1) << 63, ~std::uint64_t(0), std::uint64_t(128), std::uint64_t(127)}) {
         tl_config c = small();
         c.spare_bytes = 0;
         c.low_watermark_segments = w;
-        std::string e = error_of(c, 8 * MiB);  // 128 segments of 64 KiB
+        std::string e = error_of(c, 8 * MiB); // 128 segments of 64 KiB
         EXPECT_NE(e.find("device too small"), std::string::npos) << w << ": " << e;
         EXPECT_NE(e.find("128 segments"), std::string::npos) << e;
     }
     tl_config ok = small();
     ok.spare_bytes = 0;
-    ok.low_watermark_segments = 126;  // 127 segments of spare, 1 of data
+    ok.low_watermark_segments = 126; // 127 segments of spare, 1 of data
     EXPECT_EQ(error_of(ok, 8 * MiB), "");
     tl_config c = small();
-    c.spare_bytes = ~std::uint64_t(0) - MiB + 1;  // a multiple of the page
+    c.spare_bytes = ~std::uint64_t(0) - MiB + 1; // a multiple of the page
     c.spare_bytes -= c.spare_bytes % c.page_bytes;
     EXPECT_NE(error_of(c, 8 * MiB).find("tl_spare"), std::string::npos);
 }

@@ -29,7 +29,9 @@ public:
     static constexpr double write_s = 1.0 / 128;
 
     explicit fixed_cost_model(std::uint64_t capacity) : capacity_(capacity) {}
-    double service(io_op op, std::uint64_t, std::uint64_t) override { return op == io_op::read ? read_s : write_s; }
+    double service(io_op op, std::uint64_t, std::uint64_t) override {
+        return op == io_op::read ? read_s : write_s;
+    }
     std::uint64_t capacity() const override { return capacity_; }
     device_class klass() const override { return device_class::flash; }
     std::string kind() const override { return "fixed-cost"; }
@@ -37,13 +39,17 @@ public:
     std::vector<std::pair<std::string, std::string>> parameters() const override { return {}; }
     model_counters counters() const override { return {}; }
     void reset() override {}
-    std::unique_ptr<device_model> clone_fresh() const override { return std::make_unique<fixed_cost_model>(capacity_); }
+    std::unique_ptr<device_model> clone_fresh() const override {
+        return std::make_unique<fixed_cost_model>(capacity_);
+    }
 
 private:
     std::uint64_t capacity_;
 };
 
-double end_of(const stxxl::request_ptr& req) { return dynamic_cast<const modelled_request&>(*req).completion_s(); }
+double end_of(const stxxl::request_ptr& req) {
+    return dynamic_cast<const modelled_request&>(*req).completion_s();
+}
 
 //! Waits for `req` as device::wait does: the host's clock moves to the request's modelled end.
 void host_wait(modelled_clock& clock, const stxxl::request_ptr& req) {
@@ -81,10 +87,10 @@ TEST(tl_determinism, a_read_submitted_before_a_sealing_write_ends_first_by_hand)
     constexpr std::uint64_t page = 4 * KiB, segment = 2 * page, span = 32 * segment;
     tl_config cfg;
     cfg.page_bytes = page;
-    cfg.segment_bytes = segment;    // 2 pages: every second write seals
-    cfg.spare_bytes = 4 * segment;  // logical capacity 56 pages
+    cfg.segment_bytes = segment;   // 2 pages: every second write seals
+    cfg.spare_bytes = 4 * segment; // logical capacity 56 pages
     timed_stack m(std::make_unique<fixed_cost_model>(span), span, cfg, test_queue_id(20));
-    constexpr std::uint64_t read_pages = 4, write_pages = 48;  // 52 of 64 physical pages live
+    constexpr std::uint64_t read_pages = 4, write_pages = 48; // 52 of 64 physical pages live
     aligned_buffer rbuf(page), wbuf(page);
     for (std::uint64_t p = 0; p < read_pages + write_pages; ++p) {
         fill_page(wbuf.data, page, p, 0);
@@ -95,7 +101,7 @@ TEST(tl_determinism, a_read_submitted_before_a_sealing_write_ends_first_by_hand)
     for (int round = 0; round < 600; ++round) {
         const tl_stats before = m.tl.stats();
         const double t = m.clock.now();
-        ASSERT_LE(m.device.free_at_s(), t);  // the device is idle: everything before was waited for
+        ASSERT_LE(m.device.free_at_s(), t); // the device is idle: everything before was waited for
         const std::uint64_t r = rng() % read_pages, w = read_pages + rng() % write_pages;
         stxxl::request_ptr read = m.tl.aread(rbuf.data, r * page, page);
         fill_page(wbuf.data, page, w, round + 1);
@@ -106,18 +112,19 @@ TEST(tl_determinism, a_read_submitted_before_a_sealing_write_ends_first_by_hand)
         EXPECT_TRUE(page_matches(rbuf.data, page, r, 0)) << "round " << round;
         host_wait(m.clock, write);
         const tl_stats after = m.tl.stats();
-        const std::uint64_t reads = after.device_reads - before.device_reads - 1;  // less the host read
+        const std::uint64_t reads = after.device_reads - before.device_reads - 1; // less the host read
         const std::uint64_t writes = after.device_writes - before.device_writes;
         const double expected = reads + writes == 0 ? t
                                                     : t + fixed_cost_model::read_s * double(1 + reads) +
                                                           fixed_cost_model::write_s * double(writes);
-        EXPECT_EQ(end_of(write), expected) << "round " << round << ": " << reads << " lower reads, " << writes << " writes";
+        EXPECT_EQ(end_of(write), expected)
+            << "round " << round << ": " << reads << " lower reads, " << writes << " writes";
         rounds_with_device_io += writes > 0;
     }
     EXPECT_EQ(late_reads, 0u) << "reads that ended after device I/O submitted after them";
     const tl_stats s = m.tl.stats();
-    EXPECT_GT(rounds_with_device_io, 250u);  // about every second write seals
-    EXPECT_GT(s.segments_cleaned, 50u);      // and cleaning ran in many rounds
+    EXPECT_GT(rounds_with_device_io, 250u); // about every second write seals
+    EXPECT_GT(s.segments_cleaned, 50u);     // and cleaning ran in many rounds
     EXPECT_GT(s.cleaning_page_copies, 0u);
 }
 
@@ -132,12 +139,14 @@ std::vector<double> run_batches(int queue) {
     tl_config cfg;
     cfg.page_bytes = page;
     cfg.segment_bytes = segment;
-    cfg.spare_bytes = 4 * segment;  // logical capacity 384 pages
+    cfg.spare_bytes = 4 * segment; // logical capacity 384 pages
     timed_stack m(make_model("hama-ssd-2009"), span, cfg, queue);
     constexpr int k = 8;
     std::vector<std::unique_ptr<aligned_buffer>> bufs;
-    for (int i = 0; i < 2 * k; ++i) bufs.push_back(std::make_unique<aligned_buffer>(page));
-    for (std::uint64_t p = 0; p < 192; ++p) host_wait(m.clock, m.tl.awrite(bufs[0]->data, p * page, page));
+    for (int i = 0; i < 2 * k; ++i)
+        bufs.push_back(std::make_unique<aligned_buffer>(page));
+    for (std::uint64_t p = 0; p < 192; ++p)
+        host_wait(m.clock, m.tl.awrite(bufs[0]->data, p * page, page));
     std::mt19937_64 rng(5);
     std::vector<double> ends;
     for (int round = 0; round < 300; ++round) {
@@ -163,7 +172,7 @@ std::vector<double> run_batches(int queue) {
 
 TEST(tl_determinism, the_same_submissions_give_bit_identical_modelled_times_on_fresh_devices) {
     const std::vector<double> first = run_batches(test_queue_id(22));
-    ASSERT_GT(first[first.size() - 1], 20.0);  // the writes cleaned segments
+    ASSERT_GT(first[first.size() - 1], 20.0); // the writes cleaned segments
     for (int run = 1; run < 4; ++run) {
         const std::vector<double> again = run_batches(test_queue_id(22));
         ASSERT_EQ(again.size(), first.size());
@@ -173,7 +182,8 @@ TEST(tl_determinism, the_same_submissions_give_bit_identical_modelled_times_on_f
                 ++differ;
                 if (first_difference == again.size()) first_difference = i;
             }
-        EXPECT_EQ(differ, 0u) << "run " << run << ": " << differ << " modelled times differ from the first run's, "
+        EXPECT_EQ(differ, 0u) << "run " << run << ": " << differ
+                              << " modelled times differ from the first run's, "
                               << "the first at index " << first_difference;
     }
 }
@@ -206,7 +216,8 @@ TEST(tl_determinism, discard_and_flush_act_after_the_requests_submitted_before_t
             tl.aread(out.data, p * page, page)->wait();
             ++discarded_but_readable;
         } catch (const stxxl::io_error& e) {
-            EXPECT_NE(std::string(e.what()).find("was never written or was discarded"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("was never written or was discarded"), std::string::npos)
+                << e.what();
         }
         w->wait();
     }

@@ -22,8 +22,8 @@ constexpr std::uint64_t segment = 4 * MiB; // 32 pages; a multiple of the 512 Ki
 constexpr std::uint64_t span = 64 * MiB;   // 16 segments
 
 std::unique_ptr<emulated_file> make_ssd(int queue) {
-    return std::make_unique<emulated_file>("ssd", std::make_unique<sparse_memory_file>(span), make_model("hama-ssd-2009"),
-                                           span, queue);
+    return std::make_unique<emulated_file>("ssd", std::make_unique<sparse_memory_file>(span),
+                                           make_model("hama-ssd-2009"), span, queue);
 }
 
 } // namespace
@@ -32,7 +32,7 @@ TEST(tl_emulated, random_page_writes_become_segment_writes_and_run_faster_in_mod
     tl_config cfg;
     cfg.page_bytes = page;
     cfg.segment_bytes = segment;
-    cfg.spare_bytes = 4 * segment; // logical 48 MiB = 384 pages
+    cfg.spare_bytes = 4 * segment;     // logical 48 MiB = 384 pages
     const std::uint64_t working = 192; // 50% of the logical capacity
     const std::uint64_t writes = 1500;
     aligned_buffer buf(page);
@@ -42,7 +42,8 @@ TEST(tl_emulated, random_page_writes_become_segment_writes_and_run_faster_in_mod
     {
         auto ssd = make_ssd(test_queue_id(10));
         std::mt19937_64 rng(3);
-        for (std::uint64_t i = 0; i < writes; ++i) ssd->awrite(buf.data, (rng() % working) * page, page)->wait();
+        for (std::uint64_t i = 0; i < writes; ++i)
+            ssd->awrite(buf.data, (rng() % working) * page, page)->wait();
         direct_s = ssd->busy_seconds();
     }
     // (b) through the layer.
@@ -61,7 +62,8 @@ TEST(tl_emulated, random_page_writes_become_segment_writes_and_run_faster_in_mod
         tl.awrite(buf.data, p * page, page)->wait();
     }
     const double tl_s = ssd->busy_seconds() - t0;
-    EXPECT_LT(tl_s * 4, direct_s) << "through the layer " << tl_s << " s, direct " << direct_s << " s (modelled)";
+    EXPECT_LT(tl_s * 4, direct_s) << "through the layer " << tl_s << " s, direct " << direct_s
+                                  << " s (modelled)";
 
     // Every device write is a whole segment; the device counts it all as internal I/O.
     const device_stats ds = ssd->stats();
@@ -96,8 +98,10 @@ TEST(tl_emulated, a_queue_id_of_one_of_the_lower_files_extra_queues_is_rejected)
             ADD_FAILURE() << "queue id " << shared << " accepted";
         } catch (const config_error& e) {
             const std::string what = e.what();
-            EXPECT_NE(what.find("queue id " + std::to_string(shared) + " is also a queue id of the lower file"),
-                      std::string::npos) << what;
+            EXPECT_NE(
+                what.find("queue id " + std::to_string(shared) + " is also a queue id of the lower file"),
+                std::string::npos)
+                << what;
             EXPECT_NE(what.find("(its queues: 1000013, 1000014)"), std::string::npos) << what;
         }
     }

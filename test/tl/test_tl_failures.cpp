@@ -41,20 +41,25 @@ bool read_matches(translation_layer& tl, std::uint64_t p, std::uint64_t version)
 
 //! Expects `text` to contain every one of `parts`.
 void expect_parts(const std::string& text, std::initializer_list<std::string> parts) {
-    for (const std::string& p : parts) EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' not in: " << text;
+    for (const std::string& p : parts)
+        EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' not in: " << text;
 }
 
 } // namespace
 
 // A layer's explanation before STXXL's "Error in ..." is kept; STXXL's call details go.
 TEST(tl_failures, io_error_reason_keeps_the_layers_explanation) {
-    const std::string stxxl = "Error in virtual void stxxl::syscall_file::serve(...) : this=0x55 call=::pread(fd,buf,bytes,offset) "
-                              "path=/x/ssd.img rc=-1 : Input/output error: iostream error";
+    const std::string stxxl =
+        "Error in virtual void stxxl::syscall_file::serve(...) : this=0x55 call=::pread(fd,buf,bytes,offset) "
+        "path=/x/ssd.img rc=-1 : Input/output error: iostream error";
     EXPECT_EQ(io_error_reason(stxxl), "Input/output error");
-    EXPECT_EQ(io_error_reason("device 'ssd' (translation layer): reading 65536 bytes at physical offset 131072 of the "
-                              "lower file (cleaning segment 2) failed: " + stxxl + ": iostream error"),
-              "device 'ssd' (translation layer): reading 65536 bytes at physical offset 131072 of the lower file "
-              "(cleaning segment 2) failed: Input/output error");
+    EXPECT_EQ(
+        io_error_reason(
+            "device 'ssd' (translation layer): reading 65536 bytes at physical offset 131072 of the "
+            "lower file (cleaning segment 2) failed: " +
+            stxxl + ": iostream error"),
+        "device 'ssd' (translation layer): reading 65536 bytes at physical offset 131072 of the lower file "
+        "(cleaning segment 2) failed: Input/output error");
 }
 
 // The review's case: a cleaning read fails under a host write. The host's message used to be
@@ -63,7 +68,8 @@ TEST(tl_failures, a_failing_cleaning_read_is_reported_with_the_layers_explanatio
     fixture f;
     std::mt19937_64 rng(3);
     std::vector<std::uint64_t> version(900, 1);
-    for (std::uint64_t p = 0; p < 900; ++p) write_page(f.tl, p, 1);
+    for (std::uint64_t p = 0; p < 900; ++p)
+        write_page(f.tl, p, 1);
     while (f.tl.stats().segments_cleaned == 0) {
         const std::uint64_t p = rng() % 900;
         write_page(f.tl, p, ++version[p]);
@@ -89,29 +95,34 @@ TEST(tl_failures, a_failing_cleaning_read_is_reported_with_the_layers_explanatio
 
     failed_request r{"ssd0", "m.cfg:1", "/x/ssd.img", true, failed_offset, page, "scratch"};
     const std::string msg = io_failure_message(r, raw);
-    expect_parts(msg, {"device 'ssd0' (m.cfg:1), backing file '/x/ssd.img': writing 4 KiB at byte offset " +
-                           std::to_string(failed_offset) + " for role scratch failed: translation layer: reading ",
-                       " bytes at physical offset ", " of the lower file (cleaning segment ",
-                       ") failed: Input/output error; the storage under '/x/ssd.img' reported an I/O error"});
+    expect_parts(msg,
+                 {"device 'ssd0' (m.cfg:1), backing file '/x/ssd.img': writing 4 KiB at byte offset " +
+                      std::to_string(failed_offset) + " for role scratch failed: translation layer: reading ",
+                  " bytes at physical offset ", " of the lower file (cleaning segment ",
+                  ") failed: Input/output error; the storage under '/x/ssd.img' reported an I/O error"});
     EXPECT_EQ(msg.find("Error in"), std::string::npos) << msg;
     EXPECT_EQ(msg.find("iostream error"), std::string::npos) << msg;
     EXPECT_EQ(msg.find("device 'ssd0' (translation layer)"), std::string::npos) << msg;
 
-    for (std::uint64_t p = 0; p < 900; ++p) ASSERT_TRUE(read_matches(f.tl, p, version[p])) << p;
+    for (std::uint64_t p = 0; p < 900; ++p)
+        ASSERT_TRUE(read_matches(f.tl, p, version[p])) << p;
 }
 
 TEST(tl_failures, a_failing_host_read_names_the_lower_read) {
     fixture f;
-    for (std::uint64_t p = 0; p < 16; ++p) write_page(f.tl, p, 1);  // segment 0, sealed
+    for (std::uint64_t p = 0; p < 16; ++p)
+        write_page(f.tl, p, 1); // segment 0, sealed
     f.lower.fail_reads = true;
     try {
         read_matches(f.tl, 5, 1);
         FAIL() << "no error";
     } catch (const stxxl::io_error& e) {
         failed_request r{"ssd0", "m.cfg:1", "/x/ssd.img", false, 5 * page, page, "scratch"};
-        expect_parts(io_failure_message(r, e.what()),
-                     {"reading 4 KiB at byte offset 20480 for role scratch failed: translation layer: reading 4096 "
-                      "bytes at physical offset 20480 of the lower file (for a host read) failed: Input/output error; "});
+        expect_parts(
+            io_failure_message(r, e.what()),
+            {"reading 4 KiB at byte offset 20480 for role scratch failed: translation layer: reading 4096 "
+             "bytes at physical offset 20480 of the lower file (for a host read) failed: Input/output "
+             "error; "});
     }
 }
 
@@ -119,11 +130,12 @@ TEST(tl_failures, a_failing_host_read_names_the_lower_read) {
 // (buffer_bytes_read used to grow without host_bytes_read).
 TEST(tl_failures, a_read_failing_part_way_counts_no_bytes) {
     fixture f;
-    for (std::uint64_t p = 1; p <= 16; ++p) write_page(f.tl, p, 1);  // segment 0, sealed
-    write_page(f.tl, 0, 1);                                            // in the open segment's buffer
+    for (std::uint64_t p = 1; p <= 16; ++p)
+        write_page(f.tl, p, 1); // segment 0, sealed
+    write_page(f.tl, 0, 1);     // in the open segment's buffer
     aligned_buffer buf(2 * page);
     f.lower.fail_reads = true;
-    EXPECT_THROW(f.tl.aread(buf.data, 0, 2 * page)->wait(), stxxl::io_error);  // page 0 buffered, page 1 not
+    EXPECT_THROW(f.tl.aread(buf.data, 0, 2 * page)->wait(), stxxl::io_error); // page 0 buffered, page 1 not
     EXPECT_EQ(f.tl.stats().buffer_bytes_read, 0u);
     EXPECT_EQ(f.tl.stats().host_bytes_read, 0u);
     f.lower.fail_reads = false;
@@ -139,10 +151,11 @@ TEST(tl_failures, a_read_failing_part_way_counts_no_bytes) {
 // discard() threw half done).
 TEST(tl_failures, a_failed_trim_is_counted_and_changes_nothing_else) {
     fixture f;
-    for (std::uint64_t p = 0; p < 32; ++p) write_page(f.tl, p, 1);  // segments 0 and 1, sealed
+    for (std::uint64_t p = 0; p < 32; ++p)
+        write_page(f.tl, p, 1); // segments 0 and 1, sealed
     ASSERT_EQ(f.tl.stats().free_segments, 62u);
     f.lower.fail_discards = true;
-    EXPECT_NO_THROW(f.tl.discard(0, 16 * page));  // empties segment 0
+    EXPECT_NO_THROW(f.tl.discard(0, 16 * page)); // empties segment 0
     tl_stats s = f.tl.stats();
     EXPECT_EQ(s.discard_failures, 1u);
     EXPECT_EQ(s.segments_emptied, 1u);
@@ -150,15 +163,17 @@ TEST(tl_failures, a_failed_trim_is_counted_and_changes_nothing_else) {
     EXPECT_EQ(s.live_pages, 16u);
     EXPECT_EQ(s.free_segments, 63u);
     EXPECT_EQ(f.lower.discards(), 0u);
-    for (std::uint64_t p = 16; p < 32; ++p) EXPECT_NO_THROW(write_page(f.tl, p, 2));  // empties segment 1
+    for (std::uint64_t p = 16; p < 32; ++p)
+        EXPECT_NO_THROW(write_page(f.tl, p, 2)); // empties segment 1
     s = f.tl.stats();
     EXPECT_EQ(s.discard_failures, 2u);
     EXPECT_EQ(s.segments_emptied, 2u);
     EXPECT_EQ(s.live_pages, 16u);
-    EXPECT_EQ(s.free_segments, 63u);  // 1 free again; 0, freed before, holds the new versions
+    EXPECT_EQ(s.free_segments, 63u); // 1 free again; 0, freed before, holds the new versions
     aligned_buffer buf(page);
     EXPECT_THROW(f.tl.aread(buf.data, 0, page)->wait(), stxxl::io_error);
-    for (std::uint64_t p = 16; p < 32; ++p) EXPECT_TRUE(read_matches(f.tl, p, 2)) << p;
+    for (std::uint64_t p = 16; p < 32; ++p)
+        EXPECT_TRUE(read_matches(f.tl, p, 2)) << p;
 }
 
 // A full open segment whose seal failed and whose pages were then all discarded is freed
@@ -166,13 +181,14 @@ TEST(tl_failures, a_failed_trim_is_counted_and_changes_nothing_else) {
 // every later write (twice on the free list, then handed out twice).
 TEST(tl_failures, a_garbage_segment_whose_trim_fails_is_freed_once_and_counted) {
     fixture f;
-    for (std::uint64_t p = 0; p < 15; ++p) write_page(f.tl, p, 1);
+    for (std::uint64_t p = 0; p < 15; ++p)
+        write_page(f.tl, p, 1);
     f.lower.fail_writes = true;
-    EXPECT_THROW(write_page(f.tl, 15, 1), stxxl::io_error);  // fills segment 0; its write fails
-    f.tl.discard(0, 16 * page);                              // segment 0 (open, full) holds garbage only
+    EXPECT_THROW(write_page(f.tl, 15, 1), stxxl::io_error); // fills segment 0; its write fails
+    f.tl.discard(0, 16 * page);                             // segment 0 (open, full) holds garbage only
     f.lower.fail_writes = false;
     f.lower.fail_discards = true;
-    EXPECT_NO_THROW(write_page(f.tl, 100, 1));  // frees segment 0 unwritten (TRIM fails), opens one
+    EXPECT_NO_THROW(write_page(f.tl, 100, 1)); // frees segment 0 unwritten (TRIM fails), opens one
     tl_stats s = f.tl.stats();
     EXPECT_EQ(s.discard_failures, 1u);
     EXPECT_EQ(s.segments_emptied, 1u);
@@ -180,13 +196,15 @@ TEST(tl_failures, a_garbage_segment_whose_trim_fails_is_freed_once_and_counted) 
     EXPECT_EQ(s.free_segments, 63u);
     EXPECT_EQ(s.live_pages, 1u);
     f.lower.fail_discards = false;
-    for (std::uint64_t p = 200; p < 400; ++p) write_page(f.tl, p, 1);
+    for (std::uint64_t p = 200; p < 400; ++p)
+        write_page(f.tl, p, 1);
     s = f.tl.stats();
     EXPECT_EQ(s.live_pages, 201u);
-    EXPECT_EQ(s.free_segments, 64u - 13u);  // 201 pages: 12 sealed segments and an open one
+    EXPECT_EQ(s.free_segments, 64u - 13u); // 201 pages: 12 sealed segments and an open one
     EXPECT_EQ(s.segments_sealed, 12u);
     EXPECT_TRUE(read_matches(f.tl, 100, 1));
-    for (std::uint64_t p = 200; p < 400; ++p) ASSERT_TRUE(read_matches(f.tl, p, 1)) << p;
+    for (std::uint64_t p = 200; p < 400; ++p)
+        ASSERT_TRUE(read_matches(f.tl, p, 1)) << p;
 }
 
 // Random writes, discards and reads against a reference while 5% of TRIMs fail: every read
@@ -205,7 +223,8 @@ TEST(tl_failures, randomized_with_failing_trims) {
         const std::uint64_t n = 1 + rng() % 8, first = rng() % (pages - n + 1);
         if (kind < 60) {
             ++version;
-            for (std::uint64_t i = 0; i < n; ++i) fill_page(buf.data + i * page, page, first + i, std::uint64_t(version));
+            for (std::uint64_t i = 0; i < n; ++i)
+                fill_page(buf.data + i * page, page, first + i, std::uint64_t(version));
             ASSERT_NO_THROW(f.tl.awrite(buf.data, first * page, n * page)->wait()) << "op " << op;
             for (std::uint64_t i = 0; i < n; ++i) {
                 live += ref[first + i] < 0;
@@ -221,7 +240,8 @@ TEST(tl_failures, randomized_with_failing_trims) {
             const std::uint64_t p = first;
             if (ref[p] < 0) continue;
             f.tl.aread(buf.data, p * page, page)->wait();
-            ASSERT_TRUE(page_matches(buf.data, page, p, std::uint64_t(ref[p]))) << "op " << op << " page " << p;
+            ASSERT_TRUE(page_matches(buf.data, page, p, std::uint64_t(ref[p])))
+                << "op " << op << " page " << p;
         }
         ASSERT_EQ(f.tl.stats().live_pages, live) << "op " << op;
         ASSERT_LE(f.tl.stats().free_segments, f.tl.segment_count()) << "op " << op;

@@ -58,7 +58,8 @@ TEST_P(tl_randomized, every_read_returns_the_last_write) {
     for (std::uint64_t p = 0; p < working_set; p += k) {
         std::uint64_t n = std::min(k, working_set - p);
         ++version;
-        for (std::uint64_t i = 0; i < n; ++i) fill_page(buf.data + i * page, page, p + i, version), ref[p + i] = std::int64_t(version);
+        for (std::uint64_t i = 0; i < n; ++i)
+            fill_page(buf.data + i * page, page, p + i, version), ref[p + i] = std::int64_t(version);
         tl.awrite(buf.data, p * page, n * page)->wait();
     }
     const std::uint64_t target_pages = 16 * capacity / page;
@@ -69,12 +70,14 @@ TEST_P(tl_randomized, every_read_returns_the_last_write) {
         const std::uint64_t p = rng() % (working_set - n + 1);
         if (op < 60) {
             ++version;
-            for (std::uint64_t i = 0; i < n; ++i) fill_page(buf.data + i * page, page, p + i, version), ref[p + i] = std::int64_t(version);
+            for (std::uint64_t i = 0; i < n; ++i)
+                fill_page(buf.data + i * page, page, p + i, version), ref[p + i] = std::int64_t(version);
             tl.awrite(buf.data, p * page, n * page)->wait();
             written += n;
         } else if (op < 88) {
             bool all_mapped = true;
-            for (std::uint64_t i = 0; i < n; ++i) all_mapped = all_mapped && ref[p + i] >= 0;
+            for (std::uint64_t i = 0; i < n; ++i)
+                all_mapped = all_mapped && ref[p + i] >= 0;
             if (!all_mapped) {
                 EXPECT_THROW(tl.aread(buf.data, p * page, n * page)->wait(), stxxl::io_error);
                 continue;
@@ -86,7 +89,8 @@ TEST_P(tl_randomized, every_read_returns_the_last_write) {
                     << "page " << p + i << " after " << written << " page writes";
         } else if (op < 98) {
             tl.discard(p * page, n * page);
-            for (std::uint64_t i = 0; i < n; ++i) ref[p + i] = -1;
+            for (std::uint64_t i = 0; i < n; ++i)
+                ref[p + i] = -1;
             ++discards;
         } else {
             tl.flush();
@@ -95,13 +99,15 @@ TEST_P(tl_randomized, every_read_returns_the_last_write) {
     check_all(tl, ref, working_set);
     tl_stats s = tl.stats();
     std::uint64_t live = 0;
-    for (auto v : ref) live += v >= 0;
+    for (auto v : ref)
+        live += v >= 0;
     EXPECT_EQ(s.live_pages, live);
     EXPECT_GT(reads, 1000u);
     RecordProperty("segments_cleaned", std::to_string(s.segments_cleaned));
-    std::printf("utilization %.2f %s: WA %.3f, %llu segments cleaned, %llu copies, %llu emptied\n", utilization,
-                to_string(policy), s.write_amplification(), (unsigned long long)s.segments_cleaned,
-                (unsigned long long)s.cleaning_page_copies, (unsigned long long)s.segments_emptied);
+    std::printf("utilization %.2f %s: WA %.3f, %llu segments cleaned, %llu copies, %llu emptied\n",
+                utilization, to_string(policy), s.write_amplification(),
+                (unsigned long long)s.segments_cleaned, (unsigned long long)s.cleaning_page_copies,
+                (unsigned long long)s.segments_emptied);
     EXPECT_GT(discards, 100u);
     // Many cleaning rounds (segments reclaimed by copying), more at higher utilization.
     EXPECT_GT(s.segments_cleaned, utilization > 0.6 ? 200u : 20u) << "copies " << s.cleaning_page_copies;
@@ -116,7 +122,8 @@ TEST_P(tl_randomized, every_read_returns_the_last_write) {
 
 INSTANTIATE_TEST_SUITE_P(utilizations, tl_randomized,
                          ::testing::Combine(::testing::Values(0.5, 0.75, 0.9),
-                                            ::testing::Values(cleaning_policy::greedy, cleaning_policy::cost_benefit)));
+                                            ::testing::Values(cleaning_policy::greedy,
+                                                              cleaning_policy::cost_benefit)));
 
 TEST(tl_async, several_threads_with_overlapping_requests_in_flight) {
     recording_file lower(capacity, test_queue_id(1));
@@ -133,7 +140,8 @@ TEST(tl_async, several_threads_with_overlapping_requests_in_flight) {
         std::vector<std::int64_t> ref(per_thread, -1);
         const int batch = 8;
         std::vector<std::unique_ptr<aligned_buffer>> bufs;
-        for (int i = 0; i < batch; ++i) bufs.push_back(std::make_unique<aligned_buffer>(2 * page));
+        for (int i = 0; i < batch; ++i)
+            bufs.push_back(std::make_unique<aligned_buffer>(2 * page));
         std::uint64_t version = 0;
         for (int round = 0; round < 400 && !failed; ++round) {
             // A batch of writes to distinct pages, all in flight together.
@@ -142,11 +150,14 @@ TEST(tl_async, several_threads_with_overlapping_requests_in_flight) {
             for (int i = 0; i < batch; ++i) {
                 std::uint64_t p = rng() % (per_thread - 1);
                 bool clash = false;
-                for (auto q : pages) clash = clash || (q + 1 >= p && p + 1 >= q);
+                for (auto q : pages)
+                    clash = clash || (q + 1 >= p && p + 1 >= q);
                 if (clash) continue;
                 pages.push_back(p);
                 ++version;
-                for (int j = 0; j < 2; ++j) fill_page(bufs[i]->data + j * page, page, base + p + j, version), ref[p + j] = std::int64_t(version);
+                for (int j = 0; j < 2; ++j)
+                    fill_page(bufs[i]->data + j * page, page, base + p + j, version),
+                        ref[p + j] = std::int64_t(version);
                 reqs.push_back(tl.awrite(bufs[i]->data, (base + p) * page, 2 * page));
             }
             stxxl::wait_all(reqs.begin(), reqs.end());
@@ -162,12 +173,14 @@ TEST(tl_async, several_threads_with_overlapping_requests_in_flight) {
             stxxl::wait_all(reqs.begin(), reqs.end());
             for (std::size_t i = 0; i < pages.size(); ++i)
                 for (int j = 0; j < 2; ++j)
-                    if (!page_matches(bufs[i]->data + j * page, page, base + pages[i] + j, std::uint64_t(ref[pages[i] + j])))
+                    if (!page_matches(bufs[i]->data + j * page, page, base + pages[i] + j,
+                                      std::uint64_t(ref[pages[i] + j])))
                         failed = true;
             if (round % 16 == 15) {
                 std::uint64_t p = rng() % (per_thread - 4);
                 tl.discard((base + p) * page, 4 * page);
-                for (int j = 0; j < 4; ++j) ref[p + j] = -1;
+                for (int j = 0; j < 4; ++j)
+                    ref[p + j] = -1;
             }
         }
     };
@@ -181,8 +194,10 @@ TEST(tl_async, several_threads_with_overlapping_requests_in_flight) {
         }
     });
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker, t);
-    for (auto& th : pool) th.join();
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back(worker, t);
+    for (auto& th : pool)
+        th.join();
     done = true;
     observer.join();
     EXPECT_FALSE(failed);

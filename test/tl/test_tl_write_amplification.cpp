@@ -1,4 +1,5 @@
-// The translation layer's write amplification under uniform random page overwrites stays within the FIFO bound.
+// The translation layer's write amplification under uniform random page overwrites stays within the FIFO
+// bound.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -30,14 +31,17 @@ double measured_wa(std::uint64_t live_pages, cleaning_policy policy, double roun
     translation_layer tl(lower, capacity, c, "ssd0", test_queue_id(2));
     aligned_buffer buf(page);
     // serve() directly: synchronous, without the queue hop per page (the queued path is tested elsewhere).
-    for (std::uint64_t p = 0; p < live_pages; ++p) tl.serve(buf.data, p * page, page, stxxl::request::WRITE);
+    for (std::uint64_t p = 0; p < live_pages; ++p)
+        tl.serve(buf.data, p * page, page, stxxl::request::WRITE);
     // Warm up (one physical capacity) to reach the steady state, then measure.
     std::mt19937_64 rng(7);
     const std::uint64_t physical_pages = capacity / page;
-    for (std::uint64_t i = 0; i < physical_pages; ++i) tl.serve(buf.data, (rng() % live_pages) * page, page, stxxl::request::WRITE);
+    for (std::uint64_t i = 0; i < physical_pages; ++i)
+        tl.serve(buf.data, (rng() % live_pages) * page, page, stxxl::request::WRITE);
     const tl_stats before = tl.stats();
     const std::uint64_t n = std::uint64_t(rounds * double(physical_pages));
-    for (std::uint64_t i = 0; i < n; ++i) tl.serve(buf.data, (rng() % live_pages) * page, page, stxxl::request::WRITE);
+    for (std::uint64_t i = 0; i < n; ++i)
+        tl.serve(buf.data, (rng() % live_pages) * page, page, stxxl::request::WRITE);
     const tl_stats after = tl.stats();
     return double(after.device_bytes_written - before.device_bytes_written) /
            double(after.host_bytes_written - before.host_bytes_written);
@@ -53,7 +57,8 @@ TEST_P(tl_write_amplification, greedy_is_within_the_fifo_bound_plus_5_percent) {
     const double alpha = double(capacity / page) / double(live);
     const double bound = fifo_gc_write_amplification(alpha);
     const double wa = measured_wa(live, cleaning_policy::greedy, 4.0);
-    std::printf("utilization %.2f alpha %.3f: greedy WA %.3f, FIFO bound %.3f\n", utilization, alpha, wa, bound);
+    std::printf("utilization %.2f alpha %.3f: greedy WA %.3f, FIFO bound %.3f\n", utilization, alpha, wa,
+                bound);
     EXPECT_LE(wa, bound * 1.05);
     EXPECT_GE(wa, 1.0);
     // Not trivially satisfied: above 50% utilization cleaning must copy something.

@@ -30,7 +30,8 @@ struct fixture {
 
 void write_pages(translation_layer& tl, std::uint64_t first, std::uint64_t n, std::uint64_t version) {
     aligned_buffer buf(n * page);
-    for (std::uint64_t i = 0; i < n; ++i) fill_page(buf.data + i * page, page, first + i, version);
+    for (std::uint64_t i = 0; i < n; ++i)
+        fill_page(buf.data + i * page, page, first + i, version);
     tl.awrite(buf.data, first * page, n * page)->wait();
 }
 
@@ -84,7 +85,8 @@ TEST(translation_layer, round_trip_from_buffer_and_device) {
 
 TEST(translation_layer, full_segments_go_down_as_one_aligned_write_of_Bw) {
     fixture f;
-    for (std::uint64_t round = 0; round < 20; ++round) write_pages(f.tl, (round * 37) % 200, 7, round);
+    for (std::uint64_t round = 0; round < 20; ++round)
+        write_pages(f.tl, (round * 37) % 200, 7, round);
     auto recs = f.lower.records();
     std::size_t writes = 0;
     for (const auto& r : recs)
@@ -118,7 +120,8 @@ TEST(translation_layer, flush_writes_the_open_prefix_and_keeps_appending) {
     EXPECT_EQ(recs[0].offset, 0u); // the first segment handed out is segment 0
     EXPECT_EQ(recs[0].bytes, 3 * page);
     auto stored = f.lower.peek(0, 3 * page);
-    for (int i = 0; i < 3; ++i) EXPECT_TRUE(page_matches(stored.data() + i * page, page, 5 + i, 7));
+    for (int i = 0; i < 3; ++i)
+        EXPECT_TRUE(page_matches(stored.data() + i * page, page, 5 + i, 7));
     f.tl.flush(); // nothing new: no write
     EXPECT_EQ(f.lower.records().size(), 1u);
     write_pages(f.tl, 50, 13, 7); // completes segment 0: only the unflushed tail is written
@@ -146,7 +149,8 @@ TEST(translation_layer, unwritten_and_discarded_reads_are_errors_naming_device_a
     write_pages(f.tl, 0, 4, 1);
     std::string e = io_error_of(f.tl, 2 * page, 4 * page); // pages 2..5, 4 and 5 unwritten
     EXPECT_NE(e.find("ssd0"), std::string::npos) << e;
-    EXPECT_NE(e.find("logical offset " + std::to_string(4 * page) + " was never written"), std::string::npos) << e;
+    EXPECT_NE(e.find("logical offset " + std::to_string(4 * page) + " was never written"), std::string::npos)
+        << e;
     f.tl.discard(page, page);
     e = io_error_of(f.tl, page, page);
     EXPECT_NE(e.find("discarded"), std::string::npos) << e;
@@ -169,7 +173,8 @@ TEST(translation_layer, bad_requests_throw_at_submission_and_leave_data_intact) 
         f.tl.aread(buf.data, 512, page);
         FAIL();
     } catch (const invalid_request& e) {
-        EXPECT_NE(std::string(e.what()).find("multiples of the page size 4096"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("multiples of the page size 4096"), std::string::npos)
+            << e.what();
         EXPECT_NE(std::string(e.what()).find("ssd0"), std::string::npos);
     }
     // Reading past the logical capacity: invalid_request; writing past it: out_of_space.
@@ -193,7 +198,8 @@ TEST(translation_layer, the_whole_logical_capacity_can_be_filled_and_rewritten) 
     fixture f;
     const std::uint64_t pages = f.tl.size() / page;
     for (int round = 0; round < 4; ++round)
-        for (std::uint64_t p = 0; p < pages; p += 8) write_pages(f.tl, p, std::min<std::uint64_t>(8, pages - p), round);
+        for (std::uint64_t p = 0; p < pages; p += 8)
+            write_pages(f.tl, p, std::min<std::uint64_t>(8, pages - p), round);
     EXPECT_TRUE(read_matches(f.tl, 0, pages, 3));
     tl_stats s = f.tl.stats();
     EXPECT_EQ(s.live_pages, pages);
@@ -216,10 +222,12 @@ TEST(translation_layer, works_over_an_stxxl_mem_file) {
     stxxl::mem_file lower(test_queue_id(3));
     lower.set_size(capacity);
     translation_layer tl(lower, capacity, small_config(), "mem", test_queue_id(2));
-    for (int v = 0; v < 30; ++v) write_pages(tl, (v * 13) % 100, 10, v);
+    for (int v = 0; v < 30; ++v)
+        write_pages(tl, (v * 13) % 100, 10, v);
     std::vector<int> version(110, -1);
     for (int v = 0; v < 30; ++v)
-        for (int i = 0; i < 10; ++i) version[(v * 13) % 100 + i] = v;
+        for (int i = 0; i < 10; ++i)
+            version[(v * 13) % 100 + i] = v;
     for (std::uint64_t p = 0; p < 110; ++p)
         if (version[p] >= 0) {
             EXPECT_TRUE(read_matches(tl, p, 1, version[p])) << p;
@@ -280,7 +288,8 @@ TEST(translation_layer, a_failed_segment_write_surfaces_and_is_retried) {
     write_pages(f.tl, 16, 1, 1); // retries the seal first
     EXPECT_EQ(f.tl.stats().segments_sealed, 1u);
     auto stored = f.lower.peek(0, segment);
-    for (int i = 0; i < 16; ++i) EXPECT_TRUE(page_matches(stored.data() + i * page, page, i, 1)) << i;
+    for (int i = 0; i < 16; ++i)
+        EXPECT_TRUE(page_matches(stored.data() + i * page, page, i, 1)) << i;
     EXPECT_TRUE(read_matches(f.tl, 0, 17, 1));
     f.tl.discard(0, 17 * page);
     EXPECT_EQ(f.tl.stats().live_pages, 0u);

@@ -57,7 +57,8 @@ struct aligned_buffer {
 //! Fills one page with a pattern that identifies (logical page, version).
 inline void fill_page(char* dst, std::size_t page_bytes, std::uint64_t page, std::uint64_t version) {
     auto* w = reinterpret_cast<std::uint64_t*>(dst);
-    for (std::size_t i = 0; i < page_bytes / 8; ++i) w[i] = (page << 32) ^ (version << 8) ^ (i * 0x9e3779b97f4a7c15ull);
+    for (std::size_t i = 0; i < page_bytes / 8; ++i)
+        w[i] = (page << 32) ^ (version << 8) ^ (i * 0x9e3779b97f4a7c15ull);
 }
 inline bool page_matches(const char* src, std::size_t page_bytes, std::uint64_t page, std::uint64_t version) {
     const auto* w = reinterpret_cast<const std::uint64_t*>(src);
@@ -75,17 +76,21 @@ public:
         std::uint64_t offset, bytes;
     };
     recording_file(std::uint64_t capacity, int queue_id)
-        : stxxl::file(DEFAULT_DEVICE_ID), stxxl::disk_queued_file(queue_id, NO_ALLOCATOR), data_(capacity, 0) {}
+        : stxxl::file(DEFAULT_DEVICE_ID), stxxl::disk_queued_file(queue_id, NO_ALLOCATOR),
+          data_(capacity, 0) {}
 
     //! Waits until the I/O thread has released its last request on this file.
     ~recording_file() override {
-        for (long i = 0; i < 100000000L && get_request_nref() > 0; ++i) std::this_thread::yield();
+        for (long i = 0; i < 100000000L && get_request_nref() > 0; ++i)
+            std::this_thread::yield();
     }
 
-    void serve(void* buffer, offset_type offset, size_type bytes, stxxl::request::request_type type) override {
+    void serve(void* buffer, offset_type offset, size_type bytes,
+               stxxl::request::request_type type) override {
         std::lock_guard<std::mutex> lock(mutex_);
         if (offset + bytes > data_.size()) throw stxxl::io_error("recording_file: request beyond its end");
-        if (fail_writes && type == stxxl::request::WRITE) throw stxxl::io_error("recording_file: injected write failure");
+        if (fail_writes && type == stxxl::request::WRITE)
+            throw stxxl::io_error("recording_file: injected write failure");
         if (fail_reads && type == stxxl::request::READ && bytes > 0) throw stxxl::io_error(read_failure_text);
         if (bytes == 0) return;
         if (type == stxxl::request::WRITE)
@@ -113,8 +118,10 @@ public:
     std::atomic<bool> fail_reads{false};
     //! The text of a failed read: what STXXL 1.4.1's syscall_file puts into its io_error for EIO.
     std::string read_failure_text =
-        "Error in virtual void stxxl::syscall_file::serve(void*, stxxl::file::offset_type, stxxl::file::size_type, "
-        "stxxl::request_interface::request_type) : this=0x55 call=::pread(fd,buf,bytes,offset) path=/x/ssd.img "
+        "Error in virtual void stxxl::syscall_file::serve(void*, stxxl::file::offset_type, "
+        "stxxl::file::size_type, "
+        "stxxl::request_interface::request_type) : this=0x55 call=::pread(fd,buf,bytes,offset) "
+        "path=/x/ssd.img "
         "fd=5 offset=0 buffer=0x7f bytes=65536 type=READ rc=-1 : Input/output error";
     //! While true, discard() (TRIM) throws std::runtime_error.
     std::atomic<bool> fail_discards{false};

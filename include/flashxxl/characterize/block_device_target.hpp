@@ -39,11 +39,12 @@ public:
             throw config_error("--block-device '" + path + "': " + std::strerror(errno) +
                                "; expected a block device (e.g. /dev/sdb)");
         if (!S_ISBLK(st.st_mode))
-            throw config_error("--block-device '" + path + "' is " + file_kind(st.st_mode) +
-                               ", not a block device (expected e.g. /dev/sdb; measure a file with --file PATH)");
+            throw config_error(
+                "--block-device '" + path + "' is " + file_kind(st.st_mode) +
+                ", not a block device (expected e.g. /dev/sdb; measure a file with --file PATH)");
         if (allow_write != path)
             throw refused_output("refusing to write block device '" + path + "': pass --allow-write=" + path +
-                             " (exactly this path) to consent to destroying its contents");
+                                 " (exactly this path) to consent to destroying its contents");
         std::string dev = canonical_path(path);
         std::vector<std::string> family = partitions_of(dev);
         family.push_back(dev);
@@ -51,8 +52,9 @@ public:
         if (auto m = mounted_among(family, read_mounts()))
             throw refused_output("refusing to write block device '" + path + "': " + *m + " is mounted");
         if (has_holders(dev))
-            throw refused_output("refusing to write block device '" + path + "': it is held by another device "
-                             "(LVM, md or device mapper; see /sys/class/block/*/holders)");
+            throw refused_output("refusing to write block device '" + path +
+                                 "': it is held by another device "
+                                 "(LVM, md or device mapper; see /sys/class/block/*/holders)");
         fd_ = ::open(path.c_str(), O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
         if (fd_ < 0)
             throw io_failure("refusing to write block device '" + path + "': exclusive open failed (" +
@@ -65,13 +67,15 @@ public:
             if (::ioctl(fd_, BLKSSZGET, &logical) != 0) logical = 512;
             std::uint64_t align = std::max<std::uint64_t>(4096, static_cast<std::uint64_t>(logical));
             std::uint8_t* b = buf_.get(io_op::read, signature_probe_bytes);
-            const std::uint64_t probed = std::min<std::uint64_t>(signature_probe_bytes, bytes / align * align);
+            const std::uint64_t probed =
+                std::min<std::uint64_t>(signature_probe_bytes, bytes / align * align);
             timed_pio(fd_, path_, io_op::read, b, 0, probed);
-            if (auto sig = find_signature(b, probed))  // only the bytes read
-                throw refused_output("refusing to write block device '" + path + "': it holds a " + *sig +
-                                 " signature; wipe it yourself (e.g. wipefs) if its contents are really unwanted");
+            if (auto sig = find_signature(b, probed)) // only the bytes read
+                throw refused_output(
+                    "refusing to write block device '" + path + "': it holds a " + *sig +
+                    " signature; wipe it yourself (e.g. wipefs) if its contents are really unwanted");
             std::uint64_t cap = bytes / align * align;
-            if (limit > cap)  // a bound beyond the device bounds nothing: say so rather than ignore it
+            if (limit > cap) // a bound beyond the device bounds nothing: say so rather than ignore it
                 throw config_error("--limit " + format_size(limit) + " is larger than block device '" + path +
                                    "' (" + std::to_string(cap) + " usable bytes)");
             if (limit != 0) cap = limit / align * align;
@@ -121,7 +125,7 @@ private:
     std::string path_;
     int fd_ = -1;
     std::optional<io_guard> guard_;
-    request_buffers buf_;  // reads and writes apart: writes always carry the pattern
+    request_buffers buf_; // reads and writes apart: writes always carry the pattern
 };
 
 } // namespace flashxxl::characterize

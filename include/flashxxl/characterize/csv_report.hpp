@@ -1,4 +1,5 @@
-// The characterization as CSV: one row per experiment, repeat and block size (the per-IO log streams: io_log.hpp).
+// The characterization as CSV: one row per experiment, repeat and block size (the per-IO log streams:
+// io_log.hpp).
 #pragma once
 
 #include <ostream>
@@ -12,7 +13,8 @@ namespace detail {
 inline std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;
     std::string o = "\"";
-    for (char ch : s) o += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    for (char ch : s)
+        o += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     return o + "\"";
 }
 } // namespace detail
@@ -29,12 +31,13 @@ inline void write_csv(std::ostream& out, const characterization& c) {
     out.precision(9);
     for (const auto& r : c.runs) {
         out << detail::csv_field(r.label) << ',' << r.line << ',' << detail::csv_field(r.code) << ','
-            << detail::csv_field(r.mix_code) << ',' << r.ratio << ',' << r.repeat << ',' << r.pattern.block << ','
-            << r.pattern.shift << ',' << r.pattern.effective_granularity() << ',' << r.pattern.offset << ','
-            << r.pattern.span << ',' << r.ios << ',' << r.ignored << ',' << r.bytes << ',' << r.seconds << ','
-            << r.throughput_mib_s << ',' << r.latency.min_s << ',' << r.latency.mean_s << ',' << r.latency.stddev_s
-            << ',' << r.latency.p50_s << ',' << r.latency.p99_s << ',' << r.latency.p999_s << ',' << r.latency.max_s
-            << ',' << r.phases.startup << ',' << r.phases.period << '\n';
+            << detail::csv_field(r.mix_code) << ',' << r.ratio << ',' << r.repeat << ',' << r.pattern.block
+            << ',' << r.pattern.shift << ',' << r.pattern.effective_granularity() << ',' << r.pattern.offset
+            << ',' << r.pattern.span << ',' << r.ios << ',' << r.ignored << ',' << r.bytes << ',' << r.seconds
+            << ',' << r.throughput_mib_s << ',' << r.latency.min_s << ',' << r.latency.mean_s << ','
+            << r.latency.stddev_s << ',' << r.latency.p50_s << ',' << r.latency.p99_s << ','
+            << r.latency.p999_s << ',' << r.latency.max_s << ',' << r.phases.startup << ',' << r.phases.period
+            << '\n';
     }
 }
 

@@ -35,7 +35,8 @@ inline std::optional<std::string> find_signature(const std::uint8_t* data, std::
     if (has(512, "LABELONE", 8)) return std::string("LVM2 physical volume");
     if (has(1024 + 56, ext, 2)) return std::string("ext2/3/4");
     if (has(1024, f2fs, 4)) return std::string("f2fs");
-    if (has(4096 - 10, "SWAPSPACE2", 10) || has(4096 - 10, "SWAP-SPACE", 10)) return std::string("Linux swap");
+    if (has(4096 - 10, "SWAPSPACE2", 10) || has(4096 - 10, "SWAP-SPACE", 10))
+        return std::string("Linux swap");
     if (has(32769, "CD001", 5)) return std::string("ISO 9660");
     if (has(65536 + 64, "_BHRfS_M", 8)) return std::string("btrfs");
     if (has(510, mbr, 2)) return std::string("MBR partition table / boot sector (0x55AA)");
@@ -57,7 +58,8 @@ inline std::vector<std::string> mount_sources(const std::string& mounts_text) {
         std::string dec;
         for (std::size_t i = 0; i < src.size(); ++i) {
             if (src[i] == '\\' && i + 3 < src.size()) {
-                dec += static_cast<char>((src[i + 1] - '0') * 64 + (src[i + 2] - '0') * 8 + (src[i + 3] - '0'));
+                dec +=
+                    static_cast<char>((src[i + 1] - '0') * 64 + (src[i + 2] - '0') * 8 + (src[i + 3] - '0'));
                 i += 3;
             } else {
                 dec += src[i];
@@ -104,7 +106,8 @@ inline bool has_holders(const std::string& dev_path) {
 }
 
 //! The mounted source among `devices` (compared after resolving symlinks), or nullopt.
-inline std::optional<std::string> mounted_among(const std::vector<std::string>& devices, const std::string& mounts_text) {
+inline std::optional<std::string> mounted_among(const std::vector<std::string>& devices,
+                                                const std::string& mounts_text) {
     for (const auto& src : mount_sources(mounts_text)) {
         if (src.rfind("/dev/", 0) != 0) continue;
         std::string c = canonical_path(src);

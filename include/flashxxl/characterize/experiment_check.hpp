@@ -24,7 +24,8 @@ inline void check_multiple(const experiment_step& s, const char* key, std::uint6
                                std::to_string(align) + " bytes)");
 }
 
-inline void resolve_span(const experiment_step& s, io_pattern& p, std::uint64_t capacity, std::uint64_t align) {
+inline void resolve_span(const experiment_step& s, io_pattern& p, std::uint64_t capacity,
+                         std::uint64_t align) {
     check_multiple(s, "offset", p.offset, align, true);
     if (p.offset >= capacity)
         throw config_error(s.origin, s.line, "offset",
@@ -42,7 +43,8 @@ inline void check_pattern(const experiment_step& s, const io_pattern& p, std::ui
     check_multiple(s, "block", p.block, align, false);
     check_multiple(s, "shift", p.shift, align, true);
     check_multiple(s, "granularity", p.granularity, align, true);
-    if (p.parallel == 0 || p.parallel > 1024) throw config_error(s.origin, s.line, "parallel", "expected 1 .. 1024");
+    if (p.parallel == 0 || p.parallel > 1024)
+        throw config_error(s.origin, s.line, "parallel", "expected 1 .. 1024");
     if (p.partitions == 0 || p.partitions > (1u << 20))
         throw config_error(s.origin, s.line, "partitions", "expected 1 .. 1048576");
     if (p.incr > (std::int64_t(1) << 30) || p.incr < -(std::int64_t(1) << 30))
@@ -54,7 +56,8 @@ inline void check_pattern(const experiment_step& s, const io_pattern& p, std::ui
                                " does not fit the span per stream (" + std::to_string(sub) + " bytes)");
     if (p.order == address_order::partitioned && (sub - p.shift) / p.partitions / p.block == 0)
         throw config_error(s.origin, s.line, "partitions",
-                           std::to_string(p.partitions) + " partitions of at least one block do not fit the span");
+                           std::to_string(p.partitions) +
+                               " partitions of at least one block do not fit the span");
 }
 
 } // namespace detail
@@ -62,11 +65,13 @@ inline void check_pattern(const experiment_step& s, const io_pattern& p, std::ui
 //! Resolves `span=all` to the target's size and checks every size, offset and count of every
 //! step against the target's capacity and alignment. Throws config_error naming origin:line and
 //! the key, so a plan is rejected as a whole before its first I/O.
-inline void check_experiments(std::vector<experiment_step>& steps, std::uint64_t capacity, std::uint64_t alignment) {
+inline void check_experiments(std::vector<experiment_step>& steps, std::uint64_t capacity,
+                              std::uint64_t alignment) {
     using detail::check_multiple;
     for (auto& s : steps) {
         switch (s.kind) {
-        case step_kind::pause: break;
+        case step_kind::pause:
+            break;
         case step_kind::fill:
             detail::resolve_span(s, s.pattern, capacity, alignment);
             check_multiple(s, "block", s.pattern.block, alignment, false);
@@ -75,7 +80,8 @@ inline void check_experiments(std::vector<experiment_step>& steps, std::uint64_t
             detail::resolve_span(s, s.pattern, capacity, alignment);
             check_multiple(s, "min", s.state_min, alignment, false);
             check_multiple(s, "max", s.state_max, alignment, false);
-            if (s.state_max > s.pattern.span) throw config_error(s.origin, s.line, "max", "larger than the span");
+            if (s.state_max > s.pattern.span)
+                throw config_error(s.origin, s.line, "max", "larger than the span");
             check_multiple(s, "bytes", s.state_bytes, alignment, true);
             break;
         case step_kind::run:
@@ -94,7 +100,8 @@ inline void check_experiments(std::vector<experiment_step>& steps, std::uint64_t
             detail::resolve_span(s, s.pattern, capacity, alignment);
             check_multiple(s, "from", s.from, alignment, false);
             check_multiple(s, "fill", s.fill_block, alignment, true);
-            for (const auto& p : s.sweep_patterns) check_multiple(s, "patterns", p.granularity, alignment, true);
+            for (const auto& p : s.sweep_patterns)
+                check_multiple(s, "patterns", p.granularity, alignment, true);
             if (s.from > s.pattern.span)
                 throw config_error(s.origin, s.line, "from", "the first block size is larger than the span");
             if (s.count > max_count) throw config_error(s.origin, s.line, "count", "expected at most 1e9");
@@ -117,8 +124,9 @@ inline void check_experiments(std::vector<experiment_step>& steps, std::uint64_t
             std::uint64_t room = s.pattern.span - s.pattern.block;
             if (s.pattern.block > s.pattern.span || (s.length - 1) > room / s.stride)
                 throw config_error(s.origin, s.line, "length",
-                                   std::to_string(s.length) + " blocks at stride " + std::to_string(s.stride) +
-                                       " do not fit the span of " + std::to_string(s.pattern.span) + " bytes");
+                                   std::to_string(s.length) + " blocks at stride " +
+                                       std::to_string(s.stride) + " do not fit the span of " +
+                                       std::to_string(s.pattern.span) + " bytes");
             break;
         }
         }

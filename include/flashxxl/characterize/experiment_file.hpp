@@ -68,7 +68,8 @@ public:
         if (digits.empty() || digits.size() > 17) fail(key, "expected an integer, got '" + v + "'");
         std::int64_t n = 0;
         for (char c : digits) {
-            if (!std::isdigit(static_cast<unsigned char>(c))) fail(key, "expected an integer, got '" + v + "'");
+            if (!std::isdigit(static_cast<unsigned char>(c)))
+                fail(key, "expected an integer, got '" + v + "'");
             n = n * 10 + (c - '0');
         }
         return neg ? -n : n;
@@ -83,16 +84,20 @@ public:
             std::string s(suf);
             return num.size() > s.size() && num.compare(num.size() - s.size(), s.size(), s) == 0;
         };
-        if (ends("ms")) scale = 1e-3, num.resize(num.size() - 2);
-        else if (ends("us")) scale = 1e-6, num.resize(num.size() - 2);
-        else if (ends("s")) num.resize(num.size() - 1);
+        if (ends("ms"))
+            scale = 1e-3, num.resize(num.size() - 2);
+        else if (ends("us"))
+            scale = 1e-6, num.resize(num.size() - 2);
+        else if (ends("s"))
+            num.resize(num.size() - 1);
         double x = 0;
         try {
             x = parse_number(num);
         } catch (const config_error&) {
             fail(key, "expected a time in seconds (e.g. 30, 30s, 100ms), got '" + v + "'");
         }
-        if (!(x >= 0) || !std::isfinite(x) || x > 1e7) fail(key, "expected a time between 0 and 1e7 s, got '" + v + "'");
+        if (!(x >= 0) || !std::isfinite(x) || x > 1e7)
+            fail(key, "expected a time between 0 and 1e7 s, got '" + v + "'");
         return x * scale;
     }
     double fraction(const std::string& key, double fallback) {
@@ -125,7 +130,8 @@ public:
         for (const auto& kv : values_)
             if (!used_.count(kv.first)) {
                 std::string known;
-                for (const auto& k : used_) known += (known.empty() ? "" : ", ") + k;
+                for (const auto& k : used_)
+                    known += (known.empty() ? "" : ", ") + k;
                 fail(kv.first, "unknown key for verb '" + verb + "' (known: " + known + ")");
             }
         if (!deferred_key_.empty()) fail(deferred_key_, deferred_what_);
@@ -136,7 +142,7 @@ private:
     std::size_t line_;
     std::map<std::string, std::string> values_;
     std::set<std::string> used_;
-    std::string deferred_key_, deferred_what_;  // fail_at_finish()
+    std::string deferred_key_, deferred_what_; // fail_at_finish()
 };
 
 inline io_op parse_op(line_keys& k, const std::string& key, const std::string& fallback) {
@@ -152,11 +158,16 @@ inline sweep_pattern parse_baseline(line_keys& k, const std::string& key, const 
     auto at = code.find('@');
     if (at != std::string::npos) base = code.substr(0, at), gran = code.substr(at + 1);
     sweep_pattern p;
-    if (base == "SR") p = {io_op::read, false, 0};
-    else if (base == "RR") p = {io_op::read, true, 0};
-    else if (base == "SW") p = {io_op::write, false, 0};
-    else if (base == "RW") p = {io_op::write, true, 0};
-    else k.fail(key, "unknown pattern '" + code + "' (expected SR, RR, SW, RW, optionally RR@SIZE / RW@SIZE)");
+    if (base == "SR")
+        p = {io_op::read, false, 0};
+    else if (base == "RR")
+        p = {io_op::read, true, 0};
+    else if (base == "SW")
+        p = {io_op::write, false, 0};
+    else if (base == "RW")
+        p = {io_op::write, true, 0};
+    else
+        k.fail(key, "unknown pattern '" + code + "' (expected SR, RR, SW, RW, optionally RR@SIZE / RW@SIZE)");
     if (!gran.empty()) {
         if (!p.random) k.fail(key, "'" + code + "': a granularity applies to random patterns only");
         try {
@@ -173,20 +184,29 @@ inline void parse_pattern(line_keys& k, io_pattern& p, const std::string& prefix
     p.op = parse_op(k, prefix + "op", "read");
     std::string order = k.text(prefix + "order", "seq");
     p.incr = 1;
-    if (order == "seq" || order == "sequential") p.order = address_order::ordered;
-    else if (order == "rand" || order == "random") p.order = address_order::random;
-    else if (order == "reverse") p.order = address_order::ordered, p.incr = -1;
-    else if (order == "inplace" || order == "in-place") p.order = address_order::ordered, p.incr = 0;
-    else if (order == "ordered") p.order = address_order::ordered;
-    else if (order == "partitioned") p.order = address_order::partitioned;
-    else k.fail(prefix + "order", "expected seq, rand, reverse, inplace, ordered or partitioned, got '" + order + "'");
+    if (order == "seq" || order == "sequential")
+        p.order = address_order::ordered;
+    else if (order == "rand" || order == "random")
+        p.order = address_order::random;
+    else if (order == "reverse")
+        p.order = address_order::ordered, p.incr = -1;
+    else if (order == "inplace" || order == "in-place")
+        p.order = address_order::ordered, p.incr = 0;
+    else if (order == "ordered")
+        p.order = address_order::ordered;
+    else if (order == "partitioned")
+        p.order = address_order::partitioned;
+    else
+        k.fail(prefix + "order",
+               "expected seq, rand, reverse, inplace, ordered or partitioned, got '" + order + "'");
     if (order == "ordered") p.incr = k.integer(prefix + "incr", 1);
     if (p.order == address_order::partitioned) p.partitions = k.count(prefix + "partitions", 2);
     p.block = k.size(prefix + "block", 4 * KiB);
     if (p.order == address_order::random) {
         p.granularity = k.size(prefix + "granularity", 0);
         if (k.has(prefix + "granularity") && p.granularity == 0)
-            k.fail(prefix + "granularity", "must be positive (leave it out for offsets aligned to the block)");
+            k.fail(prefix + "granularity",
+                   "must be positive (leave it out for offsets aligned to the block)");
     }
     p.shift = k.size(prefix + "shift", 0);
     p.parallel = k.count(prefix + "parallel", 1);
@@ -196,8 +216,10 @@ inline void parse_pattern(line_keys& k, io_pattern& p, const std::string& prefix
 inline void parse_span(line_keys& k, io_pattern& p) {
     p.offset = k.size("offset", 0);
     std::string s = k.text("span", "all");
-    if (s == "all") p.span = 0;
-    else p.span = k.size("span", 0);
+    if (s == "all")
+        p.span = 0;
+    else
+        p.span = k.size("span", 0);
     if (k.has("span") && s != "all" && p.span == 0) k.fail("span", "must be positive (or 'all')");
 }
 
@@ -213,7 +235,8 @@ inline void parse_limits(line_keys& k, experiment_step& s, bool need_limit) {
 } // namespace detail
 
 //! Parses one non-empty, non-comment line. Throws config_error "origin:line: field 'key': ...".
-inline experiment_step parse_experiment_line(const std::string& text, const std::string& origin, std::size_t line) {
+inline experiment_step parse_experiment_line(const std::string& text, const std::string& origin,
+                                             std::size_t line) {
     std::istringstream in(text);
     std::string verb, tok;
     in >> verb;
@@ -253,8 +276,10 @@ inline experiment_step parse_experiment_line(const std::string& text, const std:
         detail::parse_span(k, s.pattern);
         detail::parse_limits(k, s, true);
         std::string ig = k.text("ignore", "0");
-        if (ig == "auto") s.ignore_auto = true;
-        else s.ignore = k.count("ignore", 0);
+        if (ig == "auto")
+            s.ignore_auto = true;
+        else
+            s.ignore = k.count("ignore", 0);
         s.pause_s = k.seconds("pause", 0);
         s.burst_size = k.count("burst", 0);
         s.between_s = k.seconds("between", 0);
@@ -324,9 +349,10 @@ inline experiment_step parse_experiment_line(const std::string& text, const std:
     } else if (verb.empty()) {
         throw config_error(origin, line, "", "empty line");
     } else {
-        throw config_error(origin, line, "", "unknown verb '" + verb +
-                                                 "' (expected fill, random_state, run, sweep, burst, stride, "
-                                                 "write_read or pause)");
+        throw config_error(origin, line, "",
+                           "unknown verb '" + verb +
+                               "' (expected fill, random_state, run, sweep, burst, stride, "
+                               "write_read or pause)");
     }
     k.finish(verb);
     if (s.label.empty()) s.label = verb + "@" + std::to_string(line);
@@ -352,14 +378,16 @@ inline std::vector<experiment_step> parse_experiments(const std::string& text, c
             if (!std::isspace(static_cast<unsigned char>(c))) blank = false;
         if (blank) continue;
         if (auto nul = line.find('\0'); nul != std::string::npos)
-            throw config_error(origin, number, "", "NUL byte at column " + std::to_string(nul + 1) +
-                                                       " (expected a text file of `verb key=value` lines)");
+            throw config_error(origin, number, "",
+                               "NUL byte at column " + std::to_string(nul + 1) +
+                                   " (expected a text file of `verb key=value` lines)");
         steps.push_back(parse_experiment_line(line, origin, number));
     }
     if (steps.empty())
         throw config_error(origin + ": no experiments: " +
-                           (number == 0 ? std::string("the file is empty")
-                                        : "its " + std::to_string(number) + " lines are all blank or comments") +
+                           (number == 0
+                                ? std::string("the file is empty")
+                                : "its " + std::to_string(number) + " lines are all blank or comments") +
                            " (expected lines such as `sweep patterns=SR,RW count=100`)");
     return steps;
 }
@@ -368,7 +396,8 @@ inline std::vector<experiment_step> parse_experiments(const std::string& text, c
 inline std::vector<experiment_step> load_experiments(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
-        throw config_error("experiment file '" + path + "' is a directory (expected a file of `verb key=value` lines)");
+        throw config_error("experiment file '" + path +
+                           "' is a directory (expected a file of `verb key=value` lines)");
     std::ifstream in(path);
     if (!in) throw config_error("cannot read experiment file '" + path + "'");
     std::stringstream ss;

@@ -45,13 +45,15 @@ public:
     //! Opens `path`: creates it with `size` usable bytes if it does not exist, reopens it if it
     //! carries the marker (resizing to `size` when size != 0), refuses anything else.
     file_target(const std::string& path, std::uint64_t size) : path_(path) {
-        if (size % header_bytes) throw config_error("target size " + std::to_string(size) + " of '" + path +
-                                                    "' is not a multiple of 4 KiB");
+        if (size % header_bytes)
+            throw config_error("target size " + std::to_string(size) + " of '" + path +
+                               "' is not a multiple of 4 KiB");
         struct stat st {};
         bool exists = ::lstat(path.c_str(), &st) == 0;
         if (exists && !S_ISREG(st.st_mode))
-            throw refused_output("'" + path + "' is not a regular file; characterize writes only files it creates "
-                             "(use --block-device with --allow-write for a block device)");
+            throw refused_output("'" + path +
+                                 "' is not a regular file; characterize writes only files it creates "
+                                 "(use --block-device with --allow-write for a block device)");
         if (!exists) {
             if (size == 0) throw config_error("'" + path + "' does not exist; give --size to create it");
             fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -75,7 +77,7 @@ public:
             fd_ = ::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
             if (fd_ < 0) throw io_failure("cannot open '" + path + "': " + std::strerror(errno));
             try {
-                lock_exclusively();  // before the header is read: another run may be resizing it
+                lock_exclusively(); // before the header is read: another run may be resizing it
                 std::uint64_t recorded = read_header();
                 check_length(recorded);
                 check_filesystem();
@@ -100,7 +102,8 @@ public:
     file_target(const file_target&) = delete;
     file_target& operator=(const file_target&) = delete;
     ~file_target() override {
-        if (remove_ && created_) ::unlink(path_.c_str());  // while the lock is held: no run opens it in between
+        if (remove_ && created_)
+            ::unlink(path_.c_str()); // while the lock is held: no run opens it in between
         if (fd_ >= 0) ::close(fd_);
     }
 
@@ -145,10 +148,12 @@ protected:
 private:
     void check_filesystem() {
         struct statfs fs {};
-        if (::fstatfs(fd_, &fs) != 0) throw io_failure("cannot statfs '" + path_ + "': " + std::strerror(errno));
+        if (::fstatfs(fd_, &fs) != 0)
+            throw io_failure("cannot statfs '" + path_ + "': " + std::strerror(errno));
         const long tmpfs_magic = 0x01021994, ramfs_magic = static_cast<long>(0x858458f6);
         if (static_cast<long>(fs.f_type) == tmpfs_magic || static_cast<long>(fs.f_type) == ramfs_magic)
-            throw io_failure("'" + path_ + "' is on tmpfs/ramfs (memory, not a storage device); put the target "
+            throw io_failure("'" + path_ +
+                             "' is on tmpfs/ramfs (memory, not a storage device); put the target "
                              "file on the device to characterize");
     }
     void enable_direct() {
@@ -167,9 +172,9 @@ private:
     void write_header(std::uint64_t size) {
         std::uint8_t* b = hdr_.get(header_bytes);
         std::memset(b, 0, header_bytes);
-        std::string text = std::string(magic) + "size=" + std::to_string(size) + "\ndata_offset=" +
-                           std::to_string(data_offset_) + "\ncreated=" +
-                           std::to_string(static_cast<long long>(std::time(nullptr))) +
+        std::string text = std::string(magic) + "size=" + std::to_string(size) +
+                           "\ndata_offset=" + std::to_string(data_offset_) +
+                           "\ncreated=" + std::to_string(static_cast<long long>(std::time(nullptr))) +
                            "\nThis file belongs to `flashxxl characterize`; its contents are test data.\n";
         std::memcpy(b, text.data(), text.size());
         timed_pio(fd_, path_, io_op::write, b, 0, header_bytes);
@@ -181,7 +186,7 @@ private:
         std::string m(magic);
         if (n < static_cast<ssize_t>(m.size()) || std::memcmp(b, m.data(), m.size()) != 0)
             throw refused_output("'" + path_ + "' exists but was not created by flashxxl characterize (no '" +
-                             m.substr(0, m.size() - 1) + "' header); refusing to write to it");
+                                 m.substr(0, m.size() - 1) + "' header); refusing to write to it");
         std::string text(reinterpret_cast<const char*>(b), static_cast<std::size_t>(n));
         auto value = [&](const std::string& key) -> std::optional<std::uint64_t> {
             auto at = text.find("\n" + key + "=");
@@ -197,8 +202,9 @@ private:
         // headers written before the data offset was recorded: data right after the header
         data_offset_ = value("data_offset").value_or(header_bytes);
         if (data_offset_ < header_bytes || data_offset_ % header_bytes)
-            throw io_failure("'" + path_ + "': damaged characterize header (data_offset=" +
-                             std::to_string(data_offset_) + ", expected a multiple of 4096 of at least 4096)");
+            throw io_failure("'" + path_ +
+                             "': damaged characterize header (data_offset=" + std::to_string(data_offset_) +
+                             ", expected a multiple of 4096 of at least 4096)");
         return *size;
     }
     //! Refuses a file shorter than its header's data region (truncated, or left by a failed
@@ -209,14 +215,16 @@ private:
         const std::uint64_t have = static_cast<std::uint64_t>(st.st_size);
         if (recorded > have || data_offset_ > have - recorded)
             throw io_failure("'" + path_ + "' is " + std::to_string(have) +
-                             " bytes, shorter than its header says (data_offset=" + std::to_string(data_offset_) +
-                             " + size=" + std::to_string(recorded) +
+                             " bytes, shorter than its header says (data_offset=" +
+                             std::to_string(data_offset_) + " + size=" + std::to_string(recorded) +
                              " bytes): truncated or damaged; remove it and let characterize create it again");
     }
     //! Allocates the data region only; the gap between header and data stays a hole.
     void allocate(std::uint64_t size) {
         int rc = ::posix_fallocate(fd_, static_cast<off_t>(data_offset_), static_cast<off_t>(size));
-        if (rc == ENOSPC) throw out_of_space(path_, "cannot allocate " + format_bytes(double(size)) + " for the target file");
+        if (rc == ENOSPC)
+            throw out_of_space(path_,
+                               "cannot allocate " + format_bytes(double(size)) + " for the target file");
         if (rc != 0 && ::ftruncate(fd_, static_cast<off_t>(data_offset_ + size)) != 0)
             throw io_failure("cannot size '" + path_ + "': " + std::strerror(errno));
     }
@@ -227,7 +235,7 @@ private:
     std::uint64_t size_ = 0;
     std::uint64_t data_offset_ = header_bytes;
     std::optional<io_guard> guard_;
-    request_buffers buf_;  // reads and writes apart: writes always carry the pattern
+    request_buffers buf_; // reads and writes apart: writes always carry the pattern
     pattern_buffer hdr_, probe_;
 };
 

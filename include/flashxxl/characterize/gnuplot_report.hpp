@@ -21,8 +21,8 @@ namespace flashxxl::characterize {
 
 //! What write_gnuplot() produced.
 struct gnuplot_files {
-    std::string script;               //!< path of the .gp script
-    std::vector<std::string> images;  //!< images the script draws when run
+    std::string script;              //!< path of the .gp script
+    std::vector<std::string> images; //!< images the script draws when run
     //! The gnuplot variable naming each image's output file (default: the image's name), so a
     //! caller can send the output elsewhere: `gnuplot -e "out_cdf='tmp.png'" script`.
     std::vector<std::string> image_vars;
@@ -47,7 +47,8 @@ inline std::uint32_t crc32(const std::string& bytes) {
     std::uint32_t c = 0xffffffffu;
     for (unsigned char b : bytes) {
         c ^= b;
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+        for (int k = 0; k < 8; ++k)
+            c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
     }
     return c ^ 0xffffffffu;
 }
@@ -70,13 +71,16 @@ inline void stamp_image(const std::string& path, const std::string& text = gnupl
     const std::string png_magic("\x89PNG\r\n\x1a\n", 8);
     if (data.compare(0, 8, png_magic) == 0 && data.size() >= 33 && data.compare(12, 4, "IHDR") == 0) {
         std::string body = "tEXt" + std::string("Software") + std::string(1, '\0') + text;
-        std::string chunk = detail::be32(static_cast<std::uint32_t>(body.size() - 4)) + body + detail::be32(detail::crc32(body));
+        std::string chunk = detail::be32(static_cast<std::uint32_t>(body.size() - 4)) + body +
+                            detail::be32(detail::crc32(body));
         data.insert(33, chunk);
     } else if (data.compare(0, 5, "<?xml") == 0 || data.compare(0, 4, "<svg") == 0) {
         auto eol = data.find('\n');
         std::string comment = "<!-- " + text + " -->\n";
-        if (data.compare(0, 5, "<?xml") == 0 && eol != std::string::npos) data.insert(eol + 1, comment);
-        else if (data.compare(0, 5, "<?xml") != 0) data.insert(0, comment);
+        if (data.compare(0, 5, "<?xml") == 0 && eol != std::string::npos)
+            data.insert(eol + 1, comment);
+        else if (data.compare(0, 5, "<?xml") != 0)
+            data.insert(0, comment);
     } else {
         return;
     }
@@ -92,12 +96,13 @@ inline void stamp_image(const std::string& path, const std::string& text = gnupl
 //! sequential-write recovery after each burst; CDFs of the stride tests and of the response
 //! times of the small random runs. The per-IO plots come from each run's bounded plot data
 //! (run_record::trace and cdf), not from a stored series.
-inline gnuplot_files write_gnuplot(const std::string& prefix, const characterization& c, const recommendation& r,
-                                   const std::string& terminal, bool force = false) {
+inline gnuplot_files write_gnuplot(const std::string& prefix, const characterization& c,
+                                   const recommendation& r, const std::string& terminal, bool force = false) {
     gnuplot_files f;
     f.script = prefix + ".gp";
     std::string ext = terminal == "svg" ? ".svg" : ".png";
-    std::string term = (terminal == "svg" ? "svg size 1000,650 dynamic" : terminal + " size 1000,650") + " noenhanced";
+    std::string term =
+        (terminal == "svg" ? "svg size 1000,650 dynamic" : terminal + " size 1000,650") + " noenhanced";
     auto base = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
     const std::vector<std::string> sig{gnuplot_signature()};
     std::vector<std::unique_ptr<safe_output_file>> files;
@@ -124,7 +129,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         for (const auto& kv : r.curves) {
             codes.push_back(kv.first);
             d << "# " << kv.first << ": block_bytes throughput_mib_s\n";
-            for (const auto& p : kv.second) d << p.block << ' ' << p.mib_s << '\n';
+            for (const auto& p : kv.second)
+                d << p.block << ' ' << p.mib_s << '\n';
             d << "\n\n";
         }
         std::string img = prefix + "-throughput" + ext;
@@ -137,7 +143,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         auto mark = [&](const std::optional<std::uint64_t>& b, const std::string& what) {
             if (!b) return;
             ++n;
-            gp << "set arrow " << n << " from " << *b << ", graph 0 to " << *b << ", graph 1 nohead dt 2 lw 2\n";
+            gp << "set arrow " << n << " from " << *b << ", graph 0 to " << *b
+               << ", graph 1 nohead dt 2 lw 2\n";
             gp << "set label " << n << " '" << what << "=" << format_size(*b) << "' at " << *b << ", graph "
                << (0.04 + 0.06 * n) << " left offset 0.5,0 front\n";
         };
@@ -146,8 +153,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         mark(r.bw_unaligned, "Bw(4KiB offsets)");
         gp << "plot ";
         for (std::size_t i = 0; i < codes.size(); ++i)
-            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with linespoints lw 2 title "
-               << gnuplot_quoted(codes[i]);
+            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i
+               << " using 1:2 with linespoints lw 2 title " << gnuplot_quoted(codes[i]);
         gp << "\nunset logscale\nunset arrow\nunset label\nset format x '%g'\n";
     }
 
@@ -186,7 +193,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         gp << "set xlabel 'request number'\nset ylabel 'response time (ms)'\nset logscale y\n";
         gp << "plot ";
         for (std::size_t i = 0; i < picks.size(); ++i)
-            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with points pt 7 ps 0.3 title "
+            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i
+               << " using 1:2 with points pt 7 ps 0.3 title "
                << gnuplot_quoted(picks[i]->code + " " + format_size(picks[i]->pattern.block));
         gp << "\nunset logscale\n";
     }
@@ -197,7 +205,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         std::ostream& d = open(dat);
         for (const auto& b : c.bursts) {
             d << "# " << b.label << ": seconds_after_burst seq_write_mib_s\n";
-            for (std::size_t i = 0; i < b.window_mib_s.size(); ++i) d << double(i) * b.window_s << ' ' << b.window_mib_s[i] << '\n';
+            for (std::size_t i = 0; i < b.window_mib_s.size(); ++i)
+                d << double(i) * b.window_s << ' ' << b.window_mib_s[i] << '\n';
             d << "\n\n";
         }
         std::string img = prefix + "-recovery" + ext;
@@ -205,8 +214,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         gp << "set xlabel 'seconds after the burst'\nset ylabel 'MiB/s'\n";
         gp << "plot ";
         for (std::size_t i = 0; i < c.bursts.size(); ++i)
-            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i << " using 1:2 with linespoints title "
-               << gnuplot_quoted(c.bursts[i].label);
+            gp << (i ? ", " : "") << "'" << base(dat) << "' index " << i
+               << " using 1:2 with linespoints title " << gnuplot_quoted(c.bursts[i].label);
         gp << "\n";
     }
 
@@ -214,13 +223,14 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
     // trace while it holds every request, else the run's CDF points from its histograms)
     struct series {
         std::string title;
-        std::vector<std::pair<double, double>> points;  // time_s, cumulative fraction
+        std::vector<std::pair<double, double>> points; // time_s, cumulative fraction
     };
     auto exact_cdf = [](std::vector<double> v) {
         std::sort(v.begin(), v.end());
         std::vector<std::pair<double, double>> pts;
         std::size_t n = v.size(), step = std::max<std::size_t>(1, n / 2000);
-        for (std::size_t i = 0; i < n; i += step) pts.emplace_back(v[i], double(i + 1) / double(n));
+        for (std::size_t i = 0; i < n; i += step)
+            pts.emplace_back(v[i], double(i + 1) / double(n));
         if (n) pts.emplace_back(v.back(), 1.0);
         return pts;
     };
@@ -238,10 +248,12 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
             series sr{p->code + " " + format_size(p->pattern.block), {}};
             if (p->trace.width() == 1) {
                 std::vector<double> v;
-                for (const auto& b : p->trace.buckets()) v.push_back(b.min_s);
+                for (const auto& b : p->trace.buckets())
+                    v.push_back(b.min_s);
                 sr.points = exact_cdf(std::move(v));
             } else {
-                for (const auto& q : p->cdf) sr.points.emplace_back(q.time_s, q.fraction);
+                for (const auto& q : p->cdf)
+                    sr.points.emplace_back(q.time_s, q.fraction);
             }
             cdfs.push_back(std::move(sr));
         }
@@ -250,7 +262,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
         std::ostream& d = open(dat);
         for (auto& s : cdfs) {
             d << "# " << s.title << ": time_ms cumulative_fraction\n";
-            for (const auto& q : s.points) d << q.first * 1e3 << ' ' << q.second << '\n';
+            for (const auto& q : s.points)
+                d << q.first * 1e3 << ' ' << q.second << '\n';
             d << "\n\n";
         }
         std::string img = prefix + "-cdf" + ext;
@@ -262,7 +275,8 @@ inline gnuplot_files write_gnuplot(const std::string& prefix, const characteriza
                << gnuplot_quoted(cdfs[i].title);
         gp << "\nunset logscale\nset yrange [*:*]\n";
     }
-    for (auto& x : files) x->commit();
+    for (auto& x : files)
+        x->commit();
     return f;
 }
 

@@ -20,10 +20,14 @@ public:
     //! Throws invalid_request naming the target, the request and the rule it breaks.
     void check(io_op op, std::uint64_t offset, std::uint64_t length) const {
         const char* why = nullptr;
-        if (length == 0) why = "zero length";
-        else if (offset > capacity_ || length > capacity_ - offset) why = "outside the target range";
-        else if (offset % alignment_ != 0) why = "offset not aligned";
-        else if (length % alignment_ != 0) why = "length not aligned";
+        if (length == 0)
+            why = "zero length";
+        else if (offset > capacity_ || length > capacity_ - offset)
+            why = "outside the target range";
+        else if (offset % alignment_ != 0)
+            why = "offset not aligned";
+        else if (length % alignment_ != 0)
+            why = "length not aligned";
         if (!why) return;
         throw invalid_request("characterize target '" + name_ + "': refused " + to_string(op) + " of " +
                               std::to_string(length) + " bytes at offset " + std::to_string(offset) + ": " +

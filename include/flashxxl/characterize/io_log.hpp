@@ -1,4 +1,5 @@
-// The per-IO log, streamed: a hook that sees every request of a run as it completes, and the CSV writer on it.
+// The per-IO log, streamed: a hook that sees every request of a run as it completes, and the CSV writer on
+// it.
 #pragma once
 
 #include <cstdint>
@@ -48,8 +49,8 @@ public:
             throw io_failure(what_ + ": writing the per-IO log failed after " + std::to_string(rows_) +
                              " rows (disk full?)");
         out_ << detail::csv_field(run.label) << ',' << run.repeat << ',' << detail::csv_field(run.code) << ','
-             << run.pattern.block << ',' << index << ',' << to_string(op) << ',' << offset << ',' << seconds << ','
-             << base_ + offset << '\n';
+             << run.pattern.block << ',' << index << ',' << to_string(op) << ',' << offset << ',' << seconds
+             << ',' << base_ + offset << '\n';
         ++rows_;
     }
     //! Rows written after the header.

@@ -16,20 +16,20 @@ namespace flashxxl::characterize {
 //! Latency statistics in seconds; `percentiles_exact` false: p50 / p99 / p999 are from a
 //! log_histogram, within 0.5 % (a run longer than recorder_limits::exact_requests).
 inline nlohmann::json latency_json(const latency_summary& l) {
-    return {{"count", l.count},       {"min_s", l.min_s}, {"max_s", l.max_s}, {"mean_s", l.mean_s},
-            {"stddev_s", l.stddev_s}, {"p50_s", l.p50_s}, {"p99_s", l.p99_s}, {"p999_s", l.p999_s},
-            {"percentiles_exact", l.exact}};
+    return {{"count", l.count},   {"min_s", l.min_s},       {"max_s", l.max_s},
+            {"mean_s", l.mean_s}, {"stddev_s", l.stddev_s}, {"p50_s", l.p50_s},
+            {"p99_s", l.p99_s},   {"p999_s", l.p999_s},     {"percentiles_exact", l.exact}};
 }
 
 //! The whole report: target, totals, recommendation, curves, runs, bursts, stride tests,
 //! misalignment. `snippet` is the machine-config text for the device.
-inline nlohmann::json to_json(const characterization& c, const recommendation& r, const std::string& snippet) {
+inline nlohmann::json to_json(const characterization& c, const recommendation& r,
+                              const std::string& snippet) {
     using nlohmann::json;
     json j;
-    j["target"] = {{"name", c.target_name},       {"kind", c.target_kind},
-                   {"modelled", c.modelled},      {"capacity_bytes", c.capacity},
-                   {"alignment_bytes", c.alignment},
-                   {"base_offset_bytes", c.base_offset}};
+    j["target"] = {{"name", c.target_name},          {"kind", c.target_kind},
+                   {"modelled", c.modelled},         {"capacity_bytes", c.capacity},
+                   {"alignment_bytes", c.alignment}, {"base_offset_bytes", c.base_offset}};
     j["totals"] = {{c.modelled ? "modelled_device_s" : "measured_device_s", c.device_seconds},
                    {"read_bytes", c.bytes_read},
                    {"written_bytes", c.bytes_written},
@@ -47,17 +47,22 @@ inline nlohmann::json to_json(const characterization& c, const recommendation& r
                 {"config_snippet", snippet}};
     json depths = json::array();
     for (const auto& p : r.queue_depths)
-        depths.push_back({{"queue_depth", p.depth}, {"block_bytes", p.block}, {"requests", p.requests},
-                          {"measured_s", p.seconds}, {"throughput_mib_s", p.mib_s}});
+        depths.push_back({{"queue_depth", p.depth},
+                          {"block_bytes", p.block},
+                          {"requests", p.requests},
+                          {"measured_s", p.seconds},
+                          {"throughput_mib_s", p.mib_s}});
     json ss = json::object();
-    for (const auto& kv : c.self_scaling) ss[kv.first] = kv.second;
+    for (const auto& kv : c.self_scaling)
+        ss[kv.first] = kv.second;
     rec["self_scaling_bytes"] = ss;
     j["recommendation"] = rec;
     j["queue_depths"] = depths;
     json curves = json::object();
     for (const auto& kv : r.curves) {
         json arr = json::array();
-        for (const auto& p : kv.second) arr.push_back({{"block_bytes", p.block}, {"throughput_mib_s", p.mib_s}});
+        for (const auto& p : kv.second)
+            arr.push_back({{"block_bytes", p.block}, {"throughput_mib_s", p.mib_s}});
         curves[kv.first] = arr;
     }
     j["curves"] = curves;
@@ -114,7 +119,9 @@ inline nlohmann::json to_json(const characterization& c, const recommendation& r
     j["strides"] = strides;
     json mis = json::array();
     for (const auto& m : misalignment(c))
-        mis.push_back({{"block_bytes", m.block}, {"shift_bytes", m.shift}, {"throughput_mib_s", m.mib_s},
+        mis.push_back({{"block_bytes", m.block},
+                       {"shift_bytes", m.shift},
+                       {"throughput_mib_s", m.mib_s},
                        {"ratio_to_aligned", m.ratio_to_aligned}});
     j["misalignment"] = mis;
     return j;
@@ -128,7 +135,8 @@ inline std::string json_signature() { return std::string("\"generator\": \"") + 
 inline std::string to_json_text(const nlohmann::json& j) {
     nlohmann::ordered_json o;
     o["generator"] = output_generator;
-    for (auto it = j.begin(); it != j.end(); ++it) o[it.key()] = it.value();
+    for (auto it = j.begin(); it != j.end(); ++it)
+        o[it.key()] = it.value();
     return o.dump(2) + "\n";
 }
 

@@ -1,4 +1,5 @@
-// Streaming summary of response times in fixed memory: exact count / min / max / mean / stddev, percentiles from a histogram.
+// Streaming summary of response times in fixed memory: exact count / min / max / mean / stddev, percentiles
+// from a histogram.
 #pragma once
 
 #include <algorithm>
@@ -99,7 +100,7 @@ public:
     }
 
 private:
-    void sum_add(double x) {  // Neumaier's compensated summation
+    void sum_add(double x) { // Neumaier's compensated summation
         double t = sum_ + x;
         comp_ += std::abs(sum_) >= std::abs(x) ? (sum_ - t) + x : (x - t) + sum_;
         sum_ = t;

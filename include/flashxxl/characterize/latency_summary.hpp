@@ -36,10 +36,12 @@ inline latency_summary summarize(const std::vector<double>& times, std::size_t f
     s.min_s = v.front();
     s.max_s = v.back();
     double sum = 0;
-    for (double x : v) sum += x;
+    for (double x : v)
+        sum += x;
     s.mean_s = sum / static_cast<double>(v.size());
     double sq = 0;
-    for (double x : v) sq += (x - s.mean_s) * (x - s.mean_s);
+    for (double x : v)
+        sq += (x - s.mean_s) * (x - s.mean_s);
     s.stddev_s = v.size() > 1 ? std::sqrt(sq / static_cast<double>(v.size() - 1)) : 0;
     s.p50_s = percentile_sorted(v, 0.5);
     s.p99_s = percentile_sorted(v, 0.99);

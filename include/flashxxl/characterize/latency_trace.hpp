@@ -1,4 +1,5 @@
-// What a run keeps of its response times for plots: a min / max downsample in issue order and CDF points, both bounded.
+// What a run keeps of its response times for plots: a min / max downsample in issue order and CDF points,
+// both bounded.
 #pragma once
 
 #include <algorithm>
@@ -23,7 +24,8 @@ struct trace_bucket {
 class latency_trace {
 public:
     //! At most `max_buckets` buckets (rounded up to an even number, at least 2).
-    explicit latency_trace(std::size_t max_buckets = 2) : max_(max_buckets < 2 ? 2 : max_buckets + (max_buckets & 1)) {}
+    explicit latency_trace(std::size_t max_buckets = 2)
+        : max_(max_buckets < 2 ? 2 : max_buckets + (max_buckets & 1)) {}
 
     //! Appends the next response time.
     void add(double t) {
@@ -45,7 +47,7 @@ public:
             buckets_.resize(half);
             width_ *= 2;
         }
-        if (buckets_.size() == buckets_.capacity())  // grow by doubling, never past max_
+        if (buckets_.size() == buckets_.capacity()) // grow by doubling, never past max_
             buckets_.reserve(std::min(max_, std::max<std::size_t>(16, 2 * buckets_.capacity())));
         buckets_.push_back({x, x});
         fill_ = 1;

@@ -41,7 +41,8 @@ public:
         return static_cast<std::size_t>(std::ceil(std::log(hi / lo) / std::log(g)));
     }
     //! Bytes one histogram holds on the heap with these parameters.
-    static std::size_t heap_bytes(double e = default_relative_error, double lo = default_lo, double hi = default_hi) {
+    static std::size_t heap_bytes(double e = default_relative_error, double lo = default_lo,
+                                  double hi = default_hi) {
         return (inner_buckets(e, lo, hi) + 2) * sizeof(std::uint64_t);
     }
 
@@ -54,7 +55,8 @@ public:
     void merge(const log_histogram& o) {
         if (o.counts_.size() != counts_.size() || o.e_ != e_ || o.lo_ != lo_)
             throw std::invalid_argument("log_histogram::merge: different parameters");
-        for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += o.counts_[i];
+        for (std::size_t i = 0; i < counts_.size(); ++i)
+            counts_[i] += o.counts_[i];
         total_ += o.total_;
     }
     //! Values counted.
@@ -80,7 +82,7 @@ public:
 
 private:
     std::size_t bucket(double x) const {
-        if (!(x > lo_)) return 0;  // also NaN
+        if (!(x > lo_)) return 0; // also NaN
         if (x > hi_) return inner_ + 1;
         double i = std::ceil(std::log(x / lo_) / log_gamma_);
         return static_cast<std::size_t>(std::clamp(i, 1.0, static_cast<double>(inner_)));

@@ -34,15 +34,18 @@ inline constexpr std::uint64_t fixed_results_bytes = 64 * KiB;
 //! stride test. I/O buffers are apart (one read and one write buffer of the largest request,
 //! real targets only; the queue-depth buffers, at most queue_depth_options::max_buffer_bytes).
 struct plan_memory {
-    std::uint64_t run_records = 0;     //!< at most (sweeps: every size self-scaling may reach)
-    std::uint64_t burst_records = 0;   //!< bursts
-    std::uint64_t stride_records = 0;  //!< stride and write-then-read tests
-    std::uint64_t per_run_record = 0;  //!< the largest run record: the struct, its strings, its plot data
-    std::uint64_t results_bytes = 0;   //!< the characterization at the end (characterization::memory_usage() and less)
-    std::uint64_t working_bytes = 0;   //!< the run in progress (recorder_limits::working_bytes)
-    std::uint64_t report_bytes = 0;    //!< the JSON report built from the results
+    std::uint64_t run_records = 0;    //!< at most (sweeps: every size self-scaling may reach)
+    std::uint64_t burst_records = 0;  //!< bursts
+    std::uint64_t stride_records = 0; //!< stride and write-then-read tests
+    std::uint64_t per_run_record = 0; //!< the largest run record: the struct, its strings, its plot data
+    std::uint64_t results_bytes =
+        0; //!< the characterization at the end (characterization::memory_usage() and less)
+    std::uint64_t working_bytes = 0; //!< the run in progress (recorder_limits::working_bytes)
+    std::uint64_t report_bytes = 0;  //!< the JSON report built from the results
     //! Everything together, saturating.
-    std::uint64_t total() const { return saturating_add(saturating_add(results_bytes, working_bytes), report_bytes); }
+    std::uint64_t total() const {
+        return saturating_add(saturating_add(results_bytes, working_bytes), report_bytes);
+    }
 };
 
 namespace detail {
@@ -56,12 +59,13 @@ inline std::uint64_t string_bound(std::size_t length) {
 //! The bound for checked steps (spans resolved), with the runner's recorder limits and whether
 //! run records keep plot data (runner_options::plot_data). Mirrors runner.hpp: the runner
 //! reserves exactly these record counts and keeps each record within per_run_record.
-inline plan_memory estimate_memory(const std::vector<experiment_step>& steps, const recorder_limits& limits = {},
-                                   bool plot_data = true) {
+inline plan_memory estimate_memory(const std::vector<experiment_step>& steps,
+                                   const recorder_limits& limits = {}, bool plot_data = true) {
     plan_memory m;
     const std::uint64_t plot = limits.plot_bytes(plot_data);
     std::uint64_t record_heap = 0, self_scaling = 0, values = 0;
-    auto add_runs = [&](std::uint64_t n, const std::string& label, const std::string& code, const std::string& mix) {
+    auto add_runs = [&](std::uint64_t n, const std::string& label, const std::string& code,
+                        const std::string& mix) {
         std::uint64_t each = detail::string_bound(label.size()) + detail::string_bound(code.size()) +
                              detail::string_bound(mix.size()) + plot;
         m.run_records = saturating_add(m.run_records, n);
@@ -78,7 +82,7 @@ inline plan_memory estimate_memory(const std::vector<experiment_step>& steps, co
             for (std::uint64_t b = s.from; b && b <= s.max_block && b <= s.pattern.span; b *= 2) {
                 for (const auto& sp : s.sweep_patterns) {
                     if (sp.granularity && b < sp.granularity) continue;
-                    io_pattern p;  // as runner::sweep builds it
+                    io_pattern p; // as runner::sweep builds it
                     p.op = sp.op;
                     p.order = sp.random ? address_order::random : address_order::ordered;
                     p.granularity = sp.granularity;
@@ -91,21 +95,25 @@ inline plan_memory estimate_memory(const std::vector<experiment_step>& steps, co
                 p.op = sp.op;
                 p.order = sp.random ? address_order::random : address_order::ordered;
                 p.granularity = sp.granularity;
-                self_scaling = saturating_add(self_scaling, detail::map_node_bytes + detail::string_bound(p.code().size()));
+                self_scaling = saturating_add(self_scaling,
+                                              detail::map_node_bytes + detail::string_bound(p.code().size()));
             }
             break;
         case step_kind::burst:
             ++m.burst_records;
-            record_heap = saturating_add(record_heap, detail::string_bound(s.label.size()) + s.windows * sizeof(double));
+            record_heap = saturating_add(record_heap,
+                                         detail::string_bound(s.label.size()) + s.windows * sizeof(double));
             values = saturating_add(values, s.windows);
             break;
         case step_kind::stride:
         case step_kind::write_read:
             ++m.stride_records;
-            record_heap = saturating_add(record_heap, detail::string_bound(s.label.size()) + 2 * s.repeat * sizeof(double));
+            record_heap = saturating_add(record_heap, detail::string_bound(s.label.size()) +
+                                                          2 * s.repeat * sizeof(double));
             values = saturating_add(values, 2 * s.repeat);
             break;
-        default: break;
+        default:
+            break;
         }
     }
     m.results_bytes = saturating_add(
@@ -123,14 +131,15 @@ inline plan_memory estimate_memory(const std::vector<experiment_step>& steps, co
 //! `budget` bytes, before any I/O; the message gives the parts and the ways out.
 inline void check_memory(const plan_memory& m, std::uint64_t budget, const std::string& option = "--memory") {
     if (m.total() <= budget) return;
-    throw config_error(option + " " + format_bytes(double(budget)) + ": the plan's measurements may need up to " +
-                       format_bound(m.total()) + ": " + std::to_string(m.run_records) + " run records of up to " +
-                       format_bytes(double(m.per_run_record)) + " each, " + std::to_string(m.burst_records) +
-                       " bursts and " + std::to_string(m.stride_records) + " stride tests (" +
-                       format_bound(m.results_bytes) + " in all), the run in progress " +
-                       format_bytes(double(m.working_bytes)) + " and the report " + format_bound(m.report_bytes) +
-                       " (none of it grows with a run's request count); raise " + option +
-                       " or make fewer records (fewer lines or repeats, a narrower sweep, no plots)");
+    throw config_error(
+        option + " " + format_bytes(double(budget)) + ": the plan's measurements may need up to " +
+        format_bound(m.total()) + ": " + std::to_string(m.run_records) + " run records of up to " +
+        format_bytes(double(m.per_run_record)) + " each, " + std::to_string(m.burst_records) +
+        " bursts and " + std::to_string(m.stride_records) + " stride tests (" +
+        format_bound(m.results_bytes) + " in all), the run in progress " +
+        format_bytes(double(m.working_bytes)) + " and the report " + format_bound(m.report_bytes) +
+        " (none of it grows with a run's request count); raise " + option +
+        " or make fewer records (fewer lines or repeats, a narrower sweep, no plots)");
 }
 
 } // namespace flashxxl::characterize

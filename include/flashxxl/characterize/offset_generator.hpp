@@ -31,7 +31,8 @@ public:
         part_size_ = p.partitions ? usable / p.partitions / p.block * p.block : 0;
         for (std::uint64_t d = 0; d < streams; ++d) {
             std::uint64_t st = 0;
-            if (p.random_start && blocks_ > 0) st = random_permutation(blocks_, seed ^ (0x5bd1e995ull * (d + 1)))[0];
+            if (p.random_start && blocks_ > 0)
+                st = random_permutation(blocks_, seed ^ (0x5bd1e995ull * (d + 1)))[0];
             start_block_.push_back(st);
         }
     }
@@ -44,8 +45,8 @@ public:
         switch (p_.order) {
         case address_order::ordered: {
             std::uint64_t step = static_cast<std::uint64_t>(p_.incr < 0 ? -p_.incr : p_.incr) % blocks_;
-            std::uint64_t moved = static_cast<std::uint64_t>(
-                (static_cast<wide>(j % blocks_) * step) % blocks_);
+            std::uint64_t moved =
+                static_cast<std::uint64_t>((static_cast<wide>(j % blocks_) * step) % blocks_);
             std::uint64_t pos = p_.incr >= 0 ? (start_block_[d] + moved) % blocks_
                                              : (start_block_[d] + blocks_ - 1 - moved) % blocks_;
             return base + pos * p_.block;

@@ -26,9 +26,12 @@ enum class page_backing {
 
 inline const char* to_string(page_backing b) {
     switch (b) {
-    case page_backing::base_pages: return "base pages";
-    case page_backing::huge_pages: return "huge pages";
-    case page_backing::unknown: break;
+    case page_backing::base_pages:
+        return "base pages";
+    case page_backing::huge_pages:
+        return "huge pages";
+    case page_backing::unknown:
+        break;
     }
     return "unknown";
 }

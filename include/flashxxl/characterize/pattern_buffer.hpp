@@ -51,7 +51,8 @@ private:
         release();
         data_ = p;
         size_ = n;
-        for (std::size_t i = 0; i < n; ++i) data_[i] = static_cast<std::uint8_t>(i & 0xff);
+        for (std::size_t i = 0; i < n; ++i)
+            data_[i] = static_cast<std::uint8_t>(i & 0xff);
         backing_ = huge ? backing_of(data_, n) : page_backing::base_pages;
     }
     void release() {

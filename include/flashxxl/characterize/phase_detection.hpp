@@ -14,18 +14,18 @@ namespace flashxxl::characterize {
 //! "start-up defines the number of IOs for the start-up phase, and period the number of IOs in
 //! one oscillation in the running phase").
 struct phase_info {
-    std::size_t startup = 0; //!< requests before the running phase (0: no start-up phase)
-    std::size_t period = 0;  //!< requests per oscillation in the running phase (0: none found)
+    std::size_t startup = 0;   //!< requests before the running phase (0: no start-up phase)
+    std::size_t period = 0;    //!< requests per oscillation in the running phase (0: none found)
     double running_mean_s = 0; //!< mean response time of the running phase
 };
 
 //! Options of detect_phases().
 struct phase_options {
-    double autocorrelation = 0.5; //!< a lag is a period when the autocorrelation reaches this
-    double tolerance = 0.25;      //!< start-up windows are cheaper than (1 - tolerance) x running mean
-    std::size_t min_window = 8;   //!< smallest sliding window, in requests
+    double autocorrelation = 0.5;   //!< a lag is a period when the autocorrelation reaches this
+    double tolerance = 0.25;        //!< start-up windows are cheaper than (1 - tolerance) x running mean
+    std::size_t min_window = 8;     //!< smallest sliding window, in requests
     std::size_t max_sample = 65536; //!< the period search uses at most this many requests
-    std::size_t max_lag = 1024;   //!< longest period looked for
+    std::size_t max_lag = 1024;     //!< longest period looked for
 };
 
 namespace detail {
@@ -34,15 +34,18 @@ namespace detail {
 //! reaching o.autocorrelation, 1 for a constant series, 0 when none.
 inline std::size_t find_period(const double* t, std::size_t len, const phase_options& o) {
     double amean = 0;
-    for (std::size_t i = 0; i < len; ++i) amean += t[i];
+    for (std::size_t i = 0; i < len; ++i)
+        amean += t[i];
     amean /= static_cast<double>(len);
     double var = 0;
-    for (std::size_t i = 0; i < len; ++i) var += (t[i] - amean) * (t[i] - amean);
+    for (std::size_t i = 0; i < len; ++i)
+        var += (t[i] - amean) * (t[i] - amean);
     if (var <= 1e-12 * amean * amean * static_cast<double>(len)) return 1;
     std::size_t max_lag = std::min(len / 4, o.max_lag);
     auto ac = [&](std::size_t lag) {
         double c = 0;
-        for (std::size_t i = 0; i + lag < len; ++i) c += (t[i] - amean) * (t[i + lag] - amean);
+        for (std::size_t i = 0; i + lag < len; ++i)
+            c += (t[i] - amean) * (t[i + lag] - amean);
         return c / var;
     };
     double prev = -1.0, cur = max_lag >= 1 ? ac(1) : 0.0;
@@ -68,7 +71,8 @@ inline phase_info detect_phases(const std::vector<double>& t, const phase_option
     if (n < 4) return r;
     std::size_t h = n / 2;
     double mean = 0;
-    for (std::size_t i = h; i < n; ++i) mean += t[i];
+    for (std::size_t i = h; i < n; ++i)
+        mean += t[i];
     mean /= static_cast<double>(n - h);
     r.running_mean_s = mean;
     // The period search looks at the last max_sample requests only, at lags up to max_lag, so a
@@ -80,7 +84,8 @@ inline phase_info detect_phases(const std::vector<double>& t, const phase_option
     double floor_mean = (1 - o.tolerance) * mean;
     // prefix sums for window means
     std::vector<double> pre(n + 1, 0.0);
-    for (std::size_t i = 0; i < n; ++i) pre[i + 1] = pre[i] + t[i];
+    for (std::size_t i = 0; i < n; ++i)
+        pre[i + 1] = pre[i] + t[i];
     // Only windows starting in the first half count: the second half is the running phase by
     // definition, and a brief dip there must not erase the start-up phase found before it.
     std::size_t last_bad = 0;
@@ -102,12 +107,12 @@ inline phase_info detect_phases(const std::vector<double>& t, const phase_option
 //! requests (the last segment may hold fewer: segment_counts), and its last tail.size() values
 //! in issue order.
 struct series_digest {
-    std::uint64_t n = 0;                        //!< requests in the series
-    std::vector<double> prefix;                 //!< the first values, exactly
-    std::uint64_t segment_width = 1;            //!< requests per segment after the prefix
-    std::vector<double> segment_sums;           //!< response-time sum of each segment
-    std::vector<std::uint64_t> segment_counts;  //!< requests of each segment (segment_width but the last)
-    std::vector<double> tail;                   //!< the last values, in issue order
+    std::uint64_t n = 0;                       //!< requests in the series
+    std::vector<double> prefix;                //!< the first values, exactly
+    std::uint64_t segment_width = 1;           //!< requests per segment after the prefix
+    std::vector<double> segment_sums;          //!< response-time sum of each segment
+    std::vector<std::uint64_t> segment_counts; //!< requests of each segment (segment_width but the last)
+    std::vector<double> tail;                  //!< the last values, in issue order
 };
 
 //! detect_phases() on a digest, for a series longer than its exact prefix: the same rules, with
@@ -124,7 +129,8 @@ inline phase_info detect_phases(const series_digest& d, const phase_options& o =
     const std::uint64_t E = d.prefix.size(), n = d.n;
     if (n == E) return detect_phases(d.prefix, o);
     std::uint64_t in_segments = 0;
-    for (auto c : d.segment_counts) in_segments += c;
+    for (auto c : d.segment_counts)
+        in_segments += c;
     const std::size_t segs = d.segment_sums.size();
     if (n < E || in_segments != n - E || d.segment_counts.size() != segs || d.segment_width == 0 || n < 4)
         throw std::invalid_argument("detect_phases: the digest's prefix and segments do not add up to n");
@@ -133,10 +139,12 @@ inline phase_info detect_phases(const series_digest& d, const phase_options& o =
     const std::uint64_t a = std::max(h, n - std::min<std::uint64_t>(n - h, o.max_sample));
     if (d.tail.size() < n - a) throw std::invalid_argument("detect_phases: the digest's tail is too short");
     std::vector<double> pre(E + 1, 0.0);
-    for (std::size_t i = 0; i < E; ++i) pre[i + 1] = pre[i] + d.prefix[i];
+    for (std::size_t i = 0; i < E; ++i)
+        pre[i + 1] = pre[i] + d.prefix[i];
     std::vector<double> seg_pre(segs + 1, pre[E]);
-    for (std::size_t k = 0; k < segs; ++k) seg_pre[k + 1] = seg_pre[k] + d.segment_sums[k];
-    auto sum_to = [&](std::uint64_t x) {  // sum of the first x values, pro rata inside a segment
+    for (std::size_t k = 0; k < segs; ++k)
+        seg_pre[k + 1] = seg_pre[k] + d.segment_sums[k];
+    auto sum_to = [&](std::uint64_t x) { // sum of the first x values, pro rata inside a segment
         if (x <= E) return pre[x];
         std::uint64_t k = (x - E) / sw, rest = (x - E) % sw;
         if (k >= segs) return seg_pre[segs];
@@ -151,11 +159,12 @@ inline phase_info detect_phases(const series_digest& d, const phase_options& o =
     std::uint64_t startup = 0;
     for (std::uint64_t s = 0; s < h && s + w <= E; ++s)
         if ((pre[s + w] - pre[s]) / static_cast<double>(w) < floor_mean) startup = s + w;
-    const std::uint64_t per_window = (w + sw - 1) / sw;  // segments per window
+    const std::uint64_t per_window = (w + sw - 1) / sw; // segments per window
     for (std::uint64_t k = 0; k + per_window <= segs; ++k) {
         std::uint64_t start = E + k * sw, end = E + (k + per_window) * sw;
         if (start >= h || end > n) break;
-        if ((seg_pre[k + per_window] - seg_pre[k]) / static_cast<double>(end - start) < floor_mean) startup = end;
+        if ((seg_pre[k + per_window] - seg_pre[k]) / static_cast<double>(end - start) < floor_mean)
+            startup = end;
     }
     if (startup > h) startup = h <= E ? h : E + (h - E) / sw * sw;
     r.startup = static_cast<std::size_t>(startup);

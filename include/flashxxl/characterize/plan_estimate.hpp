@@ -20,7 +20,7 @@ namespace flashxxl::characterize {
 //! A byte count that reached this saturated: the true value does not fit 64 bits, so it exceeds
 //! every limit (plans of absurd counts x blocks x repeats must not wrap to a small number).
 inline constexpr std::uint64_t saturated_bytes = saturated;
-using flashxxl::saturating_add;  // flashxxl/saturating.hpp, also as characterize::
+using flashxxl::saturating_add; // flashxxl/saturating.hpp, also as characterize::
 using flashxxl::saturating_mul;
 //! A non-negative byte count computed in floating point, saturated instead of converted out of range.
 inline std::uint64_t saturating_bytes(double x) {
@@ -28,7 +28,8 @@ inline std::uint64_t saturating_bytes(double x) {
 }
 //! A bound for messages: "2 GiB", or "more than 16 EiB (beyond 64-bit arithmetic)" when saturated.
 inline std::string format_bound(std::uint64_t bytes) {
-    if (bytes == saturated_bytes) return "more than " + format_bytes(double(bytes)) + " (beyond 64-bit arithmetic)";
+    if (bytes == saturated_bytes)
+        return "more than " + format_bytes(double(bytes)) + " (beyond 64-bit arithmetic)";
     return format_bytes(double(bytes));
 }
 
@@ -38,15 +39,15 @@ struct plan_cost {
     //! count-limited writes exactly, time-limited writes at their write budget (one span per run,
     //! timed_write_budget), sweeps over every size self-scaling may reach.
     std::uint64_t bytes_written = 0;
-    std::uint64_t bytes_read = 0;    //!< rough: time-limited reads at the assumed rate
-    double seconds = 0;              //!< expected device time including pauses (rough)
-    bool exact = false;              //!< true when measured on a model, false for this estimate
+    std::uint64_t bytes_read = 0; //!< rough: time-limited reads at the assumed rate
+    double seconds = 0;           //!< expected device time including pauses (rough)
+    bool exact = false;           //!< true when measured on a model, false for this estimate
 };
 
 //! Rates assumed for a real target whose speed is not known yet (time and reads only).
 struct assumed_device {
-    double mib_s = 100;         //!< sequential throughput
-    double latency_s = 0.0002;  //!< per-request cost on top of the transfer
+    double mib_s = 100;        //!< sequential throughput
+    double latency_s = 0.0002; //!< per-request cost on top of the transfer
 };
 
 //! The estimate for a checked plan (spans resolved). Bytes written are an upper bound that
@@ -90,8 +91,12 @@ inline plan_cost estimate_plan(const std::vector<experiment_step>& steps, const 
     };
     for (const auto& s : steps) {
         switch (s.kind) {
-        case step_kind::pause: c.seconds += s.time_s; break;
-        case step_kind::fill: fill(s.pattern.span, s.pattern.block); break;
+        case step_kind::pause:
+            c.seconds += s.time_s;
+            break;
+        case step_kind::fill:
+            fill(s.pattern.span, s.pattern.block);
+            break;
         case step_kind::random_state: {
             // the last request may pass the target by up to max - alignment bytes
             std::uint64_t b = saturating_add(s.state_bytes ? s.state_bytes : s.pattern.span, s.state_max);
@@ -129,7 +134,8 @@ inline plan_cost estimate_plan(const std::vector<experiment_step>& steps, const 
             std::uint64_t bb = s.burst_block ? s.burst_block : s.pattern.block;
             c.bytes_written = saturating_add(c.bytes_written, timed_write_budget(s.pattern.span) / bb * bb);
             c.bytes_written = saturating_add(
-                c.bytes_written, saturating_mul(s.windows, window_write_budget(s.pattern.span, s.pattern.block, s.windows)));
+                c.bytes_written,
+                saturating_mul(s.windows, window_write_budget(s.pattern.span, s.pattern.block, s.windows)));
             c.seconds += s.burst_time_s + s.window_s * double(s.windows);
             break;
         }
@@ -138,7 +144,8 @@ inline plan_cost estimate_plan(const std::vector<experiment_step>& steps, const 
             double ios = double(s.length * s.repeat);
             c.seconds += 2 * xfer(ios * double(s.pattern.block), ios);
             std::uint64_t bytes = saturating_mul(static_cast<std::uint64_t>(ios), s.pattern.block);
-            c.bytes_read = saturating_add(c.bytes_read, saturating_mul(bytes, s.kind == step_kind::stride ? 2 : 1));
+            c.bytes_read =
+                saturating_add(c.bytes_read, saturating_mul(bytes, s.kind == step_kind::stride ? 2 : 1));
             if (s.kind == step_kind::write_read) c.bytes_written = saturating_add(c.bytes_written, bytes);
             break;
         }
@@ -162,11 +169,13 @@ inline void check_write_volume(std::uint64_t bytes_written, std::uint64_t capaci
                                std::optional<std::uint64_t> max_write, bool force) {
     const bool saturated = bytes_written == saturated_bytes;
     std::ostringstream ratio;
-    ratio << std::fixed << std::setprecision(1) << (capacity ? double(bytes_written) / double(capacity) : 0.0);
+    ratio << std::fixed << std::setprecision(1)
+          << (capacity ? double(bytes_written) / double(capacity) : 0.0);
     std::string plan = "the plan writes up to " + format_bound(bytes_written) + " (" +
-                       (saturated ? std::string("more than ") : std::string()) + std::to_string(bytes_written) +
-                       " bytes) to '" + target + "', " + (saturated ? "more than " : "") + ratio.str() +
-                       " x its size of " + format_bytes(double(capacity));
+                       (saturated ? std::string("more than ") : std::string()) +
+                       std::to_string(bytes_written) + " bytes) to '" + target + "', " +
+                       (saturated ? "more than " : "") + ratio.str() + " x its size of " +
+                       format_bytes(double(capacity));
     if (max_write) {
         if (saturated || bytes_written > *max_write)
             throw config_error("--max-write " + format_bytes(double(*max_write)) + ": " + plan +

@@ -16,7 +16,8 @@ public:
     //! A permutation of [0, n) chosen by `seed`; n = 0 gives an empty permutation.
     random_permutation(std::uint64_t n, std::uint64_t seed) : n_(n), seed_(seed) {
         unsigned bits = 2;
-        while (bits < 64 && (std::uint64_t(1) << bits) < n) ++bits;
+        while (bits < 64 && (std::uint64_t(1) << bits) < n)
+            ++bits;
         if (bits % 2) ++bits;
         half_bits_ = bits / 2;
         half_mask_ = half_bits_ >= 32 ? 0xffffffffull : ((std::uint64_t(1) << half_bits_) - 1);

@@ -1,4 +1,5 @@
-// Br and Bw from a block-size sweep: the smallest blocks reaching a share of peak throughput (and io_threads beside them).
+// Br and Bw from a block-size sweep: the smallest blocks reaching a share of peak throughput (and io_threads
+// beside them).
 #pragma once
 
 #include <algorithm>
@@ -31,11 +32,11 @@ struct curve_point {
 //! The recommendation and the curves it came from.
 struct recommendation {
     std::map<std::string, std::vector<curve_point>> curves; //!< code ("SR", "RW@4KiB") -> ascending blocks
-    double peak_read_mib_s = 0;      //!< max over SR and RR at every block size
-    double peak_seq_write_mib_s = 0; //!< max over SW at every block size
-    std::optional<std::uint64_t> br;            //!< from RR at block-aligned offsets
-    std::optional<std::uint64_t> bw_aligned;    //!< from RW at block-aligned offsets: the recommended Bw
-    std::optional<std::uint64_t> bw_unaligned;  //!< from RW at 4 KiB-granular offsets (seeds/000 Table 3.1)
+    double peak_read_mib_s = 0;                             //!< max over SR and RR at every block size
+    double peak_seq_write_mib_s = 0;                        //!< max over SW at every block size
+    std::optional<std::uint64_t> br;                        //!< from RR at block-aligned offsets
+    std::optional<std::uint64_t> bw_aligned;   //!< from RW at block-aligned offsets: the recommended Bw
+    std::optional<std::uint64_t> bw_unaligned; //!< from RW at 4 KiB-granular offsets (seeds/000 Table 3.1)
     recommendation_options options;
     //! Random reads of Br at several queue depths (real targets; measure_queue_depths) and the
     //! smallest depth within io_threads_share of the best: the device line's io_threads.
@@ -66,8 +67,9 @@ inline recommendation recommend(const characterization& c, const recommendation_
     std::map<std::string, std::map<std::uint64_t, std::pair<double, double>>> acc; // bytes, seconds
     for (const auto& run : c.runs) {
         const io_pattern& p = run.pattern;
-        bool baseline = run.mix_code.empty() && p.shift == 0 && p.parallel == 1 &&
-                        (p.order == address_order::random || (p.order == address_order::ordered && p.incr == 1));
+        bool baseline =
+            run.mix_code.empty() && p.shift == 0 && p.parallel == 1 &&
+            (p.order == address_order::random || (p.order == address_order::ordered && p.incr == 1));
         if (!baseline || run.seconds <= 0) continue;
         auto& cell = acc[run.code][p.block];
         cell.first += static_cast<double>(run.bytes);
@@ -80,7 +82,8 @@ inline recommendation recommend(const characterization& c, const recommendation_
         double m = 0;
         auto it = r.curves.find(code);
         if (it != r.curves.end())
-            for (const auto& p : it->second) m = std::max(m, p.mib_s);
+            for (const auto& p : it->second)
+                m = std::max(m, p.mib_s);
         return m;
     };
     r.peak_read_mib_s = std::max(peak("SR"), peak("RR"));
@@ -94,7 +97,8 @@ inline recommendation recommend(const characterization& c, const recommendation_
     };
     r.br = knee("RR", o.read_share * r.peak_read_mib_s);
     r.bw_aligned = knee("RW", o.write_share * r.peak_seq_write_mib_s);
-    r.bw_unaligned = knee("RW@" + format_size(o.unaligned_granularity), o.write_share * r.peak_seq_write_mib_s);
+    r.bw_unaligned =
+        knee("RW@" + format_size(o.unaligned_granularity), o.write_share * r.peak_seq_write_mib_s);
     return r;
 }
 
@@ -125,7 +129,8 @@ inline std::string config_snippet(const recommendation& r, const std::string& pa
          (r.bw_unaligned ? format_size(*r.bw_unaligned) : std::string("not reached")) + ")\n";
     if (r.br && r.bw_aligned && block_sizes::whole_reads_bw(*r.br, *r.bw_aligned) != *r.bw_aligned)
         s += "# bw=" + format_size(block_sizes::whole_reads_bw(*r.br, *r.bw_aligned)) + ", not " +
-             format_size(*r.bw_aligned) + ": a write block holds whole read blocks (Bw >= Br and a multiple of it)\n";
+             format_size(*r.bw_aligned) +
+             ": a write block holds whole read blocks (Bw >= Br and a multiple of it)\n";
     s += std::string(flash ? "flash=" : "disk=") + path + "," + format_size(size) + ",syscall name=" + name;
     s += recommended_block_options(r) + "\n";
     return s;

@@ -10,11 +10,11 @@ namespace flashxxl::characterize {
 
 //! What seeds/000 Section 3.3.3 and Appendix C report after a burst of random writes.
 struct recovery_info {
-    double median_mib_s = 0;   //!< median throughput of the windows after the burst
-    double recovery_s = 0;     //!< time from the burst's end to the start of the first window at
-                               //!< >= fraction x median (0: recovered at once)
+    double median_mib_s = 0; //!< median throughput of the windows after the burst
+    double recovery_s = 0;   //!< time from the burst's end to the start of the first window at
+                             //!< >= fraction x median (0: recovered at once)
     std::size_t first_recovered_window = 0;
-    bool recovered = false;    //!< false when no window reached the level
+    bool recovered = false; //!< false when no window reached the level
 };
 
 //! seeds/000 Appendix C: "how long it took the device to recover back to 60% of the median

@@ -36,8 +36,9 @@ struct recorder_limits {
     void check() const {
         if (phases.max_sample < 1 || exact_requests < phases.max_sample || max_segments < 2 ||
             max_segments % 2 || first_segment < 1 || trace_buckets < 2 || cdf_points < 1)
-            throw std::invalid_argument("recorder_limits: need exact_requests >= phases.max_sample, an even "
-                                        "max_segments >= 2, first_segment, trace_buckets >= 2 and cdf_points >= 1");
+            throw std::invalid_argument(
+                "recorder_limits: need exact_requests >= phases.max_sample, an even "
+                "max_segments >= 2, first_segment, trace_buckets >= 2 and cdf_points >= 1");
     }
 
     //! Upper bound of the heap bytes a recorder with these limits holds at any time, including
@@ -45,13 +46,13 @@ struct recorder_limits {
     std::uint64_t working_bytes(bool plot_data) const {
         const std::uint64_t d = sizeof(double), acc = latency_accumulator::heap_bytes(relative_error);
         std::uint64_t b = 0;
-        b += exact_requests * d * 3 / 2;             // the prefix, while it grows (old and new array)
-        b += (exact_requests + 1) * d;               // finish(): prefix sums / sorted copy / summary copy
-        b += phases.max_sample * d;                  // the tail
-        b += (max_segments + 3) * (sizeof(latency_accumulator) + acc);  // segments, counted, two in finish()
-        b += max_segments * (2 * d + sizeof(std::uint64_t)) + 64 * d;   // the digest's segment arrays
+        b += exact_requests * d * 3 / 2; // the prefix, while it grows (old and new array)
+        b += (exact_requests + 1) * d;   // finish(): prefix sums / sorted copy / summary copy
+        b += phases.max_sample * d;      // the tail
+        b += (max_segments + 3) * (sizeof(latency_accumulator) + acc); // segments, counted, two in finish()
+        b += max_segments * (2 * d + sizeof(std::uint64_t)) + 64 * d;  // the digest's segment arrays
         if (plot_data) b += trace_buckets * sizeof(trace_bucket) * 2 + (cdf_points + 2) * sizeof(cdf_point);
-        return b + 4096;                             // small vectors and allocator rounding
+        return b + 4096; // small vectors and allocator rounding
     }
     //! Upper bound of the heap bytes of the plot data one finished run keeps (0 without plot data).
     std::uint64_t plot_bytes(bool plot_data) const {
@@ -61,13 +62,13 @@ struct recorder_limits {
 
 //! What a finished run reports.
 struct recorded_run {
-    std::uint64_t ios = 0;       //!< requests recorded
-    std::uint64_t ignored = 0;   //!< leading requests left out of `latency` and `seconds`
-    double seconds = 0;          //!< summed response time of the counted requests
-    latency_summary latency;     //!< of the counted requests
-    phase_info phases;           //!< of the whole series
-    latency_trace trace;         //!< plot data: the series, downsampled (empty without plot data)
-    std::vector<cdf_point> cdf;  //!< plot data: CDF of all requests when the trace is downsampled
+    std::uint64_t ios = 0;      //!< requests recorded
+    std::uint64_t ignored = 0;  //!< leading requests left out of `latency` and `seconds`
+    double seconds = 0;         //!< summed response time of the counted requests
+    latency_summary latency;    //!< of the counted requests
+    phase_info phases;          //!< of the whole series
+    latency_trace trace;        //!< plot data: the series, downsampled (empty without plot data)
+    std::vector<cdf_point> cdf; //!< plot data: CDF of all requests when the trace is downsampled
 };
 
 //! Takes one run's response times as they come and keeps at most: the first exact_requests
@@ -98,8 +99,9 @@ public:
     void add(double t) {
         if (trace_) trace_->add(t);
         if (n_ < l_.exact_requests) {
-            if (prefix_.size() == prefix_.capacity())  // grow by doubling, never past exact_requests
-                prefix_.reserve(std::min(l_.exact_requests, std::max<std::size_t>(64, 2 * prefix_.capacity())));
+            if (prefix_.size() == prefix_.capacity()) // grow by doubling, never past exact_requests
+                prefix_.reserve(
+                    std::min(l_.exact_requests, std::max<std::size_t>(64, 2 * prefix_.capacity())));
             prefix_.push_back(t);
             ++n_;
             return;
@@ -122,7 +124,8 @@ public:
     std::uint64_t memory_usage() const {
         std::uint64_t b = prefix_.capacity() * sizeof(double) + tail_.capacity() * sizeof(double) +
                           segments_.capacity() * sizeof(latency_accumulator);
-        for (const auto& s : segments_) b += s.memory_usage();
+        for (const auto& s : segments_)
+            b += s.memory_usage();
         if (counted_) b += counted_->memory_usage();
         if (trace_) b += trace_->memory_usage();
         return b;
@@ -132,8 +135,10 @@ public:
     recorded_run finish() {
         recorded_run r;
         r.ios = n_;
-        if (n_ <= l_.exact_requests) finish_exact(r);
-        else finish_streaming(r);
+        if (n_ <= l_.exact_requests)
+            finish_exact(r);
+        else
+            finish_streaming(r);
         if (trace_) {
             trace_->shrink();
             r.trace = std::move(*trace_);
@@ -163,8 +168,9 @@ private:
         r.phases = detect_phases(prefix_, l_.phases);
         r.ignored = std::min<std::uint64_t>(auto_ ? r.phases.startup : ignore_, n_);
         r.latency = summarize(prefix_, static_cast<std::size_t>(r.ignored));
-        for (std::size_t i = static_cast<std::size_t>(r.ignored); i < prefix_.size(); ++i) r.seconds += prefix_[i];
-        if (trace_ && trace_->width() > 1) {  // a downsampled trace: CDF points from the sorted series
+        for (std::size_t i = static_cast<std::size_t>(r.ignored); i < prefix_.size(); ++i)
+            r.seconds += prefix_[i];
+        if (trace_ && trace_->width() > 1) { // a downsampled trace: CDF points from the sorted series
             std::vector<double> v(prefix_);
             std::sort(v.begin(), v.end());
             std::uint64_t step = (n_ + l_.cdf_points - 1) / l_.cdf_points;
@@ -197,27 +203,34 @@ private:
         if (auto_) {
             r.ignored = r.phases.startup;
             if (r.ignored <= E) {
-                for (std::size_t i = static_cast<std::size_t>(r.ignored); i < E; ++i) acc.add(prefix_[i]);
-                for (const auto& s : segments_) acc.merge(s);
-            } else {  // a segment boundary (detect_phases on a digest)
-                for (std::size_t k = static_cast<std::size_t>((r.ignored - E) / width_); k < segments_.size(); ++k)
+                for (std::size_t i = static_cast<std::size_t>(r.ignored); i < E; ++i)
+                    acc.add(prefix_[i]);
+                for (const auto& s : segments_)
+                    acc.merge(s);
+            } else { // a segment boundary (detect_phases on a digest)
+                for (std::size_t k = static_cast<std::size_t>((r.ignored - E) / width_); k < segments_.size();
+                     ++k)
                     acc.merge(segments_[k]);
             }
         } else {
             r.ignored = std::min(ignore_, n_);
-            for (std::size_t i = static_cast<std::size_t>(std::min(r.ignored, E)); i < E; ++i) acc.add(prefix_[i]);
+            for (std::size_t i = static_cast<std::size_t>(std::min(r.ignored, E)); i < E; ++i)
+                acc.add(prefix_[i]);
             acc.merge(*counted_);
         }
         r.latency = acc.summary();
         r.seconds = acc.sum();
-        if (trace_) {  // CDF points of the whole run from the histograms
+        if (trace_) { // CDF points of the whole run from the histograms
             latency_accumulator all(l_.relative_error);
-            for (double t : prefix_) all.add(t);
-            for (const auto& s : segments_) all.merge(s);
+            for (double t : prefix_)
+                all.add(t);
+            for (const auto& s : segments_)
+                all.merge(s);
             std::uint64_t step = (n_ + l_.cdf_points - 1) / l_.cdf_points;
             r.cdf.reserve(static_cast<std::size_t>((n_ + step - 1) / step + 1));
             for (std::uint64_t i = 0; i < n_; i += step)
-                r.cdf.push_back({static_cast<float>(all.value_at_rank(i + 1)), static_cast<float>(double(i + 1) / double(n_))});
+                r.cdf.push_back({static_cast<float>(all.value_at_rank(i + 1)),
+                                 static_cast<float>(double(i + 1) / double(n_))});
             r.cdf.push_back({static_cast<float>(all.max()), 1.0f});
         }
         std::vector<double>().swap(prefix_);
@@ -234,7 +247,7 @@ private:
     std::size_t tail_pos_ = 0;
     std::uint64_t width_ = 1;
     std::vector<latency_accumulator> segments_;
-    std::optional<latency_accumulator> counted_;  // ignore=N: the requests from max(N, prefix end) on
+    std::optional<latency_accumulator> counted_; // ignore=N: the requests from max(N, prefix end) on
     std::optional<latency_trace> trace_;
 };
 

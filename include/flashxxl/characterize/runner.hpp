@@ -30,7 +30,7 @@ struct runner_options {
     //! Run records keep plot data (a latency_trace and CDF points, at most
     //! recorder_limits::plot_bytes() each); off: statistics only.
     bool plot_data = true;
-    recorder_limits recorder;                 //!< what each run keeps of its response times
+    recorder_limits recorder; //!< what each run keeps of its response times
     //! Refuse a plan whose measurements may need more (estimate_memory(), check_memory()).
     std::uint64_t memory_bytes = default_memory_budget;
     std::uint64_t max_requests_per_run = 200000000; //!< a time-limited run never issues more than this
@@ -70,7 +70,8 @@ public:
         res_.alignment = t_.alignment();
         res_.base_offset = t_.base_offset();
         total_weight_ = 0;
-        for (const auto& s : steps) total_weight_ += weight(s);
+        for (const auto& s : steps)
+            total_weight_ += weight(s);
         done_weight_ = 0;
         for (const auto& s : steps) {
             current_ = s.label;
@@ -85,15 +86,20 @@ public:
 private:
     static double weight(const experiment_step& s) {
         switch (s.kind) {
-        case step_kind::pause: return 0.05;
-        case step_kind::run: return static_cast<double>(s.repeat);
+        case step_kind::pause:
+            return 0.05;
+        case step_kind::run:
+            return static_cast<double>(s.repeat);
         case step_kind::sweep: {
             double sizes = 1;
-            for (std::uint64_t b = s.from; b < s.to; b *= 2) sizes += 1;
+            for (std::uint64_t b = s.from; b < s.to; b *= 2)
+                sizes += 1;
             return sizes * static_cast<double>(s.sweep_patterns.size() * s.repeat);
         }
-        case step_kind::burst: return 3;
-        default: return 1;
+        case step_kind::burst:
+            return 3;
+        default:
+            return 1;
         }
     }
     void report(double partial) {
@@ -117,19 +123,31 @@ private:
 
     void run_step(const experiment_step& s) {
         switch (s.kind) {
-        case step_kind::pause: idle(s.time_s); break;
-        case step_kind::fill: fill(s.pattern, s.pattern.block, true); break;
-        case step_kind::random_state: random_state(s); break;
+        case step_kind::pause:
+            idle(s.time_s);
+            break;
+        case step_kind::fill:
+            fill(s.pattern, s.pattern.block, true);
+            break;
+        case step_kind::random_state:
+            random_state(s);
+            break;
         case step_kind::run:
             for (std::uint64_t r = 0; r < s.repeat; ++r) {
                 res_.runs.push_back(run_pattern(s, s.pattern, r, false, static_cast<double>(r) / s.repeat));
                 idle(s.between_s);
             }
             break;
-        case step_kind::sweep: sweep(s); break;
-        case step_kind::burst: burst(s); break;
+        case step_kind::sweep:
+            sweep(s);
+            break;
+        case step_kind::burst:
+            burst(s);
+            break;
         case step_kind::stride:
-        case step_kind::write_read: stride(s); break;
+        case step_kind::write_read:
+            stride(s);
+            break;
         }
     }
 
@@ -139,7 +157,8 @@ private:
         std::uint64_t n = 0;
         for (std::uint64_t off = span.offset; off < end; off += block) {
             issue(io_op::write, off, std::min(block, end - off));
-            if (++n % 4096 == 0 && own_step) report(static_cast<double>(off - span.offset) / static_cast<double>(span.span));
+            if (++n % 4096 == 0 && own_step)
+                report(static_cast<double>(off - span.offset) / static_cast<double>(span.span));
         }
     }
 
@@ -178,7 +197,8 @@ private:
         double elapsed = 0;
         auto wall_start = std::chrono::steady_clock::now();
         std::uint64_t cap = s.count ? s.count : o_.max_requests_per_run;
-        std::uint64_t write_budget = s.time_s > 0 ? timed_write_budget(p.span) : ~std::uint64_t(0), written = 0;
+        std::uint64_t write_budget = s.time_s > 0 ? timed_write_budget(p.span) : ~std::uint64_t(0),
+                      written = 0;
         response_recorder recorder(o_.recorder, s.ignore, s.ignore_auto, o_.plot_data);
         double share = 1.0 / static_cast<double>(std::max<std::uint64_t>(s.repeat, 1));
         if (in_sweep) share = 0; // sweep progress is reported per point
@@ -230,7 +250,8 @@ private:
         std::uint64_t points = 0, planned = static_cast<std::uint64_t>(weight(s));
         for (std::uint64_t b = s.from; b <= s.max_block && b <= s.pattern.span; b *= 2) {
             bool any = false;
-            for (const auto& x : st) any = any || x.active;
+            for (const auto& x : st)
+                any = any || x.active;
             if (!any) break;
             if (s.fill_block) fill(s.pattern, s.fill_block);
             for (std::size_t i = 0; i < s.sweep_patterns.size(); ++i) {
@@ -257,7 +278,8 @@ private:
                     res_.runs.push_back(std::move(rec));
                     idle(s.between_s);
                     ++points;
-                    report(std::min(0.99, static_cast<double>(points) / static_cast<double>(std::max<std::uint64_t>(planned, 1))));
+                    report(std::min(0.99, static_cast<double>(points) /
+                                              static_cast<double>(std::max<std::uint64_t>(planned, 1))));
                 }
                 double thr = secs > 0 ? static_cast<double>(bytes) / secs : 0;
                 std::string code = p.code();
@@ -287,8 +309,8 @@ private:
         offset_generator rg(rp, s.seed * 31 + 5, t_.alignment());
         double elapsed = 0;
         std::uint64_t burst_budget = timed_write_budget(s.pattern.span);
-        for (std::uint64_t k = 0; k < o_.max_requests_per_run && elapsed < s.burst_time_s &&
-                                  (k + 1) * rp.block <= burst_budget;
+        for (std::uint64_t k = 0;
+             k < o_.max_requests_per_run && elapsed < s.burst_time_s && (k + 1) * rp.block <= burst_budget;
              ++k) {
             elapsed += issue(io_op::write, rg(k), rp.block);
             ++rec.burst_ios;
@@ -303,8 +325,8 @@ private:
             double acc = 0;
             std::uint64_t bytes = 0;
             std::uint64_t window_budget = window_write_budget(s.pattern.span, sp.block, s.windows);
-            for (std::uint64_t k = 0; k < o_.max_requests_per_run && acc < s.window_s && bytes + sp.block <= window_budget;
-                 ++k) {
+            for (std::uint64_t k = 0;
+                 k < o_.max_requests_per_run && acc < s.window_s && bytes + sp.block <= window_budget; ++k) {
                 acc += issue(io_op::write, sg(i++), sp.block);
                 bytes += sp.block;
             }
@@ -332,10 +354,13 @@ private:
             std::uint64_t base = s.pattern.offset + pos(rng) * a;
             double first = 0, second = 0;
             if (rec.write_read) {
-                for (std::uint64_t k = 0; k < s.length; ++k) first += issue(io_op::write, base + k * s.stride, rec.block);
-                for (std::uint64_t k = 0; k < s.length; ++k) second += issue(io_op::read, base + k * s.stride, rec.block);
+                for (std::uint64_t k = 0; k < s.length; ++k)
+                    first += issue(io_op::write, base + k * s.stride, rec.block);
+                for (std::uint64_t k = 0; k < s.length; ++k)
+                    second += issue(io_op::read, base + k * s.stride, rec.block);
             } else {
-                for (std::uint64_t k = 0; k < s.length; ++k) first += issue(io_op::read, base + k * s.stride, rec.block);
+                for (std::uint64_t k = 0; k < s.length; ++k)
+                    first += issue(io_op::read, base + k * s.stride, rec.block);
                 random_permutation perm(s.length, rng());
                 for (std::uint64_t k = 0; k < s.length; ++k)
                     second += issue(io_op::read, base + perm[k] * s.stride, rec.block);

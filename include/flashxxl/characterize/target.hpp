@@ -16,8 +16,8 @@ namespace flashxxl::characterize {
 
 //! What target::concurrent_reads did.
 struct concurrent_reads_result {
-    std::uint64_t requests = 0;  //!< reads completed
-    double seconds = 0;          //!< wall time from the first issue to the last completion
+    std::uint64_t requests = 0; //!< reads completed
+    double seconds = 0;         //!< wall time from the first issue to the last completion
 };
 
 //! A device under test. Offsets are in the target's own range [0, capacity()). `io()` checks
@@ -38,8 +38,10 @@ public:
     //! read or `time_limit` seconds passed. Every offset is checked first. nullopt when the
     //! target serves one request at a time (a model).
     std::optional<concurrent_reads_result> concurrent_reads(const std::vector<std::uint64_t>& offsets,
-                                                            std::uint64_t length, unsigned depth, double time_limit) {
-        for (std::uint64_t off : offsets) guard().check(io_op::read, off, length);
+                                                            std::uint64_t length, unsigned depth,
+                                                            double time_limit) {
+        for (std::uint64_t off : offsets)
+            guard().check(io_op::read, off, length);
         return do_concurrent_reads(offsets, length, std::max(1u, depth), time_limit);
     }
 

@@ -1,4 +1,5 @@
-// An LRU cache of Br sub-blocks of flashxxl::map's primary nodes, keyed by (node, sub-block), with a fixed number of slots.
+// An LRU cache of Br sub-blocks of flashxxl::map's primary nodes, keyed by (node, sub-block), with a fixed
+// number of slots.
 #pragma once
 
 #include <cstdint>
@@ -65,7 +66,8 @@ public:
     //! Forgets every sub-block of `node` (`sub_blocks` of them).
     void erase_node(std::uint64_t node, std::uint64_t sub_blocks) {
         if (index_.empty()) return;
-        for (std::uint64_t j = 0; j < sub_blocks; ++j) erase(node, j);
+        for (std::uint64_t j = 0; j < sub_blocks; ++j)
+            erase(node, j);
     }
     //! Forgets everything (the buffers stay).
     void clear() {
@@ -90,10 +92,14 @@ private:
 
     void unlink(std::uint32_t s) {
         slot& x = slots_[s];
-        if (x.prev != none) slots_[x.prev].next = x.next;
-        else head_ = x.next;
-        if (x.next != none) slots_[x.next].prev = x.prev;
-        else tail_ = x.prev;
+        if (x.prev != none)
+            slots_[x.prev].next = x.next;
+        else
+            head_ = x.next;
+        if (x.next != none)
+            slots_[x.next].prev = x.prev;
+        else
+            tail_ = x.prev;
         x.prev = x.next = none;
     }
     void push_front(std::uint32_t s) {
@@ -119,7 +125,7 @@ private:
     std::uint64_t block_bytes_;
     memory_account* account_;
     std::vector<slot> slots_;
-    std::uint64_t used_ = 0;  // slots with a buffer
+    std::uint64_t used_ = 0; // slots with a buffer
     std::unordered_map<std::uint64_t, std::uint32_t> index_;
     std::uint32_t head_ = none, tail_ = none;
 };

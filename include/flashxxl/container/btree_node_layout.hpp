@@ -1,4 +1,5 @@
-// The on-device format of one primary node of flashxxl::map: a Bw block laid out as a static B-tree of Br sub-blocks.
+// The on-device format of one primary node of flashxxl::map: a Bw block laid out as a static B-tree of Br
+// sub-blocks.
 #pragma once
 
 #include <algorithm>
@@ -25,20 +26,20 @@ constexpr std::size_t btree_max_levels = 8;
 //! The header at the start of sub-block 0 of every primary node.
 struct btree_node_header {
     std::uint32_t magic;
-    std::uint8_t leaf;    //!< 1 for a leaf of the primary tree
-    std::uint8_t top;     //!< the level stored in sub-block 0 after the header (0: the entries)
+    std::uint8_t leaf; //!< 1 for a leaf of the primary tree
+    std::uint8_t top;  //!< the level stored in sub-block 0 after the header (0: the entries)
     std::uint16_t unused;
-    std::uint32_t count;  //!< entries in the node
+    std::uint32_t count; //!< entries in the node
     std::uint32_t unused2;
-    std::uint64_t next;   //!< the next leaf (leaves), else btree_no_node
-    std::array<std::uint32_t, btree_max_levels> first_block;  //!< first sub-block of level l < top
+    std::uint64_t next;                                      //!< the next leaf (leaves), else btree_no_node
+    std::array<std::uint32_t, btree_max_levels> first_block; //!< first sub-block of level l < top
 };
 static_assert(std::is_trivially_copyable<btree_node_header>::value, "header is stored as bytes");
 
 //! Where the top level starts in sub-block 0.
 constexpr std::uint64_t btree_root_offset = 128;
 static_assert(sizeof(btree_node_header) <= btree_root_offset, "header fits before the root area");
-constexpr std::uint32_t btree_magic = 0x46584254;  // "FXBT"
+constexpr std::uint32_t btree_magic = 0x46584254; // "FXBT"
 
 //! The layout of a primary node whose entries have type Entry (a struct whose first member is
 //! `key`, of type Key). A node is one Bw block of S = Bw / Br sub-blocks:
@@ -55,8 +56,7 @@ constexpr std::uint32_t btree_magic = 0x46584254;  // "FXBT"
 //! Br, Bw). Loading a whole node reads sub-block 0 and the level-0 sub-blocks only; the index
 //! levels are rebuilt from the entries on every write. capacity() is the most entries whose
 //! layout fits in S sub-blocks.
-template <class Key, class Entry>
-class btree_node_layout {
+template <class Key, class Entry> class btree_node_layout {
 public:
     static_assert(std::is_trivially_copyable<Key>::value && std::is_trivially_copyable<Entry>::value,
                   "flashxxl::map stores keys and values as bytes: both must be trivially copyable");
@@ -64,25 +64,28 @@ public:
     //! config_error naming `what` when a node of `b` cannot hold at least 4 entries or a Br
     //! block cannot hold two keys.
     btree_node_layout(const block_sizes& b, const char* what)
-        : br_(b.br), sub_blocks_(b.bw / b.br), per_block_(b.br / sizeof(Entry)), keys_per_block_(b.br / sizeof(Key)),
-          root_entries_((b.br - btree_root_offset) / sizeof(Entry)),
+        : br_(b.br), sub_blocks_(b.bw / b.br), per_block_(b.br / sizeof(Entry)),
+          keys_per_block_(b.br / sizeof(Key)), root_entries_((b.br - btree_root_offset) / sizeof(Entry)),
           root_keys_((b.br - btree_root_offset) / sizeof(Key)) {
         if (keys_per_block_ < 2 || root_keys_ < 2 || per_block_ < 1)
-            throw config_error(std::string("flashxxl::map: ") + what + " entries of " + std::to_string(sizeof(Entry)) +
-                               " bytes (keys of " + std::to_string(sizeof(Key)) + ") are too large for Br = " +
-                               format_size(b.br));
+            throw config_error(std::string("flashxxl::map: ") + what + " entries of " +
+                               std::to_string(sizeof(Entry)) + " bytes (keys of " +
+                               std::to_string(sizeof(Key)) + ") are too large for Br = " + format_size(b.br));
         // The largest count whose layout fits: blocks_used() grows with the count.
         std::uint64_t lo = 0, hi = sub_blocks_ * per_block_ + root_entries_ + 1;
         while (hi - lo > 1) {
             std::uint64_t mid = lo + (hi - lo) / 2;
-            if (fits(mid)) lo = mid;
-            else hi = mid;
+            if (fits(mid))
+                lo = mid;
+            else
+                hi = mid;
         }
         capacity_ = lo;
         if (capacity_ < 4)
             throw config_error(std::string("flashxxl::map: a node of ") + b.describe() + " holds only " +
                                std::to_string(capacity_) + " " + what + " entries of " +
-                               std::to_string(sizeof(Entry)) + " bytes; it needs at least 4 (larger Br or Bw)");
+                               std::to_string(sizeof(Entry)) +
+                               " bytes; it needs at least 4 (larger Br or Bw)");
     }
 
     std::uint64_t capacity() const { return capacity_; }
@@ -98,7 +101,7 @@ public:
         counts[0] = n;
         unsigned l = 0;
         while (counts[l] > (l == 0 ? root_entries_ : root_keys_)) {
-            if (l + 1 >= btree_max_levels) return btree_max_levels;  // never fits
+            if (l + 1 >= btree_max_levels) return btree_max_levels; // never fits
             std::uint64_t per = l == 0 ? per_block_ : keys_per_block_;
             counts[l + 1] = (counts[l] + per - 1) / per;
             ++l;
@@ -111,7 +114,8 @@ public:
         unsigned top = levels(n, counts);
         if (top >= btree_max_levels) return ~std::uint64_t(0);
         std::uint64_t used = 1;
-        for (unsigned l = 0; l < top; ++l) used += (counts[l] + per(l) - 1) / per(l);
+        for (unsigned l = 0; l < top; ++l)
+            used += (counts[l] + per(l) - 1) / per(l);
         return used;
     }
     bool fits(std::uint64_t n) const { return blocks_used(n) <= sub_blocks_; }
@@ -142,8 +146,10 @@ public:
             for (std::uint64_t i = 0; i < counts[l]; ++i) {
                 char* dst = base + (i / in_block) * br_ + (i % in_block) * item_bytes(l);
                 const Entry* src = entries + i * stride;
-                if (l == 0) std::memcpy(dst, static_cast<const void*>(src), sizeof(Entry));
-                else std::memcpy(dst, static_cast<const void*>(&src->key), sizeof(Key));
+                if (l == 0)
+                    std::memcpy(dst, static_cast<const void*>(src), sizeof(Entry));
+                else
+                    std::memcpy(dst, static_cast<const void*>(&src->key), sizeof(Key));
             }
             stride *= l == 0 ? per_block_ : keys_per_block_;
         }
@@ -166,12 +172,14 @@ public:
     void decode(const char* in, Entry* out) const {
         btree_node_header h = header(in);
         if (h.top == 0) {
-            std::memcpy(static_cast<void*>(out), in + btree_root_offset, std::uint64_t(h.count) * sizeof(Entry));
+            std::memcpy(static_cast<void*>(out), in + btree_root_offset,
+                        std::uint64_t(h.count) * sizeof(Entry));
             return;
         }
         for (std::uint64_t done = 0, b = 0; done < h.count; ++b) {
             std::uint64_t take = std::min<std::uint64_t>(per_block_, h.count - done);
-            std::memcpy(static_cast<void*>(out + done), in + (h.first_block[0] + b) * br_, take * sizeof(Entry));
+            std::memcpy(static_cast<void*>(out + done), in + (h.first_block[0] + b) * br_,
+                        take * sizeof(Entry));
             done += take;
         }
     }
@@ -184,8 +192,8 @@ private:
 
     std::uint64_t br_;
     std::uint64_t sub_blocks_;
-    std::uint64_t per_block_;       // E
-    std::uint64_t keys_per_block_;  // K
+    std::uint64_t per_block_;      // E
+    std::uint64_t keys_per_block_; // K
     std::uint64_t root_entries_;
     std::uint64_t root_keys_;
     std::uint64_t capacity_ = 0;

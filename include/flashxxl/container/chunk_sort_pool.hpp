@@ -62,9 +62,9 @@ private:
         void* last;
         int batch;
     };
-    void start();  // called with the mutex held
+    void start(); // called with the mutex held
     void serve();
-    void sort_one(const chunk& c);  // keeps a comparator's exception for wait()
+    void sort_one(const chunk& c); // keeps a comparator's exception for wait()
 
     sort_function sort_;
     const void* order_;
@@ -73,14 +73,13 @@ private:
     std::mutex mutex_;
     std::condition_variable work_, done_;
     std::deque<chunk> queue_;
-    std::size_t outstanding_[2] = {0, 0};  // queued or being sorted, per batch
+    std::size_t outstanding_[2] = {0, 0}; // queued or being sorted, per batch
     bool stop_ = false;
-    std::exception_ptr error_[2];  // the first comparator exception not yet reported, per batch
+    std::exception_ptr error_[2]; // the first comparator exception not yet reported, per batch
 };
 
 //! chunk_sort_pool's sort_function for items T ordered by Cmp: sort_range.
-template <class T, class Cmp>
-void sort_chunk_with(void* first, void* last, const void* order) {
+template <class T, class Cmp> void sort_chunk_with(void* first, void* last, const void* order) {
     sort_range(static_cast<T*>(first), static_cast<T*>(last), *static_cast<const Cmp*>(order));
 }
 

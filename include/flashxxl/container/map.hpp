@@ -1,4 +1,5 @@
-// flashxxl::map: the two-level B-tree of seeds/001 Section 3.2 (primary nodes of Bw, each a B-tree of Br sub-blocks).
+// flashxxl::map: the two-level B-tree of seeds/001 Section 3.2 (primary nodes of Bw, each a B-tree of Br
+// sub-blocks).
 #pragma once
 
 #include <algorithm>
@@ -61,8 +62,7 @@ namespace flashxxl {
 //! The same for an exception from Cmp: every split, borrow and merge compares and checks before
 //! it moves an entry, so an update that throws changes no item (restructuring completed further
 //! up its path stays; check_structure() passes). Not thread-safe.
-template <class Key, class T, class Cmp = std::less<Key>>
-class map {
+template <class Key, class T, class Cmp = std::less<Key>> class map {
     struct leaf_entry {
         Key key;
         T value;
@@ -97,8 +97,10 @@ public:
             map_ = o.map_;
             leaf_ = o.leaf_;
             pos_ = o.pos_;
-            if (o.item_) item_.emplace(*o.item_);
-            else item_.reset();
+            if (o.item_)
+                item_.emplace(*o.item_);
+            else
+                item_.reset();
             return *this;
         }
         reference operator*() const { return *item_; }
@@ -187,7 +189,8 @@ public:
           cache_(slot_count_, blocks_.br, &account_) {
         staging_ = aligned_buffer(blocks_.bw, &account_);
         frames_.resize(frame_count_);
-        for (frame& f : frames_) f.buf = aligned_buffer(blocks_.bw, &account_);
+        for (frame& f : frames_)
+            f.buf = aligned_buffer(blocks_.bw, &account_);
         frame_of_.reserve(frame_count_);
     }
     //! The same with the block sizes of the device role `r` is placed on.
@@ -296,7 +299,8 @@ public:
             std::uint64_t child = child_of(id, k);
             const bool child_leaf = h == 2;
             if (info(child).count <= min_fill(child_leaf)) {
-                if (refill_child(id, child, child_leaf, k)) {  // the root's two children merged: one level less
+                if (refill_child(id, child, child_leaf,
+                                 k)) { // the root's two children merged: one level less
                     id = root_;
                     h = height_;
                     continue;
@@ -325,9 +329,9 @@ public:
     //! (the last ones evenly), then each level above. The map must be empty (invalid_request
     //! otherwise); unsorted or duplicate keys throw invalid_request naming the position, and
     //! any failure (also out_of_space) leaves the map empty.
-    template <class ForwardIt>
-    void bulk_load(ForwardIt first, ForwardIt last) {
-        if (!empty()) throw invalid_request("flashxxl::map::bulk_load: the map is not empty (clear() it first)");
+    template <class ForwardIt> void bulk_load(ForwardIt first, ForwardIt last) {
+        if (!empty())
+            throw invalid_request("flashxxl::map::bulk_load: the map is not empty (clear() it first)");
         clear();
         const std::uint64_t n = static_cast<std::uint64_t>(std::distance(first, last));
         if (n == 0) return;
@@ -338,10 +342,7 @@ public:
             throw;
         }
     }
-    template <class Range>
-    void bulk_load(const Range& r) {
-        bulk_load(std::begin(r), std::end(r));
-    }
+    template <class Range> void bulk_load(const Range& r) { bulk_load(std::begin(r), std::end(r)); }
 
     //! Removes every item; the nodes' extents go back (nothing is written).
     void clear() {
@@ -366,7 +367,8 @@ public:
     //! flush(), then empties both caches: the next operations start cold.
     void drop_cache() {
         flush();
-        for (frame& f : frames_) f.id = no_node;
+        for (frame& f : frames_)
+            f.id = no_node;
         frame_of_.clear();
         cache_.clear();
     }
@@ -468,9 +470,8 @@ private:
     private:
         frame* f_;
     };
-    template <class Entry>
-    struct block_view {
-        const Entry* entries;  // entries [first, first + n) of the node
+    template <class Entry> struct block_view {
+        const Entry* entries; // entries [first, first + n) of the node
         std::uint64_t first;
         std::uint64_t n;
     };
@@ -484,34 +485,42 @@ private:
         const std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
         const std::uint64_t slot = b.br + detail::btree_block_cache::bookkeeping_per_slot;
         if (usable < 4 * b.bw + 4 * slot)
-            throw config_error("flashxxl::map: memory budget " + format_bytes(double(memory)) + " is too small for " +
-                               b.describe() + " (need at least " + format_bytes(double(min_memory(b))) +
+            throw config_error("flashxxl::map: memory budget " + format_bytes(double(memory)) +
+                               " is too small for " + b.describe() + " (need at least " +
+                               format_bytes(double(min_memory(b))) +
                                ": three node frames and a staging block of Bw, four Br sub-blocks)");
         // About half of what is left after staging for frames, at least 3.
-        return std::max<std::uint64_t>(3, std::min<std::uint64_t>((usable - b.bw) / 2 / b.bw,
-                                                                  (usable - b.bw - 4 * slot) / b.bw));
+        return std::max<std::uint64_t>(
+            3, std::min<std::uint64_t>((usable - b.bw) / 2 / b.bw, (usable - b.bw - 4 * slot) / b.bw));
     }
     static std::uint64_t plan_slots(std::uint64_t memory, const block_sizes& b, std::uint64_t frames) {
         const std::uint64_t usable = memory - reserve(memory);
         return (usable - (frames + 1) * b.bw) / (b.br + detail::btree_block_cache::bookkeeping_per_slot);
     }
 
-    std::uint64_t capacity(bool leaf) const { return leaf ? leaf_layout_.capacity() : inner_layout_.capacity(); }
+    std::uint64_t capacity(bool leaf) const {
+        return leaf ? leaf_layout_.capacity() : inner_layout_.capacity();
+    }
     std::uint64_t min_fill(bool leaf) const { return capacity(leaf) / 2; }
 
     static leaf_entry* leaves(frame& f) { return std::launder(reinterpret_cast<leaf_entry*>(f.buf.data())); }
-    static inner_entry* inners(frame& f) { return std::launder(reinterpret_cast<inner_entry*>(f.buf.data())); }
+    static inner_entry* inners(frame& f) {
+        return std::launder(reinterpret_cast<inner_entry*>(f.buf.data()));
+    }
 
     //! First entry whose key is not less than k.
     std::uint64_t leaf_position(const leaf_entry* e, std::uint64_t n, const Key& k) const {
         return std::uint64_t(
-            std::lower_bound(e, e + n, k, [this](const leaf_entry& a, const Key& b) { return cmp_(a.key, b); }) - e);
+            std::lower_bound(e, e + n, k,
+                             [this](const leaf_entry& a, const Key& b) { return cmp_(a.key, b); }) -
+            e);
     }
     //! Last entry whose key is not greater than k, or 0.
     template <class Item, class KeyOf>
     std::uint64_t last_not_greater(const Item* a, std::uint64_t n, const Key& k, KeyOf key_of) const {
         std::uint64_t i = std::uint64_t(
-            std::upper_bound(a, a + n, k, [&](const Key& x, const Item& y) { return cmp_(x, key_of(y)); }) - a);
+            std::upper_bound(a, a + n, k, [&](const Key& x, const Item& y) { return cmp_(x, key_of(y)); }) -
+            a);
         return i > 0 ? i - 1 : 0;
     }
     std::uint64_t child_index(const inner_entry* e, std::uint64_t n, const Key& k) const {
@@ -539,15 +548,17 @@ private:
     //! One Bw write of staging_ to node `id`.
     void write_staging(std::uint64_t id) {
         const extent& e = nodes_[id].get();
-        rethrow_out_of_space_in("flashxxl::map", [&] {  // a translation layer may have no room
+        rethrow_out_of_space_in("flashxxl::map", [&] { // a translation layer may have no room
             stxxl::request_ptr r = e.dev->awrite(staging_.data(), e.offset, blocks_.bw, role_);
             e.dev->wait(r, role_);
         });
         ++node_writes_;
     }
     void write_back(frame& f) {
-        if (f.leaf) leaf_layout_.encode(leaves(f), f.count, true, f.next, staging_.data());
-        else inner_layout_.encode(inners(f), f.count, false, no_node, staging_.data());
+        if (f.leaf)
+            leaf_layout_.encode(leaves(f), f.count, true, f.next, staging_.data());
+        else
+            inner_layout_.encode(inners(f), f.count, false, no_node, staging_.data());
         write_staging(f.id);
         f.dirty = false;
     }
@@ -589,8 +600,10 @@ private:
         if (frame* f = cached(id)) return *f;
         frame& f = victim();
         char* s = staging_.data();
-        if (const char* b0 = cache_.find(id, 0)) std::memcpy(s, b0, blocks_.br);
-        else read_blocks(id, 0, 1, s);
+        if (const char* b0 = cache_.find(id, 0))
+            std::memcpy(s, b0, blocks_.br);
+        else
+            read_blocks(id, 0, 1, s);
         detail::btree_node_header h = leaf_layout::header(s);
         if (h.leaf) {
             std::uint64_t nb = leaf_layout_.entry_blocks(h);
@@ -601,14 +614,14 @@ private:
             if (nb) read_blocks(id, h.first_block[0], nb, s + h.first_block[0] * blocks_.br);
             inner_layout_.decode(s, inners(f));
         }
-        frame_of_[id] = index_of(f);  // bad_alloc: the frame stays free
+        frame_of_[id] = index_of(f); // bad_alloc: the frame stays free
         f.id = id;
         f.leaf = h.leaf != 0;
         f.count = h.count;
         f.next = h.next;
         f.dirty = false;
         f.tick = ++tick_;
-        cache_.erase_node(id, leaf_layout_.sub_blocks());  // the frame is the copy to use now
+        cache_.erase_node(id, leaf_layout_.sub_blocks()); // the frame is the copy to use now
         ++node_loads_;
         return f;
     }
@@ -618,9 +631,8 @@ private:
     std::uint64_t allocate_node() {
         if (free_ids_.empty() && free_ids_.capacity() < nodes_.size() + 1)
             free_ids_.reserve(std::max<std::size_t>(2 * free_ids_.capacity(), nodes_.size() + 1));
-        owned_extent e = rethrow_out_of_space_in("flashxxl::map", [&] {
-            return machine_->allocate(role_, blocks_.bw, allocations_++);
-        });
+        owned_extent e = rethrow_out_of_space_in(
+            "flashxxl::map", [&] { return machine_->allocate(role_, blocks_.bw, allocations_++); });
         if (!free_ids_.empty()) {
             std::uint64_t id = free_ids_.back();
             nodes_[id] = std::move(e);
@@ -636,7 +648,7 @@ private:
         std::uint64_t id = allocate_node();
         try {
             frame_of_[id] = index_of(f);
-        } catch (...) {  // bad_alloc: the node goes back, the frame stays free
+        } catch (...) { // bad_alloc: the node goes back, the frame stays free
             nodes_[id].reset();
             free_ids_.push_back(id);
             throw;
@@ -693,7 +705,8 @@ private:
         }
         const std::uint64_t e = lay.entries_per_block();
         const char* blk = fetch(id, h.first_block[0] + p);
-        return {std::launder(reinterpret_cast<const Entry*>(blk)), p * e, std::min(e, std::uint64_t(h.count) - p * e)};
+        return {std::launder(reinterpret_cast<const Entry*>(blk)), p * e,
+                std::min(e, std::uint64_t(h.count) - p * e)};
     }
 
     //! The child of internal node `id` whose subtree holds `k`.
@@ -709,7 +722,8 @@ private:
     //! The leaf whose range holds `k`.
     std::uint64_t descend(const Key& k) {
         std::uint64_t id = root_;
-        for (unsigned h = height_; h > 1; --h) id = child_of(id, k);
+        for (unsigned h = height_; h > 1; --h)
+            id = child_of(id, k);
         return id;
     }
     //! An iterator at the first item of leaf `id` (end() for an empty root leaf).
@@ -735,8 +749,9 @@ private:
             detail::btree_node_header h;
             block_view<leaf_entry> v = walk<leaf_entry>(id, leaf_layout_, &k, h);
             std::uint64_t local = leaf_position(v.entries, v.n, k);
-            if (local < v.n) return iterator(this, id, v.first + local, v.entries[local].key, v.entries[local].value);
-            if (v.first + v.n < h.count) {  // the first entry of the next entry sub-block
+            if (local < v.n)
+                return iterator(this, id, v.first + local, v.entries[local].key, v.entries[local].value);
+            if (v.first + v.n < h.count) { // the first entry of the next entry sub-block
                 const std::uint64_t block = h.first_block[0] + v.first / leaf_layout_.entries_per_block() + 1;
                 const leaf_entry* e = std::launder(reinterpret_cast<const leaf_entry*>(fetch(id, block)));
                 return iterator(this, id, v.first + v.n, e[0].key, e[0].value);
@@ -763,11 +778,13 @@ private:
                 ++it.pos_;
                 const leaf_entry* e;
                 if (h.top == 0) {
-                    e = std::launder(reinterpret_cast<const leaf_entry*>(fetch(it.leaf_, 0) + detail::btree_root_offset)) +
+                    e = std::launder(reinterpret_cast<const leaf_entry*>(fetch(it.leaf_, 0) +
+                                                                         detail::btree_root_offset)) +
                         it.pos_;
                 } else {
                     const std::uint64_t per = leaf_layout_.entries_per_block();
-                    e = std::launder(reinterpret_cast<const leaf_entry*>(fetch(it.leaf_, h.first_block[0] + it.pos_ / per))) +
+                    e = std::launder(reinterpret_cast<const leaf_entry*>(
+                            fetch(it.leaf_, h.first_block[0] + it.pos_ / per))) +
                         it.pos_ % per;
                 }
                 it.item_.emplace(e->key, e->value);
@@ -775,8 +792,10 @@ private:
             }
             next = h.next;
         }
-        if (next == no_node) it = end();
-        else it = first_of_leaf(next);
+        if (next == no_node)
+            it = end();
+        else
+            it = first_of_leaf(next);
     }
 
     // ---- updates ----------------------------------------------------------------------------
@@ -877,13 +896,17 @@ private:
         if (i + 1 < p.count) {
             frame& s = load(pe[i + 1].child);
             pin ps(s);
-            if (s.count > min_fill(leaf)) borrow_from_right(p, i, c, s);
-            else merge(p, i, c, s);
+            if (s.count > min_fill(leaf))
+                borrow_from_right(p, i, c, s);
+            else
+                merge(p, i, c, s);
         } else {
             frame& s = load(pe[i - 1].child);
             pin ps(s);
-            if (s.count > min_fill(leaf)) borrow_from_left(p, i, s, c);
-            else merge(p, i - 1, s, c);
+            if (s.count > min_fill(leaf))
+                borrow_from_left(p, i, s, c);
+            else
+                merge(p, i - 1, s, c);
         }
         if (p.id == root_ && p.count == 1) {
             root_ = pe[0].child;
@@ -900,15 +923,20 @@ private:
             leaf_entry* ce = leaves(c);
             leaf_entry* se = leaves(s);
             std::memcpy(static_cast<void*>(ce + c.count), static_cast<const void*>(se), sizeof(leaf_entry));
-            std::memmove(static_cast<void*>(se), static_cast<const void*>(se + 1), (s.count - 1) * sizeof(leaf_entry));
-            std::memcpy(static_cast<void*>(&pe[i + 1].key), static_cast<const void*>(&se[0].key), sizeof(Key));
+            std::memmove(static_cast<void*>(se), static_cast<const void*>(se + 1),
+                         (s.count - 1) * sizeof(leaf_entry));
+            std::memcpy(static_cast<void*>(&pe[i + 1].key), static_cast<const void*>(&se[0].key),
+                        sizeof(Key));
         } else {
             inner_entry* ce = inners(c);
             inner_entry* se = inners(s);
-            std::memcpy(static_cast<void*>(&ce[c.count].key), static_cast<const void*>(&pe[i + 1].key), sizeof(Key));
+            std::memcpy(static_cast<void*>(&ce[c.count].key), static_cast<const void*>(&pe[i + 1].key),
+                        sizeof(Key));
             ce[c.count].child = se[0].child;
-            std::memcpy(static_cast<void*>(&pe[i + 1].key), static_cast<const void*>(&se[1].key), sizeof(Key));
-            std::memmove(static_cast<void*>(se), static_cast<const void*>(se + 1), (s.count - 1) * sizeof(inner_entry));
+            std::memcpy(static_cast<void*>(&pe[i + 1].key), static_cast<const void*>(&se[1].key),
+                        sizeof(Key));
+            std::memmove(static_cast<void*>(se), static_cast<const void*>(se + 1),
+                         (s.count - 1) * sizeof(inner_entry));
         }
         ++c.count;
         --s.count;
@@ -920,16 +948,20 @@ private:
         if (c.leaf) {
             leaf_entry* ce = leaves(c);
             leaf_entry* se = leaves(s);
-            std::memmove(static_cast<void*>(ce + 1), static_cast<const void*>(ce), c.count * sizeof(leaf_entry));
-            std::memcpy(static_cast<void*>(ce), static_cast<const void*>(se + s.count - 1), sizeof(leaf_entry));
+            std::memmove(static_cast<void*>(ce + 1), static_cast<const void*>(ce),
+                         c.count * sizeof(leaf_entry));
+            std::memcpy(static_cast<void*>(ce), static_cast<const void*>(se + s.count - 1),
+                        sizeof(leaf_entry));
             std::memcpy(static_cast<void*>(&pe[i].key), static_cast<const void*>(&ce[0].key), sizeof(Key));
         } else {
             inner_entry* ce = inners(c);
             inner_entry* se = inners(s);
             // c's old entry 0 gets the separator that was above it.
             std::memcpy(static_cast<void*>(&ce[0].key), static_cast<const void*>(&pe[i].key), sizeof(Key));
-            std::memmove(static_cast<void*>(ce + 1), static_cast<const void*>(ce), c.count * sizeof(inner_entry));
-            std::memcpy(static_cast<void*>(ce), static_cast<const void*>(se + s.count - 1), sizeof(inner_entry));
+            std::memmove(static_cast<void*>(ce + 1), static_cast<const void*>(ce),
+                         c.count * sizeof(inner_entry));
+            std::memcpy(static_cast<void*>(ce), static_cast<const void*>(se + s.count - 1),
+                        sizeof(inner_entry));
             std::memcpy(static_cast<void*>(&pe[i].key), static_cast<const void*>(&ce[0].key), sizeof(Key));
         }
         ++c.count;
@@ -945,7 +977,8 @@ private:
             l.next = r.next;
         } else {
             inner_entry* re = inners(r);
-            std::memcpy(static_cast<void*>(&re[0].key), static_cast<const void*>(&pe[i + 1].key), sizeof(Key));
+            std::memcpy(static_cast<void*>(&re[0].key), static_cast<const void*>(&pe[i + 1].key),
+                        sizeof(Key));
             std::memcpy(static_cast<void*>(inners(l) + l.count), static_cast<const void*>(re),
                         r.count * sizeof(inner_entry));
         }
@@ -961,8 +994,7 @@ private:
     static std::uint64_t share(std::uint64_t n, std::uint64_t parts, std::uint64_t j) {
         return n / parts + (j < n % parts ? 1 : 0);
     }
-    template <class It>
-    void build(It it, std::uint64_t n) {
+    template <class It> void build(It it, std::uint64_t n) {
         const std::uint64_t leaves_needed = (n + leaf_capacity() - 1) / leaf_capacity();
         std::vector<inner_entry> level;
         level.reserve(leaves_needed);
@@ -972,12 +1004,13 @@ private:
         for (std::uint64_t j = 0; j < leaves_needed; ++j) {
             const std::uint64_t cnt = share(n, leaves_needed, j);
             for (std::uint64_t i = 0; i < cnt; ++i, ++it, ++done) {
-                const auto& item = *it;  // a reference, or a value an input generator made
+                const auto& item = *it; // a reference, or a value an input generator made
                 const Key& key = item.first;
                 if (previous && !cmp_(*previous, key))
-                    throw invalid_request("flashxxl::map::bulk_load: input item " + std::to_string(done) +
-                                          " is not greater than the one before (the input must be sorted by key, "
-                                          "without duplicates)");
+                    throw invalid_request(
+                        "flashxxl::map::bulk_load: input item " + std::to_string(done) +
+                        " is not greater than the one before (the input must be sorted by key, "
+                        "without duplicates)");
                 previous.emplace(key);
                 std::memcpy(static_cast<void*>(&buf[i].key), static_cast<const void*>(&key), sizeof(Key));
                 const T& value = item.second;
@@ -1024,8 +1057,8 @@ private:
     aligned_buffer staging_;
     std::vector<frame> frames_;
     std::unordered_map<std::uint64_t, std::uint32_t> frame_of_;
-    std::vector<owned_extent> nodes_;      // the node directory: node id -> its Bw extent
-    std::vector<std::uint64_t> free_ids_;  // ids of freed nodes, reused first
+    std::vector<owned_extent> nodes_;     // the node directory: node id -> its Bw extent
+    std::vector<std::uint64_t> free_ids_; // ids of freed nodes, reused first
     std::uint64_t root_ = no_node;
     unsigned height_ = 0;
     size_type size_ = 0;

@@ -1,4 +1,5 @@
-// Stable multiway merge of sorted in-memory sequences on several threads (libstdc++'s parallel-mode selection and loser tree).
+// Stable multiway merge of sorted in-memory sequences on several threads (libstdc++'s parallel-mode selection
+// and loser tree).
 #pragma once
 
 #include <algorithm>
@@ -22,7 +23,7 @@
 #include <parallel/parallel.h>
 #include <parallel/equally_split.h>
 #include <parallel/multiway_merge.h>
-#include <parallel/merge.h>  // after multiway_merge.h, which declares what it needs
+#include <parallel/merge.h> // after multiway_merge.h, which declares what it needs
 #include <parallel/multiseq_selection.h>
 
 #include "flashxxl/container/worker_thread.hpp"
@@ -78,10 +79,11 @@ public:
         {
             std::lock_guard<std::mutex> lock(mutex_);
             stop_ = true;
-            round_.fetch_add(1, std::memory_order_release);  // ends the spinning too
+            round_.fetch_add(1, std::memory_order_release); // ends the spinning too
         }
         work_.notify_all();
-        for (std::thread& t : threads_) t.join();
+        for (std::thread& t : threads_)
+            t.join();
     }
 
     //! Threads of the team, the caller included.
@@ -89,8 +91,7 @@ public:
 
     //! Calls job(i) for i in [0, n) (n <= size()), job(0) on the calling thread, and returns
     //! when all are done; rethrows the first exception a job threw.
-    template <class Job>
-    void run(std::size_t n, const Job& job) {
+    template <class Job> void run(std::size_t n, const Job& job) {
         n = std::min(n, size_);
         if (n <= 1) {
             job(0);
@@ -100,7 +101,8 @@ public:
             std::lock_guard<std::mutex> lock(mutex_);
             while (threads_.size() + 1 < size_) {
                 std::size_t id = threads_.size() + 1;
-                threads_.push_back(start_worker_thread("flashxxl merge team", id, size_ - 1, [this, id] { serve(id); }));
+                threads_.push_back(
+                    start_worker_thread("flashxxl merge team", id, size_ - 1, [this, id] { serve(id); }));
             }
             job_ = [&job](std::size_t i) { job(i); };
             jobs_ = n;
@@ -108,7 +110,7 @@ public:
             error_ = nullptr;
             round_.fetch_add(1, std::memory_order_release);
         }
-        work_.notify_all();  // no system call when every thread is still spinning
+        work_.notify_all(); // no system call when every thread is still spinning
         std::exception_ptr mine;
         try {
             job(0);
@@ -125,8 +127,7 @@ public:
 
 private:
     //! Spins (yielding) for at most spin_ until done() holds; returns whether it did.
-    template <class Done>
-    bool spin_until(const Done& done) const {
+    template <class Done> bool spin_until(const Done& done) const {
         if (done()) return true;
         const auto until = std::chrono::steady_clock::now() + spin_;
         do {
@@ -153,7 +154,7 @@ private:
                 if (!error_) error_ = std::current_exception();
             }
             if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-                std::lock_guard<std::mutex> done_lock(mutex_);  // the caller checks under it: no lost wake-up
+                std::lock_guard<std::mutex> done_lock(mutex_); // the caller checks under it: no lost wake-up
                 done_.notify_all();
             }
         }
@@ -166,8 +167,8 @@ private:
     std::condition_variable work_, done_;
     std::function<void(std::size_t)> job_;
     std::size_t jobs_ = 0;
-    std::atomic<std::size_t> pending_{0};   // jobs of this round not done by the team's own threads
-    std::atomic<std::uint64_t> round_{0};   // rounds started (written under mutex_, spun on without it)
+    std::atomic<std::size_t> pending_{0}; // jobs of this round not done by the team's own threads
+    std::atomic<std::uint64_t> round_{0}; // rounds started (written under mutex_, spun on without it)
     bool stop_ = false;
     std::exception_ptr error_;
 };
@@ -179,7 +180,8 @@ private:
 //! 2-, 3- and 4-way special cases are left out: each is another instantiation per item type,
 //! and a sorter's merge steps rarely see so few sequences.
 template <class T, class Before>
-T* loser_tree_merge(std::pair<T*, T*>* first, std::pair<T*, T*>* last, T* out, std::uint64_t n, const Before& before) {
+T* loser_tree_merge(std::pair<T*, T*>* first, std::pair<T*, T*>* last, T* out, std::uint64_t n,
+                    const Before& before) {
     using tree = typename std::conditional<__gnu_parallel::_LoserTreeTraits<T>::_M_use_pointer,
                                            __gnu_parallel::_LoserTreePointer<true, T, Before>,
                                            __gnu_parallel::_LoserTree<true, T, Before>>::type;
@@ -206,7 +208,7 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
     std::uint64_t total = 0;
     // Bookkeeping is a few words per sequence (a merge step may see thousands: every Br block
     // in memory), kept small because it counts against the containers' reserve.
-    std::vector<std::uint32_t> live;  // the non-empty sequences, in order
+    std::vector<std::uint32_t> live; // the non-empty sequences, in order
     live.reserve(seqs.size());
     for (std::size_t s = 0; s < seqs.size(); ++s) {
         total += std::uint64_t(seqs[s].second - seqs[s].first);
@@ -220,12 +222,15 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
         return out + n;
     }
     std::vector<seq> ne(live.size());
-    for (std::size_t s = 0; s < live.size(); ++s) ne[s] = seqs[live[s]];
-    const std::size_t pieces =
-        team == nullptr || n < parallel_merge_min_items ? 1 : std::size_t(std::min<std::uint64_t>(team->size(), n / 4096));
+    for (std::size_t s = 0; s < live.size(); ++s)
+        ne[s] = seqs[live[s]];
+    const std::size_t pieces = team == nullptr || n < parallel_merge_min_items
+                                   ? 1
+                                   : std::size_t(std::min<std::uint64_t>(team->size(), n / 4096));
     if (pieces <= 1) {
         T* end = loser_tree_merge(ne.data(), ne.data() + ne.size(), out, n, before);
-        for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first;
+        for (std::size_t s = 0; s < live.size(); ++s)
+            seqs[live[s]].first = ne[s].first;
         return end;
     }
     // Where piece t starts in sequence s: ne[s].first + cut[t * k + s] (t = pieces: where the
@@ -233,11 +238,13 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
     // when the sequences do; longer ones take the 64-bit path.
     const std::size_t k = ne.size();
     std::uint64_t longest = 0;
-    for (const seq& q : ne) longest = std::max<std::uint64_t>(longest, std::uint64_t(q.second - q.first));
+    for (const seq& q : ne)
+        longest = std::max<std::uint64_t>(longest, std::uint64_t(q.second - q.first));
     if (longest >= (std::uint64_t(1) << 32)) {
         // Not reached by the containers (a chunk holds at most M / sizeof(T) items); kept simple.
         T* end = loser_tree_merge(ne.data(), ne.data() + ne.size(), out, n, before);
-        for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first;
+        for (std::size_t s = 0; s < live.size(); ++s)
+            seqs[live[s]].first = ne[s].first;
         return end;
     }
     // Each piece finds both of its ends by selection on its own thread (the selections cost
@@ -250,9 +257,11 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
     // the exception is rethrown once it has.
     auto select = [&](std::uint64_t rank, std::vector<T*>& split) {
         if (rank == total) {
-            for (std::size_t s = 0; s < k; ++s) split[s] = ne[s].second;
+            for (std::size_t s = 0; s < k; ++s)
+                split[s] = ne[s].second;
         } else if (rank == 0) {
-            for (std::size_t s = 0; s < k; ++s) split[s] = ne[s].first;
+            for (std::size_t s = 0; s < k; ++s)
+                split[s] = ne[s].first;
         } else {
             std::exception_ptr failed;
             auto guarded = [&](const T& a, const T& b) {
@@ -264,7 +273,8 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
                     return false;
                 }
             };
-            __gnu_parallel::multiseq_partition(ne.begin(), ne.end(), std::ptrdiff_t(rank), split.begin(), guarded);
+            __gnu_parallel::multiseq_partition(ne.begin(), ne.end(), std::ptrdiff_t(rank), split.begin(),
+                                               guarded);
             if (failed) std::rethrow_exception(failed);
         }
     };
@@ -273,7 +283,7 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
         select(n * t / pieces, from);
         select(n * (t + 1) / pieces, to);
         std::vector<seq> part(k);
-        std::uint64_t at = 0, len = 0;  // where the piece's output starts; its length
+        std::uint64_t at = 0, len = 0; // where the piece's output starts; its length
         for (std::size_t s = 0; s < k; ++s) {
             part[s] = seq(from[s], to[s]);
             at += std::uint64_t(from[s] - ne[s].first);
@@ -281,9 +291,11 @@ T* merge_sorted(std::vector<std::pair<T*, T*>>& seqs, T* out, std::uint64_t n, c
             len += std::uint64_t(to[s] - from[s]);
         }
         if (len == 0) return;
-        loser_tree_merge(part.data(), part.data() + part.size(), out + at, len, before);  // empty parts are fine
+        loser_tree_merge(part.data(), part.data() + part.size(), out + at, len,
+                         before); // empty parts are fine
     });
-    for (std::size_t s = 0; s < live.size(); ++s) seqs[live[s]].first = ne[s].first + cut[pieces * k + s];
+    for (std::size_t s = 0; s < live.size(); ++s)
+        seqs[live[s]].first = ne[s].first + cut[pieces * k + s];
     return out + n;
 }
 

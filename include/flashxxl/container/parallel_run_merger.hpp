@@ -40,8 +40,7 @@ namespace flashxxl {
 //! show them whenever ties are equal items (e.g. a sort of keys); with distinct items that
 //! compare equal their order may depend on the step boundaries (the sorter does not promise
 //! stability). Memory: a few words per source and per range in memory. Not thread-safe.
-template <class T, class Before, class Source>
-class parallel_run_merger {
+template <class T, class Before, class Source> class parallel_run_merger {
 public:
     parallel_run_merger(Source source, Before before, std::size_t threads)
         : source_(std::move(source)), before_(std::move(before)), team_(threads) {}
@@ -79,22 +78,23 @@ public:
         while (got < n && !live_.empty()) {
             const std::uint64_t moved = step(out + got, n - got);
             if (moved == 0)
-                throw std::logic_error("flashxxl: a merge step moved no item although its inputs are not used up: they "
-                                       "are not sorted by the comparator (is it a strict weak order?)");
+                throw std::logic_error(
+                    "flashxxl: a merge step moved no item although its inputs are not used up: they "
+                    "are not sorted by the comparator (is it a strict weak order?)");
             got += moved;
         }
         return got;
     }
 
 private:
-    using range = std::pair<T*, T*>;  // merge_sorted's sequences (read only)
+    using range = std::pair<T*, T*>; // merge_sorted's sequences (read only)
     static T* writable(const T* p) { return const_cast<T*>(p); }
 
     //! One step: gathers the ranges in memory, bounds them, merges, advances the sources.
     std::uint64_t step(T* out, std::uint64_t room) {
         seqs_.clear();
         first_.clear();
-        const T* bound = nullptr;  // K: the smallest last shown item of a source with more to come
+        const T* bound = nullptr; // K: the smallest last shown item of a source with more to come
         std::uint64_t total = 0;
         const std::uint64_t share = std::max<std::uint64_t>(1, room / live_.size());
         for (std::size_t i : live_) {
@@ -114,14 +114,14 @@ private:
                 if (c != e) last = e - 1;
                 return shown < share;
             });
-            if (shown >= share) more = true;  // ranges not asked for count as items to come
+            if (shown >= share) more = true; // ranges not asked for count as items to come
             total += shown;
             if (more && (bound == nullptr || before_(*last, *bound))) bound = last;
         }
         first_.push_back(seqs_.size());
         std::uint64_t len = std::min(room, total);
         if (bound != nullptr) {
-            const T key = *bound;  // the ranges stay in place during the step; a copy all the same
+            const T key = *bound; // the ranges stay in place during the step; a copy all the same
             std::uint64_t safe = 0;
             for (const range& s : seqs_) {
                 safe += std::uint64_t(std::upper_bound(s.first, s.second, key, before_) - s.first);
@@ -130,7 +130,8 @@ private:
             len = std::min(len, safe);
         }
         begins_.resize(seqs_.size());
-        for (std::size_t s = 0; s < seqs_.size(); ++s) begins_[s] = seqs_[s].first;
+        for (std::size_t s = 0; s < seqs_.size(); ++s)
+            begins_[s] = seqs_[s].first;
         merge_sorted(seqs_, out, len, before_, team_.size() > 1 ? &team_ : nullptr);
         ++steps_;
         advance_sources();
@@ -145,15 +146,17 @@ private:
         events_.clear();
         for (std::size_t j = 0; j + 1 < first_.size(); ++j) {
             std::size_t a = first_[j], b = first_[j + 1];
-            std::size_t reached = a;  // the last range of live_[j] the step took items from
+            std::size_t reached = a; // the last range of live_[j] the step took items from
             for (std::size_t s = a + 1; s < b; ++s)
                 if (seqs_[s].first != begins_[s]) reached = s;
             for (std::size_t s = a; s < reached; ++s) {
                 if (seqs_[s].first != seqs_[s].second)
-                    throw std::logic_error("flashxxl::parallel_run_merger: a range was left before it was used up");
+                    throw std::logic_error(
+                        "flashxxl::parallel_run_merger: a range was left before it was used up");
                 events_.push_back(event{std::uint32_t(j), std::uint32_t(s), true});
             }
-            if (seqs_[reached].first == seqs_[reached].second) events_.push_back(event{std::uint32_t(j), std::uint32_t(reached), false});
+            if (seqs_[reached].first == seqs_[reached].second)
+                events_.push_back(event{std::uint32_t(j), std::uint32_t(reached), false});
             std::size_t i = live_[j];
             cur_[i] = seqs_[reached].first;
             end_[i] = seqs_[reached].second;
@@ -169,11 +172,13 @@ private:
             bool more = source_.next_range(i, c, e, true);
             if (ev.to_shown) {
                 if (!more || c != begins_[ev.seq + 1])
-                    throw std::logic_error("flashxxl::parallel_run_merger: a source skipped a range it had shown");
+                    throw std::logic_error(
+                        "flashxxl::parallel_run_merger: a source skipped a range it had shown");
                 continue;
             }
             // The source's last range of the step is used up: its next one, or the end.
-            while (more && c == e) more = source_.next_range(i, c, e, true);
+            while (more && c == e)
+                more = source_.next_range(i, c, e, true);
             cur_[i] = more ? c : nullptr;
             end_[i] = more ? e : nullptr;
             dead = dead || !more;
@@ -188,11 +193,11 @@ private:
     Source source_;
     Before before_;
     merge_team team_;
-    std::vector<const T*> cur_, end_;  // each source's current range
-    std::vector<std::size_t> live_;    // sources not exhausted, in index order
-    std::vector<range> seqs_;          // the step's ranges
-    std::vector<T*> begins_;           // where they started
-    std::vector<std::size_t> first_;   // seqs_[first_[j], first_[j + 1]) belong to live_[j]
+    std::vector<const T*> cur_, end_; // each source's current range
+    std::vector<std::size_t> live_;   // sources not exhausted, in index order
+    std::vector<range> seqs_;         // the step's ranges
+    std::vector<T*> begins_;          // where they started
+    std::vector<std::size_t> first_;  // seqs_[first_[j], first_[j + 1]) belong to live_[j]
     //! A range of the step that was used up: seqs_[seq], of live_[live]; `to_shown` when the
     //! source's next range is the following one the step saw.
     struct event {
@@ -205,8 +210,7 @@ private:
 
 //! A source of parallel_run_merger over sorted chunks in memory (run formation's run buffer):
 //! chunk i is one range; nothing is read ahead.
-template <class T>
-struct chunk_source {
+template <class T> struct chunk_source {
     const std::vector<std::pair<const T*, const T*>>* chunks;
     bool next_range(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
         if (consumed) return false;
@@ -214,10 +218,7 @@ struct chunk_source {
         end = (*chunks)[i].second;
         return true;
     }
-    template <class F>
-    bool for_each_ready(std::size_t, F&&) const {
-        return false;
-    }
+    template <class F> bool for_each_ready(std::size_t, F&&) const { return false; }
 };
 
 } // namespace flashxxl

@@ -1,4 +1,5 @@
-// An external merge-based priority queue: insertion heap, lazily merged sorted external arrays, range_merger selection.
+// An external merge-based priority queue: insertion heap, lazily merged sorted external arrays, range_merger
+// selection.
 #pragma once
 
 #include <algorithm>
@@ -72,8 +73,7 @@ namespace flashxxl {
 //! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
 //! depends on them. The constructor without block_sizes uses the device's; a compile-time
 //! blocks<Br, Bw>{} converts to block_sizes.
-template <class T, class Cmp = std::less<T>>
-class priority_queue {
+template <class T, class Cmp = std::less<T>> class priority_queue {
 public:
     using value_type = T;
     using reader_type = block_reader<T>;
@@ -85,7 +85,8 @@ public:
     //! one 48-byte segment record per Bw written, counted four times (the inputs and the
     //! output of a merge, vector slack). For Bw = 16 MiB that is 12 bytes per MiB queued.
     std::uint64_t directory_memory(std::uint64_t items) const {
-        std::uint64_t segments = block_layout<T>(blocks_.br).bytes_for(items) / blocks_.bw + 2 * max_arrays_ + 2;
+        std::uint64_t segments =
+            block_layout<T>(blocks_.br).bytes_for(items) / blocks_.bw + 2 * max_arrays_ + 2;
         return 4 * sizeof(segment) * segments;
     }
     //! The smallest budget accepted with block sizes `b`: a 2 x Bw writer, 4 reader slots, a
@@ -101,14 +102,15 @@ public:
     //! writing its external arrays under role `r`. config_error when `b` breaks a rule of
     //! block_sizes, when an item does not fit in one Br block, or when the budget is below
     //! min_memory(b).
-    priority_queue(machine& m, std::uint64_t memory, const block_sizes& b, Cmp cmp = Cmp(), role r = role::hot)
+    priority_queue(machine& m, std::uint64_t memory, const block_sizes& b, Cmp cmp = Cmp(),
+                   role r = role::hot)
         : machine_(&m), memory_(memory), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r) {
-        (void)block_layout<T>(blocks_.br);  // config_error when an item does not fit in one read block
+        (void)block_layout<T>(blocks_.br); // config_error when an item does not fit in one read block
         std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
         if (usable < buffer_floor(blocks_))
             throw config_error("flashxxl::priority_queue: memory budget " + format_bytes(double(memory)) +
-                               " is too small for Br = " + format_bytes(double(blocks_.br)) + ", Bw = " +
-                               format_bytes(double(blocks_.bw)) + " (need at least " +
+                               " is too small for Br = " + format_bytes(double(blocks_.br)) +
+                               ", Bw = " + format_bytes(double(blocks_.bw)) + " (need at least " +
                                format_bytes(double(min_memory(blocks_))) + ")");
         std::uint64_t rest = usable - 2 * blocks_.bw;
         // Three quarters for the arena (an item that stays in it is never written), a quarter
@@ -117,12 +119,14 @@ public:
         // the prefetch: twice the slots merge far less.
         array_prefetch_ = rest / 4 / reader_type::memory_usage(blocks_, 1) >= 16 ? 1 : 0;
         std::uint64_t slot_bytes = reader_type::memory_usage(blocks_, array_prefetch_);
-        std::uint64_t arena_bytes = std::max<std::uint64_t>(std::min(rest / 4 * 3, rest - 4 * slot_bytes), 8192);
+        std::uint64_t arena_bytes =
+            std::max<std::uint64_t>(std::min(rest / 4 * 3, rest - 4 * slot_bytes), 8192);
         arena_capacity_ = std::max<std::uint64_t>(arena_bytes / sizeof(T), 1);
         // The heap stays small enough for the cache (64 Ki items at most); full heaps become
         // sorted internal runs, up to about 64 of them.
         heap_capacity_ = std::min<std::uint64_t>(
-            arena_capacity_, std::max<std::uint64_t>(std::min<std::uint64_t>(arena_capacity_ / 64, 65536), 64));
+            arena_capacity_,
+            std::max<std::uint64_t>(std::min<std::uint64_t>(arena_capacity_ / 64, 65536), 64));
         max_arrays_ = std::size_t((rest - arena_capacity_ * sizeof(T)) / slot_bytes);
         merge_fan_in_ = std::max<std::size_t>(2, max_arrays_ / 2);
         arena_ = aligned_buffer(arena_capacity_ * sizeof(T), &account_);
@@ -133,7 +137,7 @@ public:
         : priority_queue(m, memory, m.block_sizes_for(r), std::move(cmp), r) {}
     priority_queue(const priority_queue&) = delete;
     priority_queue& operator=(const priority_queue&) = delete;
-    ~priority_queue() = default;  // readers wait for their requests; their segments give the extents back
+    ~priority_queue() = default; // readers wait for their requests; their segments give the extents back
 
     //! The block sizes this queue reads and writes with.
     const block_sizes& blocks() const { return blocks_; }
@@ -185,19 +189,19 @@ public:
     //! chunk a run of at least heap_capacity() items, so there are never more internal runs
     //! than one-at-a-time pushes make); when that fills the arena, the runs are spilled as
     //! usual. Input iterators that are not forward iterators are pushed one at a time.
-    template <class It>
-    void push_batch(It first, It last) {
+    template <class It> void push_batch(It first, It last) {
         failed_.check("flashxxl::priority_queue::push_batch");
         using category = typename std::iterator_traits<It>::iterator_category;
         if constexpr (!std::is_base_of<std::forward_iterator_tag, category>::value) {
-            for (; first != last; ++first) push(*first);
+            for (; first != last; ++first)
+                push(*first);
         } else {
             std::uint64_t left = std::uint64_t(std::distance(first, last));
             while (left > 0) {
                 if (spill_due_) retry_spill();
                 if (heap_size_ >= heap_capacity_) seal_heap();
                 const std::uint64_t before = heap_size_;
-                if (before + left < heap_capacity_) {  // the batch stays in the heap
+                if (before + left < heap_capacity_) { // the batch stays in the heap
                     first = copy_to_heap(first, left);
                     left = 0;
                     restore_heap(before);
@@ -229,7 +233,7 @@ public:
             --size_;
             return;
         }
-        failed_.run([&] { merger_.pop(); });  // may read an array's next block
+        failed_.run([&] { merger_.pop(); }); // may read an array's next block
         --size_;
     }
     //! Pops up to `count` items into `out`, in pop order (greatest first); returns how many
@@ -243,8 +247,7 @@ public:
     //! heap's top close behind, small blocks) the queue pops one at a time for a while.
     //! `out` is written directly when it is a T* or a std::vector<T>::iterator, else through
     //! a small staging array on the stack.
-    template <class OutputIt>
-    std::uint64_t pop_batch(OutputIt out, std::uint64_t count) {
+    template <class OutputIt> std::uint64_t pop_batch(OutputIt out, std::uint64_t count) {
         failed_.check("flashxxl::priority_queue::pop_batch");
         return failed_.run([&] { return pop_batch_unchecked(out, count); });
     }
@@ -253,8 +256,7 @@ public:
     static constexpr std::uint64_t bulk_pop_min_items = 4096;
 
 private:
-    template <class OutputIt>
-    std::uint64_t pop_batch_unchecked(OutputIt out, std::uint64_t count) {
+    template <class OutputIt> std::uint64_t pop_batch_unchecked(OutputIt out, std::uint64_t count) {
         count = std::min(count, size_);
         std::uint64_t done = 0;
         while (done < count) {
@@ -281,7 +283,8 @@ private:
                     alignas(T) unsigned char stage[stage_items * sizeof(T)];
                     T* st = std::launder(reinterpret_cast<T*>(stage));
                     got = bulk_pop(st, std::min<std::uint64_t>(want, stage_items));
-                    for (std::uint64_t i = 0; i < got; ++i, ++out) *out = st[i];
+                    for (std::uint64_t i = 0; i < got; ++i, ++out)
+                        *out = st[i];
                 }
                 done += got;
                 // A short step: the bounds are tight here; go on one at a time for a while.
@@ -289,7 +292,8 @@ private:
                 continue;
             }
             // One at a time while the selection's top leaves before the heap's.
-            while (done < count && !merger_.empty() && (heap_size_ == 0 || pop_order_(merger_.top(), heap()[0]))) {
+            while (done < count && !merger_.empty() &&
+                   (heap_size_ == 0 || pop_order_(merger_.top(), heap()[0]))) {
                 *out = merger_.top();
                 ++out;
                 merger_.pop();
@@ -333,10 +337,7 @@ private:
         bool next_range(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
             return (*arrays)[i].reader->next_range(cur, end, consumed);
         }
-        template <class F>
-        bool for_each_ready(std::size_t, F&&) const {
-            return true;
-        }
+        template <class F> bool for_each_ready(std::size_t, F&&) const { return true; }
     };
     //! Internal runs only (for writing them out; parallel_run_merger's protocol): all in memory.
     struct run_source {
@@ -348,12 +349,8 @@ private:
             end = r.end;
             return cur != end;
         }
-        template <class F>
-        bool for_each_ready(std::size_t, F&&) const {
-            return false;
-        }
+        template <class F> bool for_each_ready(std::size_t, F&&) const { return false; }
     };
-
 
     //! Buffer bytes the budget must cover beyond the reserve: a 2 x Bw writer, 4 reader slots
     //! (a Br block and one prefetched) and a small insertion heap.
@@ -365,7 +362,8 @@ private:
     const T* heap() const { return arena_.template as<T>() + used_; }
 
     void check_not_empty(const char* what) const {
-        if (size_ == 0) throw invalid_request(std::string("flashxxl::priority_queue::") + what + " on an empty queue");
+        if (size_ == 0)
+            throw invalid_request(std::string("flashxxl::priority_queue::") + what + " on an empty queue");
     }
     bool from_heap() const {
         if (heap_size_ == 0) return false;
@@ -388,8 +386,9 @@ private:
 
     //! Restarts the selection over the current arrays and runs (positions synced).
     void rebuild_tree() {
-        runs_.erase(std::remove_if(runs_.begin(), runs_.end(), [](const internal_run& r) { return r.cur == r.end; }),
-                    runs_.end());
+        runs_.erase(
+            std::remove_if(runs_.begin(), runs_.end(), [](const internal_run& r) { return r.cur == r.end; }),
+            runs_.end());
         drop_exhausted();
         merger_.start(arrays_.size() + runs_.size());
     }
@@ -414,8 +413,7 @@ private:
     }
     //! Runs f(); a failure passes on (an out_of_space naming this queue as its structure),
     //! latched unless it was a spill that kept the runs.
-    template <class F>
-    void keep_or_latch(F&& f) {
+    template <class F> void keep_or_latch(F&& f) {
         try {
             rethrow_out_of_space_in("flashxxl::priority_queue", f);
         } catch (...) {
@@ -432,8 +430,11 @@ private:
             sort_range(h, h + n, pop_order_);
             runs_.push_back(internal_run{h, h + n});
         } else {
-            team().run(pieces, [&](std::size_t t) { sort_range(h + n * t / pieces, h + n * (t + 1) / pieces, pop_order_); });
-            for (std::size_t t = 0; t < pieces; ++t) runs_.push_back(internal_run{h + n * t / pieces, h + n * (t + 1) / pieces});
+            team().run(pieces, [&](std::size_t t) {
+                sort_range(h + n * t / pieces, h + n * (t + 1) / pieces, pop_order_);
+            });
+            for (std::size_t t = 0; t < pieces; ++t)
+                runs_.push_back(internal_run{h + n * t / pieces, h + n * (t + 1) / pieces});
         }
         used_ += n;
         heap_size_ = 0;
@@ -442,8 +443,7 @@ private:
     }
 
     //! Copies k items from `first` behind the heap's items (room checked by the caller).
-    template <class It>
-    It copy_to_heap(It first, std::uint64_t k) {
+    template <class It> It copy_to_heap(It first, std::uint64_t k) {
         T* dst = heap() + heap_size_;
         for (std::uint64_t i = 0; i < k; ++i, ++first) {
             const T& x = *first;
@@ -459,7 +459,8 @@ private:
         if (4 * (heap_size_ - before) >= heap_size_) {
             std::make_heap(h, h + heap_size_, cmp_);
         } else {
-            for (std::uint64_t i = before + 1; i <= heap_size_; ++i) std::push_heap(h, h + i, cmp_);
+            for (std::uint64_t i = before + 1; i <= heap_size_; ++i)
+                std::push_heap(h, h + i, cmp_);
         }
     }
 
@@ -475,7 +476,7 @@ private:
     std::uint64_t bulk_pop(T* dst, std::uint64_t want) {
         sync_positions();
         bulk_seqs_.clear();
-        const T* bound = nullptr;  // the smallest last item of a current block with more blocks behind
+        const T* bound = nullptr; // the smallest last item of a current block with more blocks behind
         for (array& a : arrays_) {
             reader_type& r = *a.reader;
             if (r.empty()) {
@@ -487,7 +488,8 @@ private:
             bulk_seqs_.emplace_back(c, e);
             if (r.size() > r.run() && (bound == nullptr || pop_order_(*(e - 1), *bound))) bound = e - 1;
         }
-        for (internal_run& run : runs_) bulk_seqs_.emplace_back(const_cast<T*>(run.cur), const_cast<T*>(run.end));
+        for (internal_run& run : runs_)
+            bulk_seqs_.emplace_back(const_cast<T*>(run.cur), const_cast<T*>(run.end));
         // What may leave: a prefix of each range, up to the bound and before the heap's top.
         std::uint64_t safe = 0;
         for (const auto& q : bulk_seqs_) {
@@ -501,14 +503,16 @@ private:
         std::size_t i = 0;
         std::vector<T*>& begins = bulk_begins_;
         begins.clear();
-        for (const auto& q : bulk_seqs_) begins.push_back(q.first);
+        for (const auto& q : bulk_seqs_)
+            begins.push_back(q.first);
         merge_sorted(bulk_seqs_, dst, len, pop_order_, threads_ > 1 ? &team() : nullptr);
         for (array& a : arrays_) {
             const std::uint64_t used = std::uint64_t(bulk_seqs_[i].first - begins[i]);
             if (used > 0) a.reader->pop(used);
             ++i;
         }
-        for (internal_run& run : runs_) run.cur = bulk_seqs_[i++].first;
+        for (internal_run& run : runs_)
+            run.cur = bulk_seqs_[i++].first;
         size_ -= len;
         ++bulk_steps_;
         rebuild_tree();
@@ -523,7 +527,7 @@ private:
         drop_exhausted();
         if (arrays_.size() + 1 > max_arrays_) merge_smallest();
         std::vector<segment> segs;
-        spill_backup_ = runs_;  // the merger consumes runs_; the arena keeps their items
+        spill_backup_ = runs_; // the merger consumes runs_; the arena keeps their items
         try {
             parallel_run_merger<T, pop_order, run_source> m(run_source{&runs_}, pop_order_, threads_);
             m.start(runs_.size());
@@ -560,14 +564,16 @@ private:
     }
 
     void drop_exhausted() {
-        arrays_.erase(std::remove_if(arrays_.begin(), arrays_.end(), [](const array& a) { return a.reader->empty(); }),
-                      arrays_.end());
+        arrays_.erase(
+            std::remove_if(arrays_.begin(), arrays_.end(), [](const array& a) { return a.reader->empty(); }),
+            arrays_.end());
     }
 
     //! Merges arrays_[first, last) into one array (their readers are consumed).
     void merge(std::size_t first, std::size_t last) {
         std::vector<array> in;
-        for (std::size_t i = first; i < last; ++i) in.push_back(std::move(arrays_[i]));
+        for (std::size_t i = first; i < last; ++i)
+            in.push_back(std::move(arrays_[i]));
         arrays_.erase(arrays_.begin() + std::ptrdiff_t(first), arrays_.begin() + std::ptrdiff_t(last));
         parallel_run_merger<T, pop_order, array_source> m(array_source{&in}, pop_order_, threads_);
         m.start(in.size());
@@ -591,8 +597,8 @@ private:
     memory_account account_;
     std::uint64_t arena_capacity_ = 0, heap_capacity_ = 0;
     std::size_t max_arrays_ = 0, merge_fan_in_ = 2;
-    std::size_t array_prefetch_ = 1;    // Br blocks each array's reader prefetches
-    aligned_buffer arena_;              // [0, used_): internal runs; then the insertion heap
+    std::size_t array_prefetch_ = 1; // Br blocks each array's reader prefetches
+    aligned_buffer arena_;           // [0, used_): internal runs; then the insertion heap
     std::uint64_t used_ = 0;
     std::uint64_t heap_size_ = 0;
     std::vector<internal_run> runs_;
@@ -601,15 +607,15 @@ private:
     std::uint64_t size_ = 0;
     std::uint64_t counter_ = 0;
     std::uint64_t merges_ = 0;
-    std::size_t threads_ = default_threads();  // see threads()
+    std::size_t threads_ = default_threads(); // see threads()
     std::uint64_t arrays_written_ = 0;
-    std::unique_ptr<merge_team> team_;                // parallel sorts and bulk pops (see team())
-    std::vector<std::pair<T*, T*>> bulk_seqs_;         // a bulk pop's ranges (read only)
-    std::vector<T*> bulk_begins_;                     // where they started
-    std::uint64_t sequential_pops_ = 0;                // pop_batch(): one at a time for this many
+    std::unique_ptr<merge_team> team_;         // parallel sorts and bulk pops (see team())
+    std::vector<std::pair<T*, T*>> bulk_seqs_; // a bulk pop's ranges (read only)
+    std::vector<T*> bulk_begins_;              // where they started
+    std::uint64_t sequential_pops_ = 0;        // pop_batch(): one at a time for this many
     std::uint64_t bulk_steps_ = 0;
-    bool spill_due_ = false;                           // a spill failed and kept the runs: retry it
-    std::vector<internal_run> spill_backup_;          // the runs as a spill found them
+    bool spill_due_ = false;                 // a spill failed and kept the runs: retry it
+    std::vector<internal_run> spill_backup_; // the runs as a spill found them
     failure_latch failed_;
 };
 

@@ -36,8 +36,7 @@ namespace flashxxl {
 //! "structure flashxxl::queue") leaves the queue as it was: the item is not queued. A
 //! failed write or read (io_failure) loses the items of its block: the queue then throws that
 //! failure from every push, front and pop (failure_latch); size() stays readable.
-template <class T>
-class queue {
+template <class T> class queue {
 public:
     using value_type = T;
     using layout_type = block_layout<T>;
@@ -57,10 +56,11 @@ public:
           per_block_(layout_.items_per_block()), buffer_items_(b.reads_per_write() * per_block_),
           reader_(m, r, b, &account_, 1) {
         if (memory < memory_usage(b))
-            throw config_error("flashxxl::queue: memory budget " + format_bytes(double(memory)) + " is below the " +
-                               format_bytes(double(memory_usage(b))) + " it needs (2 x Bw + 2 x Br, " +
-                               b.describe() + ")");
-        for (auto& buf : buffers_) buf = aligned_buffer(b.bw, &account_);
+            throw config_error("flashxxl::queue: memory budget " + format_bytes(double(memory)) +
+                               " is below the " + format_bytes(double(memory_usage(b))) +
+                               " it needs (2 x Bw + 2 x Br, " + b.describe() + ")");
+        for (auto& buf : buffers_)
+            buf = aligned_buffer(b.bw, &account_);
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
     queue(machine& m, std::uint64_t memory, role r = role::hot) : queue(m, memory, m.block_sizes_for(r), r) {}
@@ -86,7 +86,7 @@ public:
 
     void push(const T& x) {
         failed_.check("flashxxl::queue::push");
-        if (fill_ == buffer_items_) flush();  // lazily: an allocation that fails leaves the queue as it was
+        if (fill_ == buffer_items_) flush(); // lazily: an allocation that fails leaves the queue as it was
         std::memcpy(static_cast<void*>(slot(tail_)), &x, sizeof(T));
         ++fill_;
         step(tail_);
@@ -105,7 +105,7 @@ public:
         failed_.check("flashxxl::queue::pop");
         if (reader_.empty()) hand_over_pending();
         if (!reader_.empty()) {
-            failed_.run([&] { reader_.pop(); });  // may read the next block
+            failed_.run([&] { reader_.pop(); }); // may read the next block
             --size_;
             return;
         }
@@ -140,12 +140,13 @@ private:
     }
     // Writes the full current buffer (items [head_, fill_)) as one Bw write.
     void flush() {
-        hand_over_pending();  // its buffer becomes the next current one
+        hand_over_pending(); // its buffer becomes the next current one
         owned_extent e = rethrow_out_of_space_in("flashxxl::queue", [&] {
-            return machine_->allocate(role_, blocks_.bw, counter_);  // nothing changed yet
+            return machine_->allocate(role_, blocks_.bw, counter_); // nothing changed yet
         });
         ++counter_;
-        pending_req_ = e->dev->awrite(buffers_[current_].data(), e->offset, blocks_.bw, role_);  // on failure e goes back
+        pending_req_ =
+            e->dev->awrite(buffers_[current_].data(), e->offset, blocks_.bw, role_); // on failure e goes back
         pending_dev_ = e->dev;
         pending_ = segment{std::move(e), fill_, head_};
         current_ ^= 1;
@@ -160,7 +161,7 @@ private:
             stxxl::request_ptr r = std::move(pending_req_);
             pending_req_ = nullptr;
             segment s = std::move(*pending_);
-            pending_.reset();  // a failed write's extent goes back with s
+            pending_.reset(); // a failed write's extent goes back with s
             pending_dev_->wait(r, role_);
             reader_.add(std::move(s));
         });
@@ -170,14 +171,14 @@ private:
     role role_;
     block_sizes blocks_;
     layout_type layout_;
-    std::uint64_t per_block_;  // items per Br block
+    std::uint64_t per_block_; // items per Br block
     std::uint64_t buffer_items_;
     memory_account account_;
     block_reader<T> reader_;
     aligned_buffer buffers_[2];
     std::size_t current_ = 0;
-    std::uint64_t head_ = 0, fill_ = 0;  // items [head_, fill_) of the current buffer are queued
-    position head_pos_, tail_;           // head_ and fill_ as positions
+    std::uint64_t head_ = 0, fill_ = 0; // items [head_, fill_) of the current buffer are queued
+    position head_pos_, tail_;          // head_ and fill_ as positions
     std::optional<segment> pending_;
     stxxl::request_ptr pending_req_;
     device* pending_dev_ = nullptr;

@@ -22,15 +22,15 @@ namespace flashxxl {
 //!
 //! Ties go to the item already in the tree (the merge is not stable). Memory: 2 pointers and a
 //! word per source. Not thread-safe.
-template <class T, class Before, class Refill>
-class range_merger {
+template <class T, class Before, class Refill> class range_merger {
 public:
     range_merger(Before before, Refill refill) : before_(std::move(before)), refill_(std::move(refill)) {}
 
     //! (Re)starts the merge over sources [0, k): asks each for its first range, builds the tree.
     void start(std::size_t k) {
         k_ = 1;
-        while (k_ < k) k_ *= 2;
+        while (k_ < k)
+            k_ *= 2;
         cur_.assign(k_, nullptr);
         end_.assign(k_, nullptr);
         for (std::size_t i = 0; i < k; ++i) {
@@ -65,7 +65,7 @@ public:
     //! returns how many.
     std::uint64_t pop_into(T* out, std::uint64_t n) {
         std::uint64_t got = 0;
-        if (k_ == 1) {  // one source: copy whole ranges
+        if (k_ == 1) { // one source: copy whole ranges
             while (got < n && cur_[0] != nullptr) {
                 std::uint64_t k = std::min<std::uint64_t>(n - got, std::uint64_t(end_[0] - cur_[0]));
                 std::memcpy(static_cast<void*>(out + got), cur_[0], k * sizeof(T));
@@ -137,9 +137,9 @@ private:
 
 //! Moves everything merger `m` still holds to the end of `w` (a block_writer or a vector's
 //! stream_writer), straight into its write buffers through its span API.
-template <class Merger, class Writer>
-void drain_into(Merger& m, Writer& w) {
-    while (!m.empty()) w.commit(m.pop_into(w.free_begin(), w.free_run()));
+template <class Merger, class Writer> void drain_into(Merger& m, Writer& w) {
+    while (!m.empty())
+        w.commit(m.pop_into(w.free_begin(), w.free_run()));
 }
 
 } // namespace flashxxl

@@ -1,4 +1,5 @@
-// A sorter that stays an in-memory array while its items are few and becomes a flashxxl::sorter when they are not.
+// A sorter that stays an in-memory array while its items are few and becomes a flashxxl::sorter when they are
+// not.
 #pragma once
 
 #include <algorithm>
@@ -22,8 +23,7 @@ namespace flashxxl {
 //! third of the budget, less what the sorter then needs at least. The sorter gets the budget
 //! less the array, which is moved into it and freed. The output is the sorter's: std::sort
 //! with `Cmp`, so items that compare equal come out in an unspecified order either way.
-template <class T, class Cmp = std::less<T>>
-class small_sorter {
+template <class T, class Cmp = std::less<T>> class small_sorter {
 public:
     using value_type = T;
     using big_sorter = sorter<T, Cmp>;
@@ -36,10 +36,10 @@ public:
     }
 
     //! config_error as flashxxl::sorter's for a budget below big_sorter::min_memory(b).
-    small_sorter(machine& m, std::uint64_t memory, const block_sizes& b, Cmp cmp = Cmp(), role r = role::scratch,
-                 memory_account* account = nullptr)
-        : machine_(&m), memory_(memory), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r), account_(account),
-          limit_(array_limit(memory, b)), charge_(account, 0) {
+    small_sorter(machine& m, std::uint64_t memory, const block_sizes& b, Cmp cmp = Cmp(),
+                 role r = role::scratch, memory_account* account = nullptr)
+        : machine_(&m), memory_(memory), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
+          account_(account), limit_(array_limit(memory, b)), charge_(account, 0) {
         if (memory < big_sorter::min_memory(b))
             throw config_error("flashxxl::small_sorter: memory budget " + format_bytes(double(memory)) +
                                " is below the " + format_bytes(double(big_sorter::min_memory(b))) + " that " +
@@ -104,7 +104,7 @@ private:
         const std::uint64_t now = items_.capacity() * sizeof(T);
         const std::uint64_t next = std::max<std::uint64_t>(2 * now, 64 * sizeof(T));
         if (next > limit_) return false;
-        charge_.set(now + next);  // both arrays while the items move
+        charge_.set(now + next); // both arrays while the items move
         items_.reserve(next / sizeof(T));
         charge_.set(items_.capacity() * sizeof(T));
         return true;
@@ -113,8 +113,8 @@ private:
     //! sorter is taken on only once it holds them all: a spill that fails (out_of_space, a
     //! failed write) leaves the items in the array, and the push may be retried.
     void spill() {
-        auto big = std::make_unique<big_sorter>(*machine_, memory_ - items_.capacity() * sizeof(T), blocks_, cmp_,
-                                                role_, account_);
+        auto big = std::make_unique<big_sorter>(*machine_, memory_ - items_.capacity() * sizeof(T), blocks_,
+                                                cmp_, role_, account_);
         big->push(items_.data(), items_.size());
         big_ = std::move(big);
         std::vector<T>().swap(items_);

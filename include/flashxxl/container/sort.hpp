@@ -19,14 +19,13 @@ struct sort_report {
     //! Times the data was read from the devices: 1 (reading the input) + the sorter's merge
     //! passes. Reads and writes are each about items x sizeof(T) x passes bytes.
     std::uint64_t passes = 0;
-    std::uint64_t runs = 0;         //!< sorted runs formed
-    std::uint64_t peak_memory = 0;  //!< most bytes of buffers held at once (<= the budget)
+    std::uint64_t runs = 0;        //!< sorted runs formed
+    std::uint64_t peak_memory = 0; //!< most bytes of buffers held at once (<= the budget)
 };
 
 //! Memory sort() needs beyond the sorter for a vector with block sizes `b`: an input reader
 //! (2 Br) and an output writer (2 Bw).
-template <class T>
-std::uint64_t sort_stream_memory(const block_sizes& b) {
+template <class T> std::uint64_t sort_stream_memory(const block_sizes& b) {
     return vector<T>::stream_reader::memory_usage(b, 1) + vector<T>::stream_writer::memory_usage(b);
 }
 
@@ -34,21 +33,20 @@ namespace detail {
 
 //! sort()'s work; sort() names itself in an out_of_space from it.
 template <class T, class Cmp>
-sort_report sort_vector(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratch,
-                        std::size_t threads) {
+sort_report sort_vector(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratch, std::size_t threads) {
     using sorter_type = sorter<T, Cmp>;
     const block_sizes b = v.blocks();
     const std::uint64_t streams = sort_stream_memory<T>(b);
     const std::uint64_t minimum = streams + sorter_type::min_memory(b);
     if (memory < minimum)
-        throw config_error("flashxxl::sort: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(minimum)) + " for " + b.describe());
+        throw config_error("flashxxl::sort: memory budget " + format_bytes(double(memory)) +
+                           " is below the minimum " + format_bytes(double(minimum)) + " for " + b.describe());
     memory_account account;
     sort_report report;
     report.items = v.size();
     sorter_type s(v.get_machine(), memory - streams, b, std::move(cmp), scratch, &account);
     s.set_threads(threads);
-    s.expect(v.size());  // double-buffered run formation when it costs no extra pass
+    s.expect(v.size()); // double-buffered run formation when it costs no extra pass
     {
         typename vector<T>::stream_reader in(v, 0, v.size(), 1, &account);
         while (!in.empty()) {
@@ -62,11 +60,11 @@ sort_report sort_vector(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratc
         rethrow_out_of_space_in("flashxxl::sort", [&] {
             v.clear();
             typename vector<T>::stream_writer out(v, &account);
-            drain_into(s, out);  // the sorter has the merger interface (empty, pop_into)
+            drain_into(s, out); // the sorter has the merger interface (empty, pop_into)
             out.finish();
         });
     } catch (...) {
-        v.latch_failure();  // the rest of the input went with the sorter
+        v.latch_failure(); // the rest of the input went with the sorter
         throw;
     }
     report.passes = v.size() == 0 ? 0 : 1 + s.passes();
@@ -95,14 +93,12 @@ sort_report sort_vector(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratc
 template <class T, class Cmp>
 sort_report sort(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch,
                  std::size_t threads = 0) {
-    return rethrow_out_of_space_in("flashxxl::sort", [&] {
-        return detail::sort_vector(v, std::move(cmp), memory, scratch, threads);
-    });
+    return rethrow_out_of_space_in(
+        "flashxxl::sort", [&] { return detail::sort_vector(v, std::move(cmp), memory, scratch, threads); });
 }
 
 //! sort(v, std::less<T>(), memory).
-template <class T>
-sort_report sort(vector<T>& v, std::uint64_t memory) {
+template <class T> sort_report sort(vector<T>& v, std::uint64_t memory) {
     return sort(v, std::less<T>(), memory);
 }
 

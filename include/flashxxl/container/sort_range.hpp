@@ -9,10 +9,11 @@ namespace flashxxl {
 //! partitioning for items of up to 16 bytes, where comparisons are cheap and mispredicted
 //! branches dominate (with it the input phase of sort(vector) on random 8-byte keys took half
 //! the time it took with std::sort).
-template <class T, class Cmp>
-void sort_range(T* first, T* last, const Cmp& cmp) {
-    if constexpr (sizeof(T) <= 16) boost::sort::pdqsort_branchless(first, last, cmp);
-    else boost::sort::pdqsort(first, last, cmp);
+template <class T, class Cmp> void sort_range(T* first, T* last, const Cmp& cmp) {
+    if constexpr (sizeof(T) <= 16)
+        boost::sort::pdqsort_branchless(first, last, cmp);
+    else
+        boost::sort::pdqsort(first, last, cmp);
 }
 
 } // namespace flashxxl

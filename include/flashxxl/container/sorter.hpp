@@ -1,4 +1,5 @@
-// External merge sorter (push / sort / stream out): parallel run formation, Bw-written runs, M/Br-way merging.
+// External merge sorter (push / sort / stream out): parallel run formation, Bw-written runs, M/Br-way
+// merging.
 #pragma once
 
 #include <algorithm>
@@ -37,8 +38,8 @@ namespace flashxxl {
 //! `*s`, `++s` and `empty()`. Run formation fills a buffer of run_capacity() items (about
 //! M - 2 Bw bytes); its first half is sorted by the sorter's own threads (chunk_sort_pool,
 //! threads() of them) as soon as it is filled, while the caller pushes on, the
-//! rest by all of them when the buffer is full, and a full buffer is merged from its sorted chunks straight into the
-//! Bw write buffers (block_writer), which record the last item of every Br block. sort() merges
+//! rest by all of them when the buffer is full, and a full buffer is merged from its sorted chunks straight
+//! into the Bw write buffers (block_writer), which record the last item of every Br block. sort() merges
 //! fan_in() runs at a time until final_fan_in() runs remain, which are merged while the caller
 //! streams the output. A merge reads its runs through one pool of Br buffers
 //! (forecast_prefetcher): one per run, plus about an eighth of the pool that prefetches the
@@ -70,8 +71,7 @@ namespace flashxxl {
 //! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
 //! depends on them. The constructor without block_sizes uses the device's; a compile-time
 //! blocks<Br, Bw>{} converts to block_sizes.
-template <class T, class Cmp = std::less<T>>
-class sorter {
+template <class T, class Cmp = std::less<T>> class sorter {
 public:
     using value_type = T;
     using layout_type = block_layout<T>;
@@ -127,18 +127,18 @@ public:
         : machine_(&m), memory_(memory), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
           account_(account ? account : &own_account_) {
         const std::uint64_t br = blocks_.br, bw = blocks_.bw;
-        (void)layout_type(br);  // config_error when an item does not fit in one read block
+        (void)layout_type(br); // config_error when an item does not fit in one read block
         std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
         if (usable < buffer_floor(blocks_))
             throw config_error("flashxxl::sorter: memory budget " + format_bytes(double(memory)) +
-                               " is too small for Br = " + format_bytes(double(br)) + ", Bw = " +
-                               format_bytes(double(bw)) + " (need at least " +
+                               " is too small for Br = " + format_bytes(double(br)) +
+                               ", Bw = " + format_bytes(double(bw)) + " (need at least " +
                                format_bytes(double(min_memory(blocks_))) +
                                ": two Bw write buffers and a merge pool of 4 Br)");
         run_capacity_ = (usable - 2 * bw) / sizeof(T);
         merge_buffers_ = std::size_t((usable - 2 * bw) / br);
         stage_blocks_ = stage_blocks_for(usable, br);
-        final_buffers_ = std::size_t(usable / br - stage_blocks_);  // the output stage comes from M
+        final_buffers_ = std::size_t(usable / br - stage_blocks_); // the output stage comes from M
         fan_in_ = fan_in_for(merge_buffers_);
         final_fan_in_ = fan_in_for(final_buffers_);
     }
@@ -175,9 +175,11 @@ public:
     //! pass either way). flashxxl::sort passes the vector's size. Returns whether it switched.
     bool expect(std::uint64_t items) {
         failed_.check("flashxxl::sorter::expect");
-        if (state_ != state::input || size_ != 0) throw invalid_request("flashxxl::sorter::expect after the first push");
+        if (state_ != state::input || size_ != 0)
+            throw invalid_request("flashxxl::sorter::expect after the first push");
         std::uint64_t half = run_capacity_ / 2;
-        double_buffered_ = half >= 4096 && items > run_capacity_ && (items + half - 1) / half <= final_fan_in_;
+        double_buffered_ =
+            half >= 4096 && items > run_capacity_ && (items + half - 1) / half <= final_fan_in_;
         return double_buffered_;
     }
     //! True when run formation is double-buffered (see expect()).
@@ -187,7 +189,9 @@ public:
     //! Runs merged at once in the final pass (no output writer).
     std::size_t final_fan_in() const { return final_fan_in_; }
     //! Blocks the merges read on demand because the forecast had not prefetched them.
-    std::uint64_t forecast_misses() const { return forecast_misses_ + (prefetcher_ ? prefetcher_->forecast_misses() : 0); }
+    std::uint64_t forecast_misses() const {
+        return forecast_misses_ + (prefetcher_ ? prefetcher_->forecast_misses() : 0);
+    }
     //! Times the data was read from the devices while merging (valid after sort()).
     std::uint64_t passes() const { return passes_; }
     //! Sorted runs written during run formation.
@@ -227,7 +231,8 @@ public:
     //! Ends the input and prepares the sorted output.
     void sort() {
         failed_.check("flashxxl::sorter::sort");
-        if (state_ != state::input) throw invalid_request("flashxxl::sorter::sort called twice; call clear() first");
+        if (state_ != state::input)
+            throw invalid_request("flashxxl::sorter::sort called twice; call clear() first");
         latching([&] { sort_unchecked(); });
     }
 
@@ -259,7 +264,7 @@ public:
         if (got > 0) std::memcpy(static_cast<void*>(out), stage_items_ + stage_pos_, got * sizeof(T));
         stage_pos_ += got;
         got += failed_.run_in("flashxxl::sorter", [&] { return merge_out(out + got, n - got); });
-        if (got != n)  // size_ items are left, and the merge holds them all
+        if (got != n) // size_ items are left, and the merge holds them all
             throw std::logic_error("flashxxl::sorter::pop_into: the merge ended " + std::to_string(n - got) +
                                    " items early");
         size_ -= got;
@@ -268,8 +273,8 @@ public:
 
     //! Drops all items and extents; back to the input phase.
     void clear() {
-        join_finishing_noexcept();  // a background run formation still uses a buffer
-        wait_sorting_noexcept();    // chunk sorts still use the run buffer
+        join_finishing_noexcept(); // a background run formation still uses a buffer
+        wait_sorting_noexcept();   // chunk sorts still use the run buffer
         writer_.reset();
         chunk_merger_.reset();
         chunks_.clear();
@@ -279,7 +284,7 @@ public:
         stage_.reset();
         stage_items_ = nullptr;
         stage_pos_ = stage_end_ = 0;
-        runs_.clear();  // the runs' segments give their extents back
+        runs_.clear(); // the runs' segments give their extents back
         buffers_[0].reset();
         buffers_[1].reset();
         cur_ = 0;
@@ -292,8 +297,7 @@ private:
     enum class state { input, memory_output, merge_output, failed };
 
     //! Runs f; an exception from it latches the failure (see the class comment) and goes on.
-    template <class F>
-    void latching(F&& f) {
+    template <class F> void latching(F&& f) {
         try {
             failed_.run_in("flashxxl::sorter", f);
         } catch (...) {
@@ -312,7 +316,8 @@ private:
             seal_rest();
             sorting_->wait(cur_);
             // The sorted chunks are merged as they are streamed out, through the stage.
-            chunk_merger_ = std::make_unique<run_merger>(merge_source{nullptr, &chunks_}, before{&cmp_}, threads_);
+            chunk_merger_ =
+                std::make_unique<run_merger>(merge_source{nullptr, &chunks_}, before{&cmp_}, threads_);
             chunk_merger_->start(chunks_.size());
             make_stage();
             state_ = state::memory_output;
@@ -323,12 +328,12 @@ private:
         writer_.reset();
         buffers_[0].reset();
         buffers_[1].reset();
-        while (runs_.size() > final_fan_in_) merge_level();
+        while (runs_.size() > final_fan_in_)
+            merge_level();
         start_final_merge();
         make_stage();
         state_ = state::merge_output;
     }
-
 
     //! The merge order: the comparator, by reference.
     struct before {
@@ -347,8 +352,7 @@ private:
             if (pool) return pool->next_range(i, cur, end, consumed);
             return chunk_source<T>{chunks}.next_range(i, cur, end, consumed);
         }
-        template <class F>
-        bool for_each_ready(std::size_t i, F&& f) const {
+        template <class F> bool for_each_ready(std::size_t i, F&& f) const {
             return pool && pool->for_each_ready(i, f);
         }
     };
@@ -374,10 +378,10 @@ private:
     }
     //! Refills the output stage from the merge.
     void fill_stage() const {
-        stage_pos_ = stage_end_ = 0;  // a merge that throws leaves no stale stage behind
+        stage_pos_ = stage_end_ = 0; // a merge that throws leaves no stale stage behind
         const std::uint64_t want = std::min<std::uint64_t>(size_, stage_blocks_ * blocks_.br / sizeof(T));
         stage_end_ = merge_out(stage_items_, want);
-        if (stage_end_ != want)  // size_ items are left, and the merge holds them all
+        if (stage_end_ != want) // size_ items are left, and the merge holds them all
             throw std::logic_error("flashxxl::sorter: the merge ended " + std::to_string(want - stage_end_) +
                                    " items early");
     }
@@ -397,7 +401,6 @@ private:
         stage_items_ = stage_.template as<T>();
     }
 
-
     //! Buffer bytes the budget must cover beyond the reserve: two Bw write buffers, a merge
     //! pool of four Br buffers and one item of run buffer.
     static std::uint64_t buffer_floor(const block_sizes& b) { return 2 * b.bw + 4 * b.br + sizeof(T); }
@@ -412,7 +415,8 @@ private:
     //! the buffer kept 15 of 16 cores idle while it was sorted); the rest is sealed by
     //! seal_rest() when the run ends.
     std::uint64_t chunk_end() const {
-        return std::min(chunk_begin_ + std::max<std::uint64_t>(capacity() / (2 * threads_), 4096), capacity());
+        return std::min(chunk_begin_ + std::max<std::uint64_t>(capacity() / (2 * threads_), 4096),
+                        capacity());
     }
 
     //! Hands the filled chunk [chunk_begin_, count_) to the sorting threads, which sort it while
@@ -420,7 +424,7 @@ private:
     void seal_chunk() {
         T* first = buf().template as<T>() + chunk_begin_;
         T* last = buf().template as<T>() + count_;
-        sorting_->submit(first, last, cur_);  // may fail to start a thread: then nothing is recorded
+        sorting_->submit(first, last, cur_); // may fail to start a thread: then nothing is recorded
         chunks_.emplace_back(first, last);
         chunk_begin_ = count_;
     }
@@ -429,7 +433,8 @@ private:
     void seal_rest() {
         std::uint64_t rest = count_ - chunk_begin_;
         if (rest == 0) return;
-        std::uint64_t pieces = std::max<std::uint64_t>(1, std::min<std::uint64_t>(sorting_->threads(), rest / 4096));
+        std::uint64_t pieces =
+            std::max<std::uint64_t>(1, std::min<std::uint64_t>(sorting_->threads(), rest / 4096));
         std::uint64_t end = count_;
         for (std::uint64_t i = 1; i <= pieces; ++i) {
             count_ = chunk_begin_ + (end - chunk_begin_) / (pieces - i + 1);
@@ -484,7 +489,8 @@ private:
         } else {
             join_finishing();
             if (!writer_)
-                writer_ = std::make_unique<block_writer<T>>(*machine_, role_, blocks_, block_counter_, account_, 2);
+                writer_ =
+                    std::make_unique<block_writer<T>>(*machine_, role_, blocks_, block_counter_, account_, 2);
             finishing_.start([this, batch = cur_, n = count_, chunks = chunks_]() {
                 finished_run_ = write_run(batch, n, chunks, *writer_);
             });
@@ -543,12 +549,13 @@ private:
     }
 
     void start_final_merge() {
-        prefetcher_ =
-            std::make_unique<prefetcher_type>(*machine_, role_, blocks_, before{&cmp_}, final_buffers_, account_);
+        prefetcher_ = std::make_unique<prefetcher_type>(*machine_, role_, blocks_, before{&cmp_},
+                                                        final_buffers_, account_);
         std::size_t k = runs_.size();
         hand_over(runs_.begin(), k, *prefetcher_);
         runs_.clear();
-        merger_ = std::make_unique<run_merger>(merge_source{prefetcher_.get(), nullptr}, before{&cmp_}, threads_);
+        merger_ =
+            std::make_unique<run_merger>(merge_source{prefetcher_.get(), nullptr}, before{&cmp_}, threads_);
         merger_->start(k);
         ++passes_;
     }
@@ -568,33 +575,34 @@ private:
     memory_account own_account_;
     memory_account* account_;
     std::uint64_t run_capacity_ = 0;
-    std::uint64_t chunk_begin_ = 0;  // first item of the chunk being filled
-    chunk_list chunks_;              // sealed chunks of the buffer being filled
-    bool double_buffered_ = false;   // see expect()
-    int cur_ = 0;                    // the buffer being filled (batch of its chunks)
-    aligned_buffer buffers_[2];      // run buffers: [cur_] fills; the other may be in the background
-    std::unique_ptr<block_writer<T>> writer_;  // the background run formation's writer
-    background_task finishing_;      // background run formation of buffers_[cur_ ^ 1]
-    run finished_run_;               // what it wrote
-    std::size_t threads_ = default_threads();  // see threads()
+    std::uint64_t chunk_begin_ = 0;           // first item of the chunk being filled
+    chunk_list chunks_;                       // sealed chunks of the buffer being filled
+    bool double_buffered_ = false;            // see expect()
+    int cur_ = 0;                             // the buffer being filled (batch of its chunks)
+    aligned_buffer buffers_[2];               // run buffers: [cur_] fills; the other may be in the background
+    std::unique_ptr<block_writer<T>> writer_; // the background run formation's writer
+    background_task finishing_;               // background run formation of buffers_[cur_ ^ 1]
+    run finished_run_;                        // what it wrote
+    std::size_t threads_ = default_threads(); // see threads()
     //! Sorts sealed chunks on threads_ threads besides the caller.
     std::unique_ptr<chunk_sort_pool> sorting_ = make_sorting_pool();
-    std::size_t merge_buffers_ = 0, final_buffers_ = 0;  // Br buffers of a merge's pool (with / without a writer)
+    std::size_t merge_buffers_ = 0,
+                final_buffers_ = 0; // Br buffers of a merge's pool (with / without a writer)
     std::size_t fan_in_ = 0, final_fan_in_ = 0;
-    std::uint64_t stage_blocks_ = 2;  // Br blocks of the output stage (stage_blocks_for)
+    std::uint64_t stage_blocks_ = 2; // Br blocks of the output stage (stage_blocks_for)
     state state_ = state::input;
-    mutable failure_latch failed_;  // mutable: operator* and operator++ latch a failed refill of the stage
-    std::uint64_t count_ = 0;  // items in the buffer being filled
+    mutable failure_latch failed_; // mutable: operator* and operator++ latch a failed refill of the stage
+    std::uint64_t count_ = 0;      // items in the buffer being filled
     std::uint64_t size_ = 0;
-    mutable aligned_buffer stage_;                       // the output stage (after sort())
-    T* stage_items_ = nullptr;                           // stage_ as items
-    mutable std::uint64_t stage_pos_ = 0, stage_end_ = 0;  // its items not streamed out yet
+    mutable aligned_buffer stage_;                        // the output stage (after sort())
+    T* stage_items_ = nullptr;                            // stage_ as items
+    mutable std::uint64_t stage_pos_ = 0, stage_end_ = 0; // its items not streamed out yet
     std::vector<run> runs_;
     std::uint64_t block_counter_ = 0;
     std::uint64_t passes_ = 0, runs_formed_ = 0, runs_written_ = 0, forecast_misses_ = 0;
-    std::unique_ptr<prefetcher_type> prefetcher_;  // the final merge's runs
-    std::unique_ptr<run_merger> merger_;           // the final merge (merge_output)
-    std::unique_ptr<run_merger> chunk_merger_;     // the sorted chunks of the run buffer (memory_output)
+    std::unique_ptr<prefetcher_type> prefetcher_; // the final merge's runs
+    std::unique_ptr<run_merger> merger_;          // the final merge (merge_output)
+    std::unique_ptr<run_merger> chunk_merger_;    // the sorted chunks of the run buffer (memory_output)
 };
 
 } // namespace flashxxl

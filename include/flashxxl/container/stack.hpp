@@ -35,8 +35,7 @@ namespace flashxxl {
 //! and the operation may be retried; an out_of_space names the device, the role and the structure
 //! ("structure flashxxl::stack"). (The half being spilled is about to take the next push,
 //! so its write is waited for at once: there is nothing to overlap it with.)
-template <class T>
-class stack {
+template <class T> class stack {
 public:
     using value_type = T;
     using layout_type = block_layout<T>;
@@ -54,15 +53,17 @@ public:
           per_block_(layout_.items_per_block()), blocks_per_half_(b.reads_per_write()),
           half_items_(blocks_per_half_ * per_block_) {
         if (memory < memory_usage(b))
-            throw config_error("flashxxl::stack: memory budget " + format_bytes(double(memory)) + " is below the " +
-                               format_bytes(double(memory_usage(b))) + " it needs (2 x Bw, " + b.describe() + ")");
-        for (half& h : halves_) h.buf = aligned_buffer(b.bw, &account_);
+            throw config_error("flashxxl::stack: memory budget " + format_bytes(double(memory)) +
+                               " is below the " + format_bytes(double(memory_usage(b))) +
+                               " it needs (2 x Bw, " + b.describe() + ")");
+        for (half& h : halves_)
+            h.buf = aligned_buffer(b.bw, &account_);
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
     stack(machine& m, std::uint64_t memory, role r = role::hot) : stack(m, memory, m.block_sizes_for(r), r) {}
     stack(const stack&) = delete;
     stack& operator=(const stack&) = delete;
-    ~stack() = default;  // no I/O is ever in flight between calls; spilled extents go back with spilled_
+    ~stack() = default; // no I/O is ever in flight between calls; spilled extents go back with spilled_
 
     std::uint64_t size() const { return in_memory_ + spilled_.size() * half_items_; }
     bool empty() const { return size() == 0; }
@@ -122,7 +123,8 @@ private:
         if (spilled_.size() == spilled_.capacity()) spilled_.reserve(2 * spilled_.size() + 1);
         owned_extent e = rethrow_out_of_space_in("flashxxl::stack", [&] {
             owned_extent x = machine_->allocate(role_, blocks_.bw, counter_);
-            x->dev->wait(x->dev->awrite(h.buf.data(), x->offset, blocks_.bw, role_), role_);  // on failure x goes back
+            x->dev->wait(x->dev->awrite(h.buf.data(), x->offset, blocks_.bw, role_),
+                         role_); // on failure x goes back
             return x;
         });
         ++counter_;
@@ -138,8 +140,8 @@ private:
         std::vector<stxxl::request_ptr> reads;
         for (std::uint64_t b = 0; b < blocks_per_half_; ++b)
             reads.push_back(e.dev->aread(h.buf.data() + b * br, e.offset + b * br, br, role_));
-        e.dev->wait_all(reads, role_);  // on failure nothing changed: the half stays spilled
-        spilled_.pop_back();  // the extent goes back
+        e.dev->wait_all(reads, role_); // on failure nothing changed: the half stays spilled
+        spilled_.pop_back();           // the extent goes back
         one_half_in_memory();
     }
 
@@ -147,14 +149,14 @@ private:
     role role_;
     block_sizes blocks_;
     layout_type layout_;
-    std::uint64_t per_block_;        // items per Br block
-    std::uint64_t blocks_per_half_;  // Bw / Br
+    std::uint64_t per_block_;       // items per Br block
+    std::uint64_t blocks_per_half_; // Bw / Br
     std::uint64_t half_items_;
     memory_account account_;
     half halves_[2];
     std::size_t bottom_ = 0;
     std::uint64_t in_memory_ = 0;
-    std::uint64_t end_block_ = 0, end_item_ = 0;  // in_memory_ as (Br block, item in it)
+    std::uint64_t end_block_ = 0, end_item_ = 0; // in_memory_ as (Br block, item in it)
     std::vector<segment> spilled_;
     std::uint64_t counter_ = 0;
 };

@@ -60,8 +60,7 @@ namespace flashxxl {
 //! "flashxxl::vector::OP: unusable since an earlier failure lost items (FIRST FAILURE)" instead
 //! of going on with fewer items. failed() tells; clear() gives the extents back and makes the
 //! vector usable again, empty. Destruction is always safe.
-template <class T>
-class vector {
+template <class T> class vector {
 public:
     using value_type = T;
     using size_type = std::uint64_t;
@@ -71,7 +70,9 @@ public:
 
     //! The least budget a vector with block sizes `b` accepts: a staging buffer of Bw and two
     //! page frames.
-    static std::uint64_t min_memory(const block_sizes& b) { return b.bw + 2 * (b.br + frame_overhead) + 4096; }
+    static std::uint64_t min_memory(const block_sizes& b) {
+        return b.bw + 2 * (b.br + frame_overhead) + 4096;
+    }
     //! min_memory(b) for seeds/001's sizes (128 KiB / 16 MiB).
     static std::uint64_t min_memory() { return min_memory(block_sizes()); }
     //! Memory a vector with budget M holds at most (all of it: staging, frames, page map).
@@ -92,8 +93,9 @@ public:
           page_divisor_(items_per_page_) {
         if (memory < min_memory(b))
             throw config_error("flashxxl::vector: memory budget " + format_bytes(double(memory)) +
-                               " is below the minimum " + format_bytes(double(min_memory(b))) + " (one Bw = " +
-                               format_size(b.bw) + " staging buffer and two Br = " + format_size(b.br) + " pages)");
+                               " is below the minimum " + format_bytes(double(min_memory(b))) +
+                               " (one Bw = " + format_size(b.bw) +
+                               " staging buffer and two Br = " + format_size(b.br) + " pages)");
         frame_count_ = (memory - b.bw - 4096) / (b.br + frame_overhead);
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
@@ -145,7 +147,7 @@ public:
 
     void push_back(const T& value) {
         failed_.check("flashxxl::vector::push_back");
-        T* slot = item_ptr(size_, true);  // may evict, and fail: the item counts once it is stored
+        T* slot = item_ptr(size_, true); // may evict, and fail: the item counts once it is stored
         std::memcpy(static_cast<void*>(slot), &value, sizeof(T));
         ++size_;
     }
@@ -167,13 +169,15 @@ public:
             if (size_ == 0 && !has_cached_pages()) {
                 // Fast path: fill through a stream writer (Bw writes, no reads).
                 stream_writer w(*this);
-                for (size_type i = 0; i < n; ++i) w.push(value);
+                for (size_type i = 0; i < n; ++i)
+                    w.push(value);
                 w.finish();
                 return;
             }
-            while (size_ < n) push_back(value);
+            while (size_ < n)
+                push_back(value);
         } catch (...) {
-            if (before == 0) clear();  // the writer is gone: give back the groups it wrote
+            if (before == 0) clear(); // the writer is gone: give back the groups it wrote
             size_ = before;
             throw;
         }
@@ -182,7 +186,7 @@ public:
     //! Removes every item and gives back all extents; a latched vector is usable again.
     void clear() {
         drop_cache();
-        groups_.clear();  // the extents go back to their devices
+        groups_.clear(); // the extents go back to their devices
         disk_pages_.clear();
         size_ = 0;
         failed_ = failure_latch();
@@ -217,8 +221,7 @@ public:
     };
 
     //! Random-access iterator over proxy references (like std::vector<bool>'s).
-    template <class Ref>
-    class basic_iterator {
+    template <class Ref> class basic_iterator {
     public:
         using iterator_category = std::random_access_iterator_tag;
         using value_type = T;
@@ -231,12 +234,32 @@ public:
         size_type index() const { return i_; }
         Ref operator*() const { return make(std::is_same<Ref, T>()); }
         Ref operator[](difference_type d) const { return *(*this + d); }
-        basic_iterator& operator++() { ++i_; return *this; }
-        basic_iterator operator++(int) { auto t = *this; ++i_; return t; }
-        basic_iterator& operator--() { --i_; return *this; }
-        basic_iterator operator--(int) { auto t = *this; --i_; return t; }
-        basic_iterator& operator+=(difference_type d) { i_ += d; return *this; }
-        basic_iterator& operator-=(difference_type d) { i_ -= d; return *this; }
+        basic_iterator& operator++() {
+            ++i_;
+            return *this;
+        }
+        basic_iterator operator++(int) {
+            auto t = *this;
+            ++i_;
+            return t;
+        }
+        basic_iterator& operator--() {
+            --i_;
+            return *this;
+        }
+        basic_iterator operator--(int) {
+            auto t = *this;
+            --i_;
+            return t;
+        }
+        basic_iterator& operator+=(difference_type d) {
+            i_ += d;
+            return *this;
+        }
+        basic_iterator& operator-=(difference_type d) {
+            i_ -= d;
+            return *this;
+        }
         friend basic_iterator operator+(basic_iterator a, difference_type d) { return a += d; }
         friend basic_iterator operator+(difference_type d, basic_iterator a) { return a += d; }
         friend basic_iterator operator-(basic_iterator a, difference_type d) { return a -= d; }
@@ -290,8 +313,9 @@ public:
                 size_type g = pos / per_group;
                 size_type group_end = std::min<size_type>((g + 1) * per_group, last);
                 if (g >= v.groups_.size() || !v.groups_[g])
-                    throw invalid_request("flashxxl::vector::stream_reader: group " + std::to_string(g) + " (items " +
-                                          std::to_string(g * per_group) + "..) is on no device although the vector holds " +
+                    throw invalid_request("flashxxl::vector::stream_reader: group " + std::to_string(g) +
+                                          " (items " + std::to_string(g * per_group) +
+                                          "..) is on no device although the vector holds " +
                                           std::to_string(v.size_) + " items");
                 reader_.add_borrowed(v.groups_[g].get(), group_end - g * per_group, pos - g * per_group);
                 pos = group_end;
@@ -335,7 +359,8 @@ public:
             v.flush();
             v.drop_cache();
             const std::uint64_t br = v.blocks_.br;
-            for (auto& s : slots_) s.buf = aligned_buffer(v.blocks_.bw, account);
+            for (auto& s : slots_)
+                s.buf = aligned_buffer(v.blocks_.bw, account);
             group_ = v.size_ / v.items_per_group_;
             fill_ = v.size_ % v.items_per_group_;
             if (fill_ > 0) {
@@ -344,7 +369,8 @@ public:
                 const extent& e = v.groups_[group_].get();
                 std::vector<stxxl::request_ptr> reqs;
                 for (std::uint64_t p = 0; p < pages; ++p)
-                    reqs.push_back(e.dev->aread(slots_[0].buf.data() + p * br, e.offset + p * br, br, v.role_));
+                    reqs.push_back(
+                        e.dev->aread(slots_[0].buf.data() + p * br, e.offset + p * br, br, v.role_));
                 e.dev->wait_all(reqs, v.role_);
             }
             place_cursor();
@@ -379,9 +405,7 @@ public:
             if (next_ == run_end_) end_of_run();
         }
         //! Appends n items from an array.
-        void push(const T* items, std::uint64_t n) {
-            append_by_spans(*this, items, n);
-        }
+        void push(const T* items, std::uint64_t n) { append_by_spans(*this, items, n); }
         //! Writes the last partial group and waits for all writes. Idempotent once it succeeded.
         void finish() {
             failed_.check("flashxxl::vector::stream_writer::finish");
@@ -389,7 +413,8 @@ public:
             done_ = true;
             try {
                 if (fill_ > 0) write_group();
-                for (auto& s : slots_) wait_slot(s);
+                for (auto& s : slots_)
+                    wait_slot(s);
             } catch (...) {
                 fail(group_);
                 throw;
@@ -401,7 +426,7 @@ public:
             aligned_buffer buf;
             stxxl::request_ptr req;
             device* dev = nullptr;
-            size_type group = 0;  // the group its write holds
+            size_type group = 0; // the group its write holds
         };
         // The next item goes to next_; slots up to run_end_ are contiguous in memory: to the
         // end of the group, or to the end of the Br page when pages have padding. Kept as
@@ -431,7 +456,7 @@ public:
                 place_cursor();
                 return;
             }
-            page_ += v_->blocks_.br;  // padded pages only
+            page_ += v_->blocks_.br; // padded pages only
             next_ = v_->layout_.slot(page_, 0);
             run_end_ = next_ + v_->items_per_page_;
         }
@@ -443,8 +468,8 @@ public:
                 s.req = e.dev->awrite(s.buf.data(), e.offset, v_->layout_.bytes_for(fill_), v_->role_);
                 s.dev = e.dev;
                 s.group = g;
-                v_->disk_pages_[g] = std::max<std::uint32_t>(v_->disk_pages_[g],
-                                                             std::uint32_t(v_->layout_.blocks_for(fill_)));
+                v_->disk_pages_[g] =
+                    std::max<std::uint32_t>(v_->disk_pages_[g], std::uint32_t(v_->layout_.blocks_for(fill_)));
                 if (fill_ == v_->items_per_group_) {
                     ++group_;
                     fill_ = 0;
@@ -496,11 +521,11 @@ public:
         std::uint64_t fill_ = 0;
         T* next_ = nullptr;
         T* run_end_ = nullptr;
-        char* page_ = nullptr;  // the Br page of next_ (padded pages only)
+        char* page_ = nullptr; // the Br page of next_ (padded pages only)
         bool done_ = false;
         failure_latch failed_;
-        size_type first_lost_ = ~size_type(0);  // the first group whose write failed (after a failure)
-        size_type kept_ = 0;                     // the vector's size after a failure
+        size_type first_lost_ = ~size_type(0); // the first group whose write failed (after a failure)
+        size_type kept_ = 0;                   // the vector's size after a failure
     };
 
 private:
@@ -522,7 +547,8 @@ private:
     //! log2(n) when n is a power of two, else -1.
     static int shift_of(std::uint64_t n) {
         int s = 0;
-        while ((std::uint64_t(1) << s) < n) ++s;
+        while ((std::uint64_t(1) << s) < n)
+            ++s;
         return (std::uint64_t(1) << s) == n ? s : -1;
     }
 
@@ -545,7 +571,7 @@ private:
             in_page = i - page * items_per_page_;
         }
         std::size_t f;
-        if (page == last_page_) {  // the page of the previous access: no lookup
+        if (page == last_page_) { // the page of the previous access: no lookup
             f = last_frame_;
         } else {
             auto it = page_map_.find(page);
@@ -561,7 +587,7 @@ private:
 
     //! Brings `page` into a frame (evicting by clock) and returns the frame.
     std::size_t load(std::uint64_t page) {
-        last_page_ = no_page;  // the map changes
+        last_page_ = no_page; // the map changes
         ensure_buffers();
         std::size_t f = victim();
         if (frames_[f].used) {
@@ -598,7 +624,7 @@ private:
     extent group_extent(std::uint64_t g) {
         if (g < groups_.size() && groups_[g]) return groups_[g].get();
         owned_extent e = rethrow_out_of_space_in("flashxxl::vector", [&] {
-            return machine_->allocate(role_, blocks_.bw, g);  // out_of_space: nothing changed
+            return machine_->allocate(role_, blocks_.bw, g); // out_of_space: nothing changed
         });
         if (g >= groups_.size()) {
             groups_.resize(g + 1);
@@ -612,15 +638,16 @@ private:
     void write_back_group(std::uint64_t g) {
         const std::uint64_t br = blocks_.br;
         std::uint64_t first_item = g * items_per_group_;
-        std::uint64_t pages = size_ > first_item
-                                  ? layout_.blocks_for(std::min<std::uint64_t>(size_ - first_item, items_per_group_))
-                                  : 0;
+        std::uint64_t pages =
+            size_ > first_item
+                ? layout_.blocks_for(std::min<std::uint64_t>(size_ - first_item, items_per_group_))
+                : 0;
         if (pages == 0) {
             for (frame& fr : frames_)
                 if (fr.used && fr.page / pages_per_group_ == g) fr.dirty = false;
             return;
         }
-        extent e = group_extent(g);  // may throw out_of_space: nothing changed yet
+        extent e = group_extent(g); // may throw out_of_space: nothing changed yet
         std::vector<stxxl::request_ptr> reads;
         for (std::uint64_t q = 0; q < pages; ++q) {
             auto it = page_map_.find(g * pages_per_group_ + q);
@@ -642,7 +669,8 @@ private:
 
     //! Forgets every cached page (call flush() first to keep changes).
     void drop_cache() {
-        for (frame& fr : frames_) fr = frame{};
+        for (frame& fr : frames_)
+            fr = frame{};
         page_map_.clear();
         last_page_ = no_page;
     }
@@ -655,22 +683,22 @@ private:
     std::uint64_t items_per_page_;
     std::uint64_t pages_per_group_;
     std::uint64_t items_per_group_;
-    int page_shift_;                         // log2(items_per_page_), or -1
-    fast_divisor page_divisor_;                   // by items_per_page_
+    int page_shift_;            // log2(items_per_page_), or -1
+    fast_divisor page_divisor_; // by items_per_page_
     std::uint64_t frame_count_ = 0;
     size_type size_ = 0;
-    std::vector<owned_extent> groups_;       // one Bw extent per group (empty: none yet)
-    std::vector<std::uint32_t> disk_pages_;  // pages of each group that hold data on the device
+    std::vector<owned_extent> groups_;      // one Bw extent per group (empty: none yet)
+    std::vector<std::uint32_t> disk_pages_; // pages of each group that hold data on the device
     memory_account account_;
     aligned_buffer staging_;
     aligned_buffer frames_buf_;
     std::vector<frame> frames_;
     std::unordered_map<std::uint64_t, std::size_t> page_map_;
     static constexpr std::uint64_t no_page = ~std::uint64_t(0);
-    std::uint64_t last_page_ = no_page;  // the page of the last access and its frame (a
-    std::size_t last_frame_ = 0;         // one-entry memo in front of page_map_)
+    std::uint64_t last_page_ = no_page; // the page of the last access and its frame (a
+    std::size_t last_frame_ = 0;        // one-entry memo in front of page_map_)
     std::size_t hand_ = 0;
-    failure_latch failed_;  // latched: items were lost without an exception to the user
+    failure_latch failed_; // latched: items were lost without an exception to the user
 };
 
 } // namespace flashxxl

@@ -21,7 +21,8 @@ std::thread start_worker_thread(const char* owner, std::size_t index, std::size_
         return std::thread(std::forward<Body>(body));
     } catch (const std::system_error& e) {
         throw error(std::string(owner) + ": could not start thread " + std::to_string(index) + " of " +
-                    std::to_string(count) + " (" + e.what() + "); ask for fewer threads (set_threads, --threads)");
+                    std::to_string(count) + " (" + e.what() +
+                    "); ask for fewer threads (set_threads, --threads)");
     }
 }
 

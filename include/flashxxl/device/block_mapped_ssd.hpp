@@ -73,8 +73,8 @@ public:
                      std::to_string(chunk) + ")");
             // More open logs than chunks would mean nothing: every chunk has one already.
             if (open_logs > capacity / chunk)
-                fail("parameter 'open_logs' = " + std::to_string(open_logs) + " must lie in [0, capacity / chunk = " +
-                     std::to_string(capacity / chunk) + "]");
+                fail("parameter 'open_logs' = " + std::to_string(open_logs) +
+                     " must lie in [0, capacity / chunk = " + std::to_string(capacity / chunk) + "]");
         }
     };
 

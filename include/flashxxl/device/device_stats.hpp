@@ -20,17 +20,19 @@ struct io_counters {
     std::uint64_t read_bytes = 0;
     std::uint64_t write_ops = 0;
     std::uint64_t write_bytes = 0;
-    std::uint64_t sequential_write_ops = 0;  //!< writes that began where the device's previous write ended
-    double modelled_s = 0;  //!< service time charged by the device model
-    double service_s = 0;   //!< real time spent serving in the device's I/O thread
-    double wait_s = 0;      //!< time callers blocked waiting for completion
+    std::uint64_t sequential_write_ops = 0; //!< writes that began where the device's previous write ended
+    double modelled_s = 0;                  //!< service time charged by the device model
+    double service_s = 0;                   //!< real time spent serving in the device's I/O thread
+    double wait_s = 0;                      //!< time callers blocked waiting for completion
 
     std::uint64_t ops() const { return read_ops + write_ops; }
     std::uint64_t bytes() const { return read_bytes + write_bytes; }
     bool empty() const { return ops() == 0 && wait_s == 0; }
 
     //! Share of writes that were sequential on the device (0 without writes).
-    double sequential_write_share() const { return write_ops ? double(sequential_write_ops) / double(write_ops) : 0.0; }
+    double sequential_write_share() const {
+        return write_ops ? double(sequential_write_ops) / double(write_ops) : 0.0;
+    }
 
     void add(io_op op, std::uint64_t bytes, bool sequential_write = false) {
         if (op == io_op::read) {
@@ -74,21 +76,23 @@ struct device_stats {
     io_counters total;
     std::array<io_counters, role_count> by_role{};
     io_counters internal;
-    double lag_s = 0;  //!< pacing: how far the backing store fell behind the model (summed)
+    double lag_s = 0; //!< pacing: how far the backing store fell behind the model (summed)
 
     io_counters& slot(std::optional<role> r) { return r ? by_role[index_of(*r)] : internal; }
     const io_counters& of(role r) const { return by_role[index_of(r)]; }
 
     device_stats& operator+=(const device_stats& o) {
         total += o.total;
-        for (std::size_t i = 0; i < role_count; ++i) by_role[i] += o.by_role[i];
+        for (std::size_t i = 0; i < role_count; ++i)
+            by_role[i] += o.by_role[i];
         internal += o.internal;
         lag_s += o.lag_s;
         return *this;
     }
     device_stats& operator-=(const device_stats& o) {
         total -= o.total;
-        for (std::size_t i = 0; i < role_count; ++i) by_role[i] -= o.by_role[i];
+        for (std::size_t i = 0; i < role_count; ++i)
+            by_role[i] -= o.by_role[i];
         internal -= o.internal;
         lag_s -= o.lag_s;
         return *this;

@@ -8,17 +8,21 @@
 namespace flashxxl {
 
 inline void to_json(nlohmann::json& j, const io_counters& c) {
-    j = nlohmann::json{{"read_ops", c.read_ops},       {"read_bytes", c.read_bytes},
-                       {"write_ops", c.write_ops},     {"write_bytes", c.write_bytes},
+    j = nlohmann::json{{"read_ops", c.read_ops},
+                       {"read_bytes", c.read_bytes},
+                       {"write_ops", c.write_ops},
+                       {"write_bytes", c.write_bytes},
                        {"sequential_write_ops", c.sequential_write_ops},
                        {"sequential_write_share", c.sequential_write_share()},
-                       {"modelled_s", c.modelled_s},   {"service_s", c.service_s},
+                       {"modelled_s", c.modelled_s},
+                       {"service_s", c.service_s},
                        {"wait_s", c.wait_s}};
 }
 
 inline void to_json(nlohmann::json& j, const device_stats& s) {
     j = nlohmann::json{{"total", s.total}, {"internal", s.internal}, {"lag_s", s.lag_s}};
-    for (role r : all_roles) j["by_role"][to_string(r)] = s.of(r);
+    for (role r : all_roles)
+        j["by_role"][to_string(r)] = s.of(r);
 }
 
 } // namespace flashxxl

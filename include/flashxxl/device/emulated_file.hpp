@@ -41,8 +41,8 @@ public:
                   std::uint64_t capacity, int queue_id, pacing_options pacing = {},
                   std::uint64_t alignment = 4096)
         : stxxl::file(DEFAULT_DEVICE_ID), stxxl::disk_queued_file(queue_id, NO_ALLOCATOR),
-          name_(std::move(name)), backing_(std::move(backing)), model_(std::move(model)),
-          capacity_(capacity), pacing_(pacing), alignment_(alignment) {
+          name_(std::move(name)), backing_(std::move(backing)), model_(std::move(model)), capacity_(capacity),
+          pacing_(pacing), alignment_(alignment) {
         if (!backing_) throw config_error("device '" + name_ + "': no backing file");
         if (model_ && capacity_ > model_->capacity())
             throw config_error("device '" + name_ + "': size " + std::to_string(capacity_) +
@@ -61,10 +61,9 @@ public:
                               const stxxl::completion_handler& on_complete = stxxl::completion_handler()) {
         check_request(buffer, offset, length);
         charge_result c = charge_now(op, offset, length, r);
-        stxxl::request_ptr req(new charged_request(on_complete, this, buffer, offset, length,
-                                                   op == io_op::read ? stxxl::request::READ
-                                                                     : stxxl::request::WRITE,
-                                                   c.charge, c.completion_s, r));
+        stxxl::request_ptr req(new charged_request(
+            on_complete, this, buffer, offset, length,
+            op == io_op::read ? stxxl::request::READ : stxxl::request::WRITE, c.charge, c.completion_s, r));
         outstanding_.fetch_add(1);
         try {
             enqueue(req);
@@ -79,12 +78,14 @@ public:
         return req;
     }
 
-    stxxl::request_ptr aread(void* buffer, offset_type pos, size_type bytes,
-                             const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
+    stxxl::request_ptr
+    aread(void* buffer, offset_type pos, size_type bytes,
+          const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
         return submit(io_op::read, buffer, pos, bytes, std::nullopt, on_cmpl);
     }
-    stxxl::request_ptr awrite(void* buffer, offset_type pos, size_type bytes,
-                              const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
+    stxxl::request_ptr
+    awrite(void* buffer, offset_type pos, size_type bytes,
+           const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
         return submit(io_op::write, buffer, pos, bytes, std::nullopt, on_cmpl);
     }
 
@@ -97,7 +98,7 @@ public:
         double charge = ctx.charge;
         std::optional<role> r = ctx.r;
         ctx.file = nullptr;
-        if (bytes == 0 && from_queue) {  // the no-op of touch_queue()
+        if (bytes == 0 && from_queue) { // the no-op of touch_queue()
             finish_one();
             return;
         }
@@ -263,7 +264,8 @@ private:
     //! touch_queue() has kept them, else through STXXL's map (a file used on its own).
     void enqueue(stxxl::request_ptr& req) {
         const std::size_t n = 1 + extra_queues_.size();
-        const std::size_t k = n == 1 ? 0 : std::size_t(next_queue_.fetch_add(1, std::memory_order_relaxed) % n);
+        const std::size_t k =
+            n == 1 ? 0 : std::size_t(next_queue_.fetch_add(1, std::memory_order_relaxed) % n);
         if (queues_.size() == n) {
             queues_[k]->add_request(req);
             return;
@@ -272,7 +274,9 @@ private:
     }
 
     void check_request(const void* buffer, std::uint64_t offset, std::uint64_t length) const {
-        if (length == 0) throw invalid_request("device '" + name_ + "': zero-length request at offset " + std::to_string(offset));
+        if (length == 0)
+            throw invalid_request("device '" + name_ + "': zero-length request at offset " +
+                                  std::to_string(offset));
         if (offset > capacity_ || length > capacity_ - offset)
             throw invalid_request("device '" + name_ + "': request [" + std::to_string(offset) + ", " +
                                   std::to_string(offset + length) + ") is outside the device (capacity " +
@@ -281,12 +285,13 @@ private:
                                reinterpret_cast<std::uintptr_t>(buffer) % alignment_ != 0))
             throw invalid_request("device '" + name_ + "': request at offset " + std::to_string(offset) +
                                   " of " + std::to_string(length) + " bytes is not " +
-                                  std::to_string(alignment_) + "-byte aligned (offset, length and buffer must be)");
+                                  std::to_string(alignment_) +
+                                  "-byte aligned (offset, length and buffer must be)");
     }
 
     struct charge_result {
-        double charge;        //!< modelled service time
-        double completion_s;  //!< modelled end on the virtual clock
+        double charge;       //!< modelled service time
+        double completion_s; //!< modelled end on the virtual clock
     };
     //! Charges the model and schedules the request on the virtual clock: it starts at the later
     //! of its submission time (the host's time, or that of the host request a layer inside the
@@ -328,8 +333,10 @@ private:
                                        std::chrono::duration<double>(pacing_.scale * charge));
                 next_free_ = deadline;
                 double ahead = std::chrono::duration<double>(deadline - end).count();
-                if (ahead > pacing_.min_sleep_s) sleep = true;
-                else if (ahead < 0) lag = -ahead;
+                if (ahead > pacing_.min_sleep_s)
+                    sleep = true;
+                else if (ahead < 0)
+                    lag = -ahead;
                 stats_.lag_s += lag;
             }
         }
@@ -348,16 +355,17 @@ private:
     pacing_options pacing_;
     std::uint64_t alignment_;
 
-    mutable std::mutex mutex_;  // guards model_, stats_, next_free_, virtual_clock_, free_at_
+    mutable std::mutex mutex_; // guards model_, stats_, next_free_, virtual_clock_, free_at_
     device_stats stats_;
     clock::time_point next_free_{};
     const modelled_clock* virtual_clock_ = nullptr;
-    double free_at_ = 0;  // virtual clock: end of the last charged request
-    std::uint64_t last_write_end_ = ~std::uint64_t(0);  // where the previous write ended
+    double free_at_ = 0;                               // virtual clock: end of the last charged request
+    std::uint64_t last_write_end_ = ~std::uint64_t(0); // where the previous write ended
 
     std::atomic<std::uint64_t> outstanding_{0};
-    std::vector<int> extra_queues_;          // more STXXL queues (io_threads > 1)
-    std::vector<stxxl::request_queue*> queues_;  // the queues of get_queue_id() and extra_queues_, once touched
+    std::vector<int> extra_queues_; // more STXXL queues (io_threads > 1)
+    std::vector<stxxl::request_queue*>
+        queues_; // the queues of get_queue_id() and extra_queues_, once touched
     std::atomic<std::uint64_t> next_queue_{0};
     std::mutex drain_mutex_;
     std::condition_variable drained_;

@@ -15,7 +15,7 @@ namespace flashxxl {
 //! rounding error below -1/e (callers' -alpha e^-alpha at alpha = 1) counts as -1/e; one further
 //! below throws config_error naming it (Boost would throw std::domain_error).
 inline double lambert_w0(double x) {
-    const double branch = -boost::math::constants::exp_minus_one<double>();  // Boost's own bound
+    const double branch = -boost::math::constants::exp_minus_one<double>(); // Boost's own bound
     if (x < branch) {
         if (x > branch - 1e-15)
             x = branch;

@@ -1,4 +1,5 @@
-// The host memory a machine's memory-backed devices may fill together, so an emulated disk cannot exhaust RAM.
+// The host memory a machine's memory-backed devices may fill together, so an emulated disk cannot exhaust
+// RAM.
 #pragma once
 
 #include <unistd.h>

@@ -58,11 +58,13 @@ public:
         const std::string& text = it->second;
         const std::string expected =
             "expected a whole number from " + std::to_string(min) + " to " +
-            (max == std::numeric_limits<std::uint64_t>::max() ? std::string("2^64 - 1") : std::to_string(max));
+            (max == std::numeric_limits<std::uint64_t>::max() ? std::string("2^64 - 1")
+                                                              : std::to_string(max));
         const auto refuse = [&](const std::string& why) {
             throw config_error("parameter '" + key + "': '" + text + "' " + why + "; " + expected);
         };
-        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) refuse("is not accepted");
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+            refuse("is not accepted");
         std::uint64_t v = 0;
         for (char c : text) {
             const std::uint64_t digit = std::uint64_t(c - '0');
@@ -81,9 +83,11 @@ public:
         if (unknown.empty()) return;
         std::string msg = "unknown parameter";
         msg += unknown.size() > 1 ? "s " : " ";
-        for (std::size_t i = 0; i < unknown.size(); ++i) msg += (i ? ", '" : "'") + unknown[i] + "'";
+        for (std::size_t i = 0; i < unknown.size(); ++i)
+            msg += (i ? ", '" : "'") + unknown[i] + "'";
         msg += " for model " + model_name + "; known parameters:";
-        for (const auto& k : known_) msg += " " + k;
+        for (const auto& k : known_)
+            msg += " " + k;
         throw config_error(msg);
     }
 

@@ -9,8 +9,8 @@ namespace flashxxl {
 
 //! A point on a machine's virtual clock: where the host is and how much of that it waited.
 struct modelled_time {
-    double elapsed_s = 0;  //!< the host's modelled time since the machine was built
-    double io_wait_s = 0;  //!< the part of elapsed_s the host spent waiting for I/O
+    double elapsed_s = 0; //!< the host's modelled time since the machine was built
+    double io_wait_s = 0; //!< the part of elapsed_s the host spent waiting for I/O
 
     modelled_time& operator-=(const modelled_time& o) {
         elapsed_s -= o.elapsed_s;
@@ -81,7 +81,7 @@ public:
 //! written through `completion_out` while the request is served, before it signals completion.
 struct modelled_submit_frame {
     double submit_s = 0;              //!< host time of the request being served
-    double* completion_out = nullptr;  //!< the request's end: raised to each I/O's end
+    double* completion_out = nullptr; //!< the request's end: raised to each I/O's end
     bool active = false;
 
     static modelled_submit_frame& current() {

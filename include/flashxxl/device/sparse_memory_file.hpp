@@ -18,8 +18,8 @@
 namespace flashxxl {
 
 //! Backing store for emulated devices: a 500 GB emulated disk must not need 500 GB of RAM, so
-//! memory is allocated in chunks (4 KiB by default, the O_DIRECT unit) when first written. Reads of never-written
-//! bytes return zeros. `size()` is the capacity given at construction; set_size can shrink or
+//! memory is allocated in chunks (4 KiB by default, the O_DIRECT unit) when first written. Reads of
+//! never-written bytes return zeros. `size()` is the capacity given at construction; set_size can shrink or
 //! grow the addressable range but never allocates.
 class sparse_memory_file : public stxxl::disk_queued_file {
 public:
@@ -54,14 +54,17 @@ public:
             std::uint64_t n = std::min<std::uint64_t>(bytes, chunk_bytes_ - within);
             if (type == stxxl::request::READ) {
                 auto it = chunks_.find(index);
-                if (it != chunks_.end()) std::memcpy(data, it->second.get() + within, n);
-                else std::memset(data, 0, n);
+                if (it != chunks_.end())
+                    std::memcpy(data, it->second.get() + within, n);
+                else
+                    std::memset(data, 0, n);
             } else {
                 auto it = chunks_.find(index);
                 if (it == chunks_.end()) {
                     // Taken from the budget and allocated before the map holds it: a refusal or
                     // a bad_alloc leaves neither a null chunk nor budget taken behind.
-                    if (budget_ && !budget_->try_take(chunk_bytes_)) throw stxxl::io_error(over_budget_message());
+                    if (budget_ && !budget_->try_take(chunk_bytes_))
+                        throw stxxl::io_error(over_budget_message());
                     std::unique_ptr<char[]> fresh;
                     try {
                         fresh.reset(new char[chunk_bytes_]());
@@ -122,9 +125,11 @@ private:
     std::string over_budget_message() const {
         return "memory-backed device '" + name_ + "' holds " + format_bytes(double(allocated_bytes_)) +
                ", and the machine's memory-backed devices together may hold at most " +
-               format_bytes(double(budget_->limit())) + " (by default three quarters of this host's physical memory, " +
+               format_bytes(double(budget_->limit())) +
+               " (by default three quarters of this host's physical memory, " +
                format_bytes(double(physical_memory_bytes())) +
-               "): back the device by a file instead (--backing-dir DIR, or a file path in the machine config)";
+               "): back the device by a file instead (--backing-dir DIR, or a file path in the machine "
+               "config)";
     }
 
     std::uint64_t capacity_;

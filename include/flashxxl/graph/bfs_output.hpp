@@ -24,7 +24,9 @@ struct bfs_level_entry {
 class bfs_vector_output : public bfs_visitor {
 public:
     explicit bfs_vector_output(vector<bfs_level_entry>& out) : writer_(out) {}
-    void discover_vertex(node_id v, std::uint64_t level, node_id parent) { writer_.push(bfs_level_entry{v, level, parent}); }
+    void discover_vertex(node_id v, std::uint64_t level, node_id parent) {
+        writer_.push(bfs_level_entry{v, level, parent});
+    }
     //! Writes what is buffered.
     void finish() { writer_.finish(); }
 

@@ -64,7 +64,9 @@ struct cluster_by_node {
 
 //! Orders arcs by (v, w).
 struct arc_by_tail {
-    bool operator()(const bfs_arc& a, const bfs_arc& b) const { return std::tie(a.v, a.w) < std::tie(b.v, b.w); }
+    bool operator()(const bfs_arc& a, const bfs_arc& b) const {
+        return std::tie(a.v, a.w) < std::tie(b.v, b.w);
+    }
 };
 
 } // namespace flashxxl

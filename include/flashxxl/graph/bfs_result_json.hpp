@@ -11,8 +11,12 @@
 namespace flashxxl {
 
 inline void to_json(nlohmann::json& j, const csr_build_stats& s) {
-    j = nlohmann::json{{"nodes", s.nodes},           {"input_edges", s.input_edges}, {"self_loops", s.self_loops},
-                       {"duplicate_arcs", s.duplicate_arcs}, {"arcs", s.arcs},   {"edges", s.edges()},
+    j = nlohmann::json{{"nodes", s.nodes},
+                       {"input_edges", s.input_edges},
+                       {"self_loops", s.self_loops},
+                       {"duplicate_arcs", s.duplicate_arcs},
+                       {"arcs", s.arcs},
+                       {"edges", s.edges()},
                        {"sort_passes", s.passes}};
 }
 

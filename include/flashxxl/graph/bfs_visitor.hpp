@@ -26,8 +26,8 @@ struct bfs_visitor {
 //! A visitor that records every node's level and parent in memory (n x 16 bytes: for tests and
 //! small graphs). Unreached nodes keep `no_node`.
 struct bfs_level_recorder : bfs_visitor {
-    std::vector<std::uint64_t> level;   //!< level[v], or no_node
-    std::vector<node_id> parent;        //!< parent[v], or no_node
+    std::vector<std::uint64_t> level; //!< level[v], or no_node
+    std::vector<node_id> parent;      //!< parent[v], or no_node
     std::vector<std::uint64_t> level_sizes;
 
     explicit bfs_level_recorder(std::uint64_t n) : level(n, no_node), parent(n, no_node) {}

@@ -31,13 +31,15 @@ constexpr std::size_t offset_edges = 24;
 
 //! Writes the low `width` bytes of `value` little-endian at `out`.
 inline void store_le(unsigned char* out, std::uint64_t value, std::size_t width) {
-    for (std::size_t i = 0; i < width; ++i) out[i] = static_cast<unsigned char>(value >> (8 * i));
+    for (std::size_t i = 0; i < width; ++i)
+        out[i] = static_cast<unsigned char>(value >> (8 * i));
 }
 
 //! Reads a `width`-byte little-endian integer at `in`.
 inline std::uint64_t load_le(const unsigned char* in, std::size_t width) {
     std::uint64_t value = 0;
-    for (std::size_t i = 0; i < width; ++i) value |= std::uint64_t(in[i]) << (8 * i);
+    for (std::size_t i = 0; i < width; ++i)
+        value |= std::uint64_t(in[i]) << (8 * i);
     return value;
 }
 

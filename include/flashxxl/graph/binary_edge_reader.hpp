@@ -40,8 +40,8 @@ public:
                                   " bytes, expected magic \"FXEDGES1\" and a 32-byte header"
                             : "bad magic " + quoted(raw, 8) + ", expected \"FXEDGES1\"");
         if (got < fmt::header_bytes)
-            fail(got, "truncated header: the file has " + std::to_string(got) +
-                          " bytes, the header needs " + std::to_string(fmt::header_bytes));
+            fail(got, "truncated header: the file has " + std::to_string(got) + " bytes, the header needs " +
+                          std::to_string(fmt::header_bytes));
         header_.version = static_cast<std::uint32_t>(fmt::load_le(raw + fmt::offset_version, 4));
         header_.id_width = static_cast<std::uint32_t>(fmt::load_le(raw + fmt::offset_id_width, 4));
         header_.nodes = fmt::load_le(raw + fmt::offset_nodes, 8);
@@ -113,7 +113,8 @@ public:
     //! Where the edge last yielded starts: "PATH: byte offset N (edge K)", for messages.
     std::string position() const {
         std::uint64_t last = index_ ? index_ - 1 : 0;
-        return path_ + ": byte offset " + std::to_string(offset_of(last)) + " (edge " + std::to_string(last) + ")";
+        return path_ + ": byte offset " + std::to_string(offset_of(last)) + " (edge " + std::to_string(last) +
+               ")";
     }
 
 private:
@@ -127,7 +128,7 @@ private:
         std::size_t got = file_.read_some(buf_.data(), want);
         if (got < want)
             fail(offset_of(index_) + got, "truncated file: expected " + std::to_string(want - got) +
-                                             " more bytes of edge data (did the file shrink?)");
+                                              " more bytes of edge data (did the file shrink?)");
         pos_ = 0;
         filled_ = got;
     }
@@ -135,7 +136,8 @@ private:
     static std::string quoted(const unsigned char* p, std::size_t n) {
         std::string s = "\"";
         for (std::size_t i = 0; i < n; ++i) {
-            if (p[i] >= 32 && p[i] < 127) s += static_cast<char>(p[i]);
+            if (p[i] >= 32 && p[i] < 127)
+                s += static_cast<char>(p[i]);
             else {
                 char hex[8];
                 std::snprintf(hex, sizeof hex, "\\x%02x", p[i]);
@@ -159,8 +161,7 @@ private:
 };
 
 //! Streams every edge of the binary file `path` into `sink(const edge&)`.
-template <class Sink>
-edge_list_summary read_binary_edges(const std::string& path, Sink&& sink) {
+template <class Sink> edge_list_summary read_binary_edges(const std::string& path, Sink&& sink) {
     binary_edge_reader reader(path);
     return copy_edges(reader, std::forward<Sink>(sink));
 }

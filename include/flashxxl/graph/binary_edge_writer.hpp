@@ -26,8 +26,8 @@ public:
                                 std::size_t buffer_bytes = std::size_t(1) << 20)
         : path_(std::move(path)), width_(id_width), nodes_(node_count) {
         if (width_ != 4 && width_ != 8)
-            throw invalid_request("binary edge list '" + path_ + "': id width " +
-                                  std::to_string(width_) + ", expected 4 or 8 (bytes)");
+            throw invalid_request("binary edge list '" + path_ + "': id width " + std::to_string(width_) +
+                                  ", expected 4 or 8 (bytes)");
         if (width_ == 4 && nodes_ > (std::uint64_t(1) << 32))
             throw invalid_request("binary edge list '" + path_ + "': " + std::to_string(nodes_) +
                                   " nodes do not fit 4-byte ids (at most 2^32); use id width 8");

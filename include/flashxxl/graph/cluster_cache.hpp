@@ -1,4 +1,5 @@
-// Clean in-memory copies of clusters that a read brought along unasked (MM_BFS's free neighbours), ranked by nearness to the frontier, given back on demand.
+// Clean in-memory copies of clusters that a read brought along unasked (MM_BFS's free neighbours), ranked by
+// nearness to the frontier, given back on demand.
 #pragma once
 
 #include <algorithm>
@@ -109,16 +110,16 @@ public:
     }
     //! Calls f(record) for each record of a held cluster so far appended, leaving it held; false
     //! when c is not held. f may rerank() entries, nothing else.
-    template <class F>
-    bool visit(bfs_node c, F&& f) const {
+    template <class F> bool visit(bfs_node c, F&& f) const {
         auto it = entries_.find(c);
         if (it == entries_.end()) return false;
-        for (const adjacency_record& r : it->second.records) f(r);
+        for (const adjacency_record& r : it->second.records)
+            f(r);
         return true;
     }
     //! Appends a record to the entry open() opened last (at most the announced count).
     void append(const adjacency_record& r) {
-        if (!open_ && open_dropped_) return;  // evict() dropped the entry being filled
+        if (!open_ && open_dropped_) return; // evict() dropped the entry being filled
         if (!open_ || open_->records.size() == open_->expected)
             throw invalid_request("cluster_cache::append: no open entry with room (" +
                                   std::to_string(open_ ? open_->expected : 0) + " records announced)");
@@ -128,10 +129,10 @@ public:
     //! Calls f(record) for each record of cluster c (in the order appended) and forgets c.
     //! The entry leaves the cache first (f may make an evict() happen); its bytes stay charged
     //! until f has seen every record.
-    template <class F>
-    void take(bfs_node c, F&& f) {
+    template <class F> void take(bfs_node c, F&& f) {
         auto it = entries_.find(c);
-        if (it == entries_.end()) throw invalid_request("cluster_cache::take: cluster " + std::to_string(c) + " not held");
+        if (it == entries_.end())
+            throw invalid_request("cluster_cache::take: cluster " + std::to_string(c) + " not held");
         if (&it->second == open_) open_ = nullptr;
         entry e = std::move(it->second);
         const std::uint64_t held = entry_bytes(e);
@@ -145,7 +146,8 @@ public:
                 if (account) account->remove(bytes);
             }
         } on_exit{account_, held};
-        for (const adjacency_record& r : e.records) f(r);
+        for (const adjacency_record& r : e.records)
+            f(r);
     }
     //! Drops entries until `bytes` are freed or none is left, the far ones first, each kind
     //! newest first (their clusters are read again when requested); returns the bytes freed.
@@ -161,7 +163,9 @@ private:
 
     using entry_map = std::unordered_map<bfs_node, entry>;
 
-    static std::uint64_t entry_bytes(const entry& e) { return e.expected * sizeof(adjacency_record) + entry_overhead; }
+    static std::uint64_t entry_bytes(const entry& e) {
+        return e.expected * sizeof(adjacency_record) + entry_overhead;
+    }
     std::uint64_t forget(entry_map::iterator it) {
         records_ -= it->second.records.size();
         const std::uint64_t freed = entry_bytes(it->second);
@@ -190,7 +194,7 @@ private:
                 order.pop_back();
                 --positions_;
                 auto it = entries_.find(c);
-                if (it == entries_.end() || it->second.rank != k) continue;  // taken, or reranked
+                if (it == entries_.end() || it->second.rank != k) continue; // taken, or reranked
                 if (&it->second == open_) {
                     open_ = nullptr;
                     open_dropped_ = true;
@@ -219,8 +223,8 @@ private:
 
     std::uint64_t capacity_;
     entry_map entries_;
-    std::vector<std::vector<bfs_node>> orders_;  // per rank: clusters in the order admitted (or reranked)
-    std::size_t positions_ = 0;  // the orders' lengths summed (stale positions included)
+    std::vector<std::vector<bfs_node>> orders_; // per rank: clusters in the order admitted (or reranked)
+    std::size_t positions_ = 0;                 // the orders' lengths summed (stale positions included)
     entry* open_ = nullptr;
     bool open_dropped_ = false;
     std::uint64_t bytes_ = 0, peak_ = 0, records_ = 0, evicted_ = 0;

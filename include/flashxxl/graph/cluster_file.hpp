@@ -48,9 +48,10 @@ public:
     //! or the file if finish() is not called), else to account().
     cluster_file(machine& m, std::uint64_t clusters, const block_sizes& b, role r = role::static_data,
                  memory_account* write_account = nullptr)
-        : role_(r), blocks_((b.validate(), b)), layout_(b.br), items_per_segment_(writer_type::items_per_segment(b)),
-          index_(clusters + 1, 0) {
-        writer_ = std::make_unique<writer_type>(m, r, blocks_, counter_, write_account ? write_account : &account_, 2);
+        : role_(r), blocks_((b.validate(), b)), layout_(b.br),
+          items_per_segment_(writer_type::items_per_segment(b)), index_(clusters + 1, 0) {
+        writer_ = std::make_unique<writer_type>(m, r, blocks_, counter_,
+                                                write_account ? write_account : &account_, 2);
     }
     cluster_file(const cluster_file&) = delete;
     cluster_file& operator=(const cluster_file&) = delete;
@@ -59,9 +60,10 @@ public:
     void push(bfs_node c, const adjacency_record& rec) {
         if (!writer_) throw invalid_request("cluster_file::push after finish()");
         if (c + 1 >= index_.size() || c < current_)
-            throw invalid_request("cluster_file::push: cluster " + std::to_string(c) + " out of order or >= " +
-                                  std::to_string(index_.size() - 1));
-        while (current_ < c) index_[++current_] = records_;
+            throw invalid_request("cluster_file::push: cluster " + std::to_string(c) +
+                                  " out of order or >= " + std::to_string(index_.size() - 1));
+        while (current_ < c)
+            index_[++current_] = records_;
         writer_->push(rec);
         ++records_;
     }
@@ -70,7 +72,8 @@ public:
         if (!writer_) return;
         segments_ = writer_->finish();
         writer_.reset();
-        while (current_ + 1 < index_.size()) index_[++current_] = records_;
+        while (current_ + 1 < index_.size())
+            index_[++current_] = records_;
     }
 
     //! K.
@@ -92,11 +95,10 @@ public:
     const memory_account& account() const { return account_; }
 
     //! Calls f(record) for every record of cluster c, in (v, w) order.
-    template <class F>
-    void read(std::uint64_t c, F&& f) {
+    template <class F> void read(std::uint64_t c, F&& f) {
         if (c >= clusters())
-            throw invalid_request("cluster_file::read: cluster " + std::to_string(c) + " >= " +
-                                  std::to_string(clusters()));
+            throw invalid_request("cluster_file::read: cluster " + std::to_string(c) +
+                                  " >= " + std::to_string(clusters()));
         read_clusters(c, c + 1, f);
     }
 
@@ -105,8 +107,8 @@ public:
     //! cluster.
     std::pair<std::uint64_t, std::uint64_t> block_span(std::uint64_t c) const {
         if (c >= clusters())
-            throw invalid_request("cluster_file::block_span: cluster " + std::to_string(c) + " >= " +
-                                  std::to_string(clusters()));
+            throw invalid_request("cluster_file::block_span: cluster " + std::to_string(c) +
+                                  " >= " + std::to_string(clusters()));
         const std::uint64_t per_block = layout_.items_per_block();
         const std::uint64_t a = index_[c], b = index_[c + 1];
         if (a == b) return {a / per_block, a / per_block};
@@ -114,50 +116,53 @@ public:
     }
     //! The clusters that lie wholly inside the Br blocks [first, last) (block_span numbering):
     //! read_cluster_range on them reads no block outside that range.
-    std::pair<std::uint64_t, std::uint64_t> clusters_in_blocks(std::uint64_t first, std::uint64_t last) const {
+    std::pair<std::uint64_t, std::uint64_t> clusters_in_blocks(std::uint64_t first,
+                                                               std::uint64_t last) const {
         const std::uint64_t per_block = layout_.items_per_block();
         const std::uint64_t lo = first * per_block, hi = std::min(records_, last * per_block);
         const std::uint64_t f = std::lower_bound(index_.begin(), index_.end(), lo) - index_.begin();
         std::uint64_t l = std::upper_bound(index_.begin(), index_.end(), hi) - index_.begin();
-        l = l == 0 ? 0 : l - 1;  // index_[l] <= hi: clusters [f, l) end by hi
+        l = l == 0 ? 0 : l - 1; // index_[l] <= hi: clusters [f, l) end by hi
         return {std::min(f, clusters()), std::max(std::min(f, clusters()), std::min(l, clusters()))};
     }
 
     //! Calls f(record) for every record of clusters [first, last), in (c(v), v, w) order, with one
     //! read request per Bw segment the range touches.
-    template <class F>
-    void read_clusters(std::uint64_t first, std::uint64_t last, F&& f) {
+    template <class F> void read_clusters(std::uint64_t first, std::uint64_t last, F&& f) {
         read_cluster_range(first, last, [&](std::uint64_t, const adjacency_record& rec) { f(rec); });
     }
     //! The same, calling f(c, record) with the cluster c of each record.
-    template <class F>
-    void read_cluster_range(std::uint64_t first, std::uint64_t last, F&& f) {
+    template <class F> void read_cluster_range(std::uint64_t first, std::uint64_t last, F&& f) {
         if (writer_) throw invalid_request("cluster_file::read before finish()");
         if (first >= last || last > clusters())
             throw invalid_request("cluster_file::read_clusters: range [" + std::to_string(first) + ", " +
-                                  std::to_string(last) + ") not within " + std::to_string(clusters()) + " clusters");
-        if (buffer_.empty()) buffer_ = aligned_buffer(blocks_.bw, &account_);  // the first read
+                                  std::to_string(last) + ") not within " + std::to_string(clusters()) +
+                                  " clusters");
+        if (buffer_.empty()) buffer_ = aligned_buffer(blocks_.bw, &account_); // the first read
         const std::uint64_t br = blocks_.br;
         const std::uint64_t per_block = layout_.items_per_block();
         std::uint64_t a = index_[first], b = index_[last];
-        std::uint64_t c = first, i = a;  // cluster of record i
+        std::uint64_t c = first, i = a; // cluster of record i
         while (a < b) {
             std::uint64_t k = a / items_per_segment_;
             const extent& ext = segments_[k].ext.get();
             std::uint64_t j0 = a - k * items_per_segment_;
             std::uint64_t j1 = std::min(b, (k + 1) * items_per_segment_) - k * items_per_segment_;
             std::uint64_t blk0 = j0 / per_block, blk1 = (j1 - 1) / per_block + 1;
-            stxxl::request_ptr req = ext.dev->aread(buffer_.data(), ext.offset + blk0 * br, (blk1 - blk0) * br, role_);
+            stxxl::request_ptr req =
+                ext.dev->aread(buffer_.data(), ext.offset + blk0 * br, (blk1 - blk0) * br, role_);
             ext.dev->wait(req, role_);
             ++read_requests_;
             // The buffer holds blocks [blk0, blk1) of the segment; records [j0, j1) block by block.
             const char* block = buffer_.data();
             for (std::uint64_t blk = blk0; blk < blk1; ++blk, block += br) {
                 const std::uint64_t first_item = blk * per_block;
-                const std::uint64_t from = std::max(j0, first_item), to = std::min(j1, first_item + per_block);
+                const std::uint64_t from = std::max(j0, first_item),
+                                    to = std::min(j1, first_item + per_block);
                 const char* p = block + (from - first_item) * sizeof(adjacency_record);
                 for (std::uint64_t j = from; j < to; ++j, p += sizeof(adjacency_record), ++i) {
-                    while (index_[c + 1] <= i) ++c;
+                    while (index_[c + 1] <= i)
+                        ++c;
                     adjacency_record rec;
                     std::memcpy(&rec, p, sizeof rec);
                     f(c, rec);
@@ -177,8 +182,8 @@ private:
     std::uint64_t records_ = 0;
     std::uint64_t counter_ = 0;
     memory_account account_;
-    std::vector<segment> segments_;     // owned: dropped with the file
-    std::unique_ptr<writer_type> writer_;  // destroyed first: waits for its writes
+    std::vector<segment> segments_;       // owned: dropped with the file
+    std::unique_ptr<writer_type> writer_; // destroyed first: waits for its writes
     aligned_buffer buffer_;
     std::uint64_t read_requests_ = 0;
 };

@@ -21,7 +21,8 @@ namespace flashxxl {
 //! Memory build_csr needs at least with block sizes `b`: the sorter's minimum plus the two
 //! Bw-double-buffered vector writers.
 inline std::uint64_t csr_build_min_memory(const block_sizes& b) {
-    return sorter<bfs_arc, arc_by_tail>::min_memory(b) + 2 * csr_graph::target_vector::stream_writer::memory_usage(b);
+    return sorter<bfs_arc, arc_by_tail>::min_memory(b) +
+           2 * csr_graph::target_vector::stream_writer::memory_usage(b);
 }
 
 //! Reads every edge of `source` (an edge source, edge_source.hpp), pushes both arcs (u, v) and
@@ -40,8 +41,8 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
     b.validate();
     const std::uint64_t writers = 2 * csr_graph::target_vector::stream_writer::memory_usage(b);
     if (memory < csr_build_min_memory(b))
-        throw config_error("build_csr: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(csr_build_min_memory(b))) +
+        throw config_error("build_csr: memory budget " + format_bytes(double(memory)) +
+                           " is below the minimum " + format_bytes(double(csr_build_min_memory(b))) +
                            " (an arc sorter and two Bw-double-buffered writers) for " + b.describe());
     // Before anything of ours is on the devices: what the graph's vectors could ever get. One
     // offset per node, whatever the number of arcs: a list with one id of 4 * 10^9 needs a 32 GB
@@ -49,8 +50,9 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
     // memory, for memory-backed devices) for a minute.
     const std::uint64_t room = m.room_for(role::static_data);
     auto offsets_beyond = [&](std::uint64_t nodes) {
-        return "needs a CSR offset array of at least " + format_bytes(double((nodes + 1) * sizeof(std::uint64_t))) +
-               ", more than the " + format_bytes(double(room)) + " that machine '" + m.name() +
+        return "needs a CSR offset array of at least " +
+               format_bytes(double((nodes + 1) * sizeof(std::uint64_t))) + ", more than the " +
+               format_bytes(double(room)) + " that machine '" + m.name() +
                "' can hold for role static_data (" + m.describe_placement() +
                "); node ids are array indices, so renumber the nodes densely (0 .. |V| - 1)";
     };
@@ -69,11 +71,12 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
         // 32-bit BFS records hold at most 2^32 - 2 nodes (2^32 - 1 marks "no node"): ids up to
         // 2^32 - 3, refused at the edge that has one, not once the whole list has been read.
         if (e.u >= no_bfs_node - 1 || e.v >= no_bfs_node - 1)
-            throw input_error(this_edge() + " has an id >= 2^32 - 2 = 4294967294; 32-bit BFS records hold at most "
-                                            "2^32 - 2 nodes (ids 0 to 4294967293)");
+            throw input_error(this_edge() +
+                              " has an id >= 2^32 - 2 = 4294967294; 32-bit BFS records hold at most "
+                              "2^32 - 2 nodes (ids 0 to 4294967293)");
         if (e.max_endpoint() > max_id) {
             max_id = e.max_endpoint();
-            if ((max_id + 2) * sizeof(std::uint64_t) > room)  // the offset array of nodes 0 .. max_id
+            if ((max_id + 2) * sizeof(std::uint64_t) > room) // the offset array of nodes 0 .. max_id
                 throw input_error(this_edge() + " " + offsets_beyond(max_id + 1));
         }
         if (e.u == e.v) {
@@ -95,13 +98,14 @@ std::unique_ptr<csr_graph> build_csr(machine& m, std::uint64_t memory, const blo
         throw input_error((origin.empty() ? "build_csr: " + std::to_string(st.nodes) + " nodes" : origin) +
                           "; 32-bit BFS records hold at most 2^32 - 2 nodes");
     if ((st.nodes + 1) * sizeof(std::uint64_t) > room)
-        throw input_error("build_csr: a node count of " + std::to_string(st.nodes) + " " + offsets_beyond(st.nodes));
+        throw input_error("build_csr: a node count of " + std::to_string(st.nodes) + " " +
+                          offsets_beyond(st.nodes));
     arcs.sort();
     auto g = std::make_unique<csr_graph>(m, cache_memory ? cache_memory : memory / 8, b);
     {
         csr_graph::target_vector::stream_writer targets(g->targets());
         csr_graph::offset_vector::stream_writer offsets(g->offsets());
-        std::uint64_t next_node = 0;  // offsets written for nodes < next_node
+        std::uint64_t next_node = 0; // offsets written for nodes < next_node
         bool have_last = false;
         bfs_arc last{};
         for (; !arcs.empty(); ++arcs) {

@@ -16,12 +16,12 @@ namespace flashxxl {
 
 //! What building a CSR graph did with its edge list (csr_builder.hpp).
 struct csr_build_stats {
-    std::uint64_t nodes = 0;           //!< |V| (declared node count of the source)
-    std::uint64_t input_edges = 0;     //!< edges read, as given
-    std::uint64_t self_loops = 0;      //!< input edges with u == v, dropped
-    std::uint64_t duplicate_arcs = 0;  //!< arcs (v, w) dropped because they repeated after symmetrizing
-    std::uint64_t arcs = 0;            //!< adjacency entries kept (each undirected edge twice)
-    std::uint64_t passes = 0;          //!< read passes of the external sort (0: it fit in memory)
+    std::uint64_t nodes = 0;          //!< |V| (declared node count of the source)
+    std::uint64_t input_edges = 0;    //!< edges read, as given
+    std::uint64_t self_loops = 0;     //!< input edges with u == v, dropped
+    std::uint64_t duplicate_arcs = 0; //!< arcs (v, w) dropped because they repeated after symmetrizing
+    std::uint64_t arcs = 0;           //!< adjacency entries kept (each undirected edge twice)
+    std::uint64_t passes = 0;         //!< read passes of the external sort (0: it fit in memory)
     //! Undirected edges kept (arcs / 2).
     std::uint64_t edges() const { return arcs / 2; }
 };
@@ -59,15 +59,15 @@ public:
     //! [begin, end) of v's list in targets() (random access through the page cache).
     std::pair<std::uint64_t, std::uint64_t> range(std::uint64_t v) {
         if (v >= node_count())
-            throw invalid_request("csr_graph: node " + std::to_string(v) + " out of range (|V| = " +
-                                  std::to_string(node_count()) + ")");
+            throw invalid_request("csr_graph: node " + std::to_string(v) +
+                                  " out of range (|V| = " + std::to_string(node_count()) + ")");
         return {offsets_.get(v), offsets_.get(v + 1)};
     }
     //! Calls f(w) for every neighbour w of v, in increasing order of w.
-    template <class F>
-    void for_each_neighbour(std::uint64_t v, F&& f) {
+    template <class F> void for_each_neighbour(std::uint64_t v, F&& f) {
         auto [b, e] = range(v);
-        for (std::uint64_t i = b; i < e; ++i) f(targets_.get(i));
+        for (std::uint64_t i = b; i < e; ++i)
+            f(targets_.get(i));
     }
     std::uint64_t degree(std::uint64_t v) {
         auto [b, e] = range(v);
@@ -83,12 +83,13 @@ public:
     public:
         explicit arc_stream(csr_graph& g)
             : offsets_(g.offsets_, 0, g.offsets_.size()), targets_(g.targets_, 0, g.targets_.size()) {
-            if (!offsets_.empty()) ++offsets_;  // offsets[0] == 0
+            if (!offsets_.empty()) ++offsets_; // offsets[0] == 0
             advance_node();
         }
         //! Two readers with one block of prefetch each: 4 x Br.
         static std::uint64_t memory_usage(const block_sizes& b) {
-            return offset_vector::stream_reader::memory_usage(b, 1) + target_vector::stream_reader::memory_usage(b, 1);
+            return offset_vector::stream_reader::memory_usage(b, 1) +
+                   target_vector::stream_reader::memory_usage(b, 1);
         }
         bool empty() const { return targets_.empty(); }
         //! The current arc.

@@ -27,9 +27,9 @@ namespace flashxxl {
 
 //! Where DFS keeps its visited marks (the two variants seeds/001 Section 4 ran).
 enum class dfs_marks {
-    separate,   //!< one byte per node in a vector of its own (small: it mostly stays cached)
-    with_nodes  //!< a flag in a per-node record that also holds the adjacency range (24 bytes per
-                //!< node: the marks scattered over a larger range of external memory)
+    separate,  //!< one byte per node in a vector of its own (small: it mostly stays cached)
+    with_nodes //!< a flag in a per-node record that also holds the adjacency range (24 bytes per
+               //!< node: the marks scattered over a larger range of external memory)
 };
 
 inline const char* to_string(dfs_marks m) { return m == dfs_marks::separate ? "separate" : "with_nodes"; }
@@ -43,7 +43,7 @@ inline dfs_marks parse_dfs_marks(const std::string& s) {
 //! Parameters of dfs.
 struct dfs_options {
     dfs_marks marks = dfs_marks::separate;
-    bool whole_graph = true;  //!< after the source's tree, start new trees at unvisited nodes 0, 1, ...
+    bool whole_graph = true; //!< after the source's tree, start new trees at unvisited nodes 0, 1, ...
     //! 0: the marks' page cache gets all of M left after the stack and the translation layers.
     //! In (0, 1]: it holds at most this share of the marks' structure (|V| bytes separate,
     //! 24 |V| bytes with_nodes), seeds/001 Section 4's "cache at most half of an external memory
@@ -71,11 +71,11 @@ struct dfs_visitor {
 
 //! What dfs did.
 struct dfs_result {
-    std::uint64_t visited = 0;  //!< nodes discovered
-    std::uint64_t trees = 0;    //!< roots started
+    std::uint64_t visited = 0; //!< nodes discovered
+    std::uint64_t trees = 0;   //!< roots started
     std::uint64_t max_stack = 0;
-    std::uint64_t marks_cache = 0;  //!< bytes of M the marks' page cache got
-    std::uint64_t tl_memory = 0;    //!< bytes of M the machine's translation layers hold
+    std::uint64_t marks_cache = 0; //!< bytes of M the marks' page cache got
+    std::uint64_t tl_memory = 0;   //!< bytes of M the machine's translation layers hold
     //! The most bytes dfs held at once within M, as its buffers' memory_accounts measured them,
     //! plus tl_memory: the marks' vector's peak plus the larger of the stack's peak and the
     //! peak of the stream writer that fills the marks' structure before the stack exists (the
@@ -83,7 +83,7 @@ struct dfs_result {
     //! (test_dfs_memory checks it, and the heap dfs allocates). The graph's caches are not in
     //! it (they come on top of M), nor is bookkeeping of O(1) plus O(1) per extent held.
     std::uint64_t peak_memory = 0;
-    std::vector<phase_stats> phases;  //!< "dfs"
+    std::vector<phase_stats> phases; //!< "dfs"
 };
 
 namespace detail {
@@ -115,22 +115,24 @@ inline std::uint64_t dfs_min_memory(const block_sizes& b) {
 //! config_error (naming the sizes) when the cap is below the vector's minimum.
 inline std::uint64_t dfs_marks_cache(std::uint64_t memory, const block_sizes& b, std::uint64_t nodes,
                                      const dfs_options& opts, std::uint64_t tl_memory = 0) {
-    const std::uint64_t left = memory - std::min(memory, stack<detail::dfs_frame>::memory_usage(b) + tl_memory);
+    const std::uint64_t left =
+        memory - std::min(memory, stack<detail::dfs_frame>::memory_usage(b) + tl_memory);
     if (opts.cache_share == 0) return left;
     std::ostringstream share;
     share << opts.cache_share;
     if (!(opts.cache_share > 0 && opts.cache_share <= 1))
         throw config_error("dfs: cache share " + share.str() + " (expected 0 or a number in (0, 1])");
     const std::uint64_t cap = std::uint64_t(opts.cache_share * double(dfs_marks_bytes(opts.marks, nodes)));
-    const std::uint64_t need = opts.marks == dfs_marks::separate ? vector<std::uint8_t>::min_memory(b)
-                                                                 : vector<detail::dfs_node_record>::min_memory(b);
+    const std::uint64_t need = opts.marks == dfs_marks::separate
+                                   ? vector<std::uint8_t>::min_memory(b)
+                                   : vector<detail::dfs_node_record>::min_memory(b);
     if (cap < need)
-        throw config_error("dfs: a cache of " + share.str() + " of the marks' structure (" +
-                           format_bytes(double(cap)) + " of " +
-                           format_bytes(double(dfs_marks_bytes(opts.marks, nodes))) + ") is below the " +
-                           format_bytes(double(need)) + " that " + b.describe() +
-                           " need (one Bw group and two Br pages): choose a larger share, smaller blocks or a larger "
-                           "graph (seeds/001's run with block size Bw and half caches was impossible the same way)");
+        throw config_error(
+            "dfs: a cache of " + share.str() + " of the marks' structure (" + format_bytes(double(cap)) +
+            " of " + format_bytes(double(dfs_marks_bytes(opts.marks, nodes))) + ") is below the " +
+            format_bytes(double(need)) + " that " + b.describe() +
+            " need (one Bw group and two Br pages): choose a larger share, smaller blocks or a larger "
+            "graph (seeds/001's run with block size Bw and half caches was impossible the same way)");
     return std::min(left, cap);
 }
 
@@ -146,12 +148,14 @@ dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_s
     if (&g.get_machine() != &m) throw config_error("dfs: the graph lives on another machine");
     const std::uint64_t n = g.node_count();
     if (source >= n)
-        throw config_error("dfs: source " + std::to_string(source) + " is not a node (|V| = " + std::to_string(n) + ")");
+        throw config_error("dfs: source " + std::to_string(source) +
+                           " is not a node (|V| = " + std::to_string(n) + ")");
     const std::uint64_t tl_memory = translation_layer_memory(m);
     if (memory < dfs_min_memory(b) + tl_memory)
-        throw config_error("dfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(dfs_min_memory(b) + tl_memory)) + " for " + b.describe() +
-                           (tl_memory ? " and the translation layers' " + format_bytes(double(tl_memory)) : ""));
+        throw config_error(
+            "dfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
+            format_bytes(double(dfs_min_memory(b) + tl_memory)) + " for " + b.describe() +
+            (tl_memory ? " and the translation layers' " + format_bytes(double(tl_memory)) : ""));
     dfs_result res;
     const std::uint64_t marks_memory = dfs_marks_cache(memory, b, n, opts, tl_memory);
     res.marks_cache = marks_memory;
@@ -162,8 +166,9 @@ dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_s
     memory_account filler;
     if (opts.marks == dfs_marks::separate) {
         marks = std::make_unique<mark_vector>(m, marks_memory, b, role::hot);
-        mark_vector::stream_writer w(*marks, &filler);  // resize(n, 0)'s fast path, counted
-        for (std::uint64_t v = 0; v < n; ++v) w.push(0);
+        mark_vector::stream_writer w(*marks, &filler); // resize(n, 0)'s fast path, counted
+        for (std::uint64_t v = 0; v < n; ++v)
+            w.push(0);
         w.finish();
     } else {
         nodes = std::make_unique<node_vector>(m, marks_memory, b, role::hot);
@@ -197,7 +202,9 @@ dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_s
         nodes->set(v, r);
         return {r.begin, r.end};
     };
-    auto visited = [&](std::uint64_t v) -> bool { return marks ? marks->get(v) != 0 : nodes->get(v).visited != 0; };
+    auto visited = [&](std::uint64_t v) -> bool {
+        return marks ? marks->get(v) != 0 : nodes->get(v).visited != 0;
+    };
     auto run_tree = [&](std::uint64_t root) {
         ++res.trees;
         vis.start_vertex(root);
@@ -263,7 +270,8 @@ dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_s
 //! and the structure ("... in flashxxl::dfs"); that, and any other failure, ends the search: no
 //! result comes back, the visitor has seen a prefix of the traversal (nodes discovered but not
 //! finished among it), and every extent dfs took is given back.
-template <class Visitor, class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, dfs_options>::value>>
+template <class Visitor,
+          class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, dfs_options>::value>>
 dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
                Visitor& vis, const dfs_options& opts = {}) {
     return rethrow_out_of_space_in("flashxxl::dfs",
@@ -271,8 +279,8 @@ dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes
 }
 
 //! dfs without a visitor.
-inline dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                      const dfs_options& opts = {}) {
+inline dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b,
+                      std::uint64_t source, const dfs_options& opts = {}) {
     dfs_visitor vis;
     return dfs(m, g, memory, b, source, vis, opts);
 }

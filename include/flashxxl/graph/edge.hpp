@@ -28,8 +28,6 @@ struct edge {
 inline bool operator==(const edge& a, const edge& b) { return a.u == b.u && a.v == b.v; }
 inline bool operator!=(const edge& a, const edge& b) { return !(a == b); }
 //! Lexicographic by (u, v).
-inline bool operator<(const edge& a, const edge& b) {
-    return std::tie(a.u, a.v) < std::tie(b.u, b.v);
-}
+inline bool operator<(const edge& a, const edge& b) { return std::tie(a.u, a.v) < std::tie(b.u, b.v); }
 
 } // namespace flashxxl

@@ -24,42 +24,32 @@ struct edge_list_summary {
 };
 
 namespace detail {
-template <class Source>
-auto edge_position(const Source& s, int) -> decltype(std::string(s.position())) {
+template <class Source> auto edge_position(const Source& s, int) -> decltype(std::string(s.position())) {
     return s.position();
 }
-template <class Source>
-std::string edge_position(const Source&, long) {
-    return {};
-}
+template <class Source> std::string edge_position(const Source&, long) { return {}; }
 template <class Source>
 auto node_count_origin(const Source& s, int) -> decltype(std::string(s.node_count_origin())) {
     return s.node_count_origin();
 }
-template <class Source>
-std::string node_count_origin(const Source&, long) {
-    return {};
-}
+template <class Source> std::string node_count_origin(const Source&, long) { return {}; }
 } // namespace detail
 
 //! Where the edge `source` yielded last comes from ("g.txt:7", "g.bin: byte offset 40 (edge 1)"),
 //! when the source says (a `position()` member); empty for generators.
-template <class Source>
-std::string edge_position(const Source& source) {
+template <class Source> std::string edge_position(const Source& source) {
     return detail::edge_position(source, 0);
 }
 
 //! Where the node count of `source` comes from, when the source says (a `node_count_origin()`
 //! member: "g.txt:1: the '# Nodes: 9' comment declares 9 nodes", "g.txt: no edges: the file is
 //! empty"); empty for generators.
-template <class Source>
-std::string node_count_origin(const Source& source) {
+template <class Source> std::string node_count_origin(const Source& source) {
     return detail::node_count_origin(source, 0);
 }
 
 //! Pulls every remaining edge of `source` into `sink(const edge&)`; returns the summary.
-template <class Source, class Sink>
-edge_list_summary copy_edges(Source& source, Sink&& sink) {
+template <class Source, class Sink> edge_list_summary copy_edges(Source& source, Sink&& sink) {
     edge_list_summary s;
     edge e;
     while (source.next(e)) {

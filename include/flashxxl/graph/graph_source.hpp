@@ -45,8 +45,7 @@ public:
 };
 
 namespace detail {
-template <class Source>
-class edge_source_holder : public any_edge_source {
+template <class Source> class edge_source_holder : public any_edge_source {
 public:
     edge_source_holder(Source s, std::string description) : s_(std::move(s)), d_(std::move(description)) {}
     bool next(edge& e) override { return s_.next(e); }
@@ -81,18 +80,23 @@ public:
                 names += (names.empty() ? "" : ", ") + a;
             }
             if (!ok)
-                throw config_error("graph spec '" + spec + "': " + kind + " takes no '" + key + "' (it takes " + names + ")");
+                throw config_error("graph spec '" + spec + "': " + kind + " takes no '" + key +
+                                   "' (it takes " + names + ")");
             if (!values_.emplace(key, item.substr(eq + 1)).second)
-                throw config_error("graph spec '" + spec + "': " + key + "= is given twice (expected each key once)");
+                throw config_error("graph spec '" + spec + "': " + key +
+                                   "= is given twice (expected each key once)");
         }
     }
     bool has(const std::string& k) const { return values_.count(k) > 0; }
     std::uint64_t integer(const std::string& k) const {
         auto it = values_.find(k);
-        if (it == values_.end()) throw config_error("graph spec '" + spec_ + "': " + kind_ + " needs " + k + "=");
+        if (it == values_.end())
+            throw config_error("graph spec '" + spec_ + "': " + kind_ + " needs " + k + "=");
         return named(k, [&] { return parse_size(it->second); });
     }
-    std::uint64_t integer(const std::string& k, std::uint64_t dflt) const { return has(k) ? integer(k) : dflt; }
+    std::uint64_t integer(const std::string& k, std::uint64_t dflt) const {
+        return has(k) ? integer(k) : dflt;
+    }
     //! A count (nodes, edges, levels, a seed), `noun` naming it ("a node count"): whole decimal
     //! digits from `min` to `max`, no byte unit (side=1KiB is not 1024 nodes per side).
     std::uint64_t count(const std::string& k, const std::string& noun, std::uint64_t min = 0,
@@ -132,8 +136,7 @@ public:
 private:
     //! parse(), with a refusal prefixed by the spec and the key ("graph spec 'grid:side=abc':
     //! side: size 'abc' is not a number ...").
-    template <class Parse>
-    auto named(const std::string& k, Parse parse) const -> decltype(parse()) {
+    template <class Parse> auto named(const std::string& k, Parse parse) const -> decltype(parse()) {
         try {
             return parse();
         } catch (const config_error& e) {
@@ -166,7 +169,8 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
     if (kind == "grid") {
         detail::spec_params p(spec, kind, rest, {"side"});
         std::uint64_t side = p.count("side", "a node count (nodes per side)", 1, grid_generator::max_side);
-        return std::make_unique<detail::edge_source_holder<grid_generator>>(grid_generator(side), "grid side=" + std::to_string(side));
+        return std::make_unique<detail::edge_source_holder<grid_generator>>(
+            grid_generator(side), "grid side=" + std::to_string(side));
     }
     if (kind == "tree") {
         detail::spec_params p(spec, kind, rest, {"nodes", "levels", "block", "item_bytes"});
@@ -191,14 +195,14 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
                                          : random_graph_generator::edges_for_degree(n, p.number("degree", 0));
         std::uint64_t seed = p.count("seed", "a seed", 1, 0, std::numeric_limits<std::uint64_t>::max());
         return std::make_unique<detail::edge_source_holder<random_graph_generator>>(
-            random_graph_generator(n, m, seed),
-            "random nodes=" + std::to_string(n) + " edges=" + std::to_string(m) + " seed=" + std::to_string(seed));
+            random_graph_generator(n, m, seed), "random nodes=" + std::to_string(n) + " edges=" +
+                                                    std::to_string(m) + " seed=" + std::to_string(seed));
     }
     if (kind == "rmat") {
         detail::spec_params p(spec, kind, rest, {"scale", "edge_factor", "a", "b", "c", "seed"});
         rmat_params r;
         const std::uint64_t scale = p.count("scale", "a scale (log2 of the node count)");
-        if (scale > 62)  // checked here: the cast below would wrap 2^32 + 1 to 1
+        if (scale > 62) // checked here: the cast below would wrap 2^32 + 1 to 1
             throw config_error("graph spec '" + spec + "': rmat scale " + std::to_string(scale) +
                                " out of range (expected 1 ... 62)");
         r.scale = unsigned(scale);
@@ -216,22 +220,23 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
     // so the text reader goes on from the bytes read here (it used to reopen the path and lose
     // them, parsing from the middle of a line).
     if (::access(spec.c_str(), R_OK) != 0)
-        throw input_error("cannot open graph file '" + spec + "': " + std::strerror(errno) + " (expected a file or " +
-                          graph_spec_help() + ")");
-    if (struct stat dir {}; ::stat(spec.c_str(), &dir) == 0 && S_ISDIR(dir.st_mode))
+        throw input_error("cannot open graph file '" + spec + "': " + std::strerror(errno) +
+                          " (expected a file or " + graph_spec_help() + ")");
+    if (struct stat dir{}; ::stat(spec.c_str(), &dir) == 0 && S_ISDIR(dir.st_mode))
         throw input_error("graph file '" + spec + "' is a directory (expected an edge-list file or " +
                           graph_spec_help() + ")");
     stdio_file f(spec, "rb");
     // Binary by content: the magic, or bytes no text edge list has (NUL, control characters):
     // a binary file with a damaged magic is reported as such, not parsed as text.
     char head[4096] = {};
-    const std::size_t got = f.read_some(head, sizeof head);  // fread: fewer only at the end, also from a pipe
+    const std::size_t got = f.read_some(head, sizeof head); // fread: fewer only at the end, also from a pipe
     bool magic = got >= sizeof binary_edge_format::magic &&
                  std::memcmp(head, binary_edge_format::magic, sizeof binary_edge_format::magic) == 0;
-    std::size_t control_at = got;  // the first byte no text edge list has
+    std::size_t control_at = got; // the first byte no text edge list has
     for (std::size_t i = 0; i < got && !magic && control_at == got; ++i) {
         unsigned char c = static_cast<unsigned char>(head[i]);
-        if (c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f')) control_at = i;
+        if (c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f'))
+            control_at = i;
     }
     if (magic || control_at < got) {
         struct stat st {};
@@ -241,8 +246,8 @@ inline std::unique_ptr<any_edge_source> open_graph_source(const std::string& spe
                               ") but not a regular file: the binary reader seeks; copy it to a file first");
         f.close();
         try {
-            return std::make_unique<detail::edge_source_holder<binary_edge_reader>>(binary_edge_reader(spec),
-                                                                                  "file " + spec + " (binary)");
+            return std::make_unique<detail::edge_source_holder<binary_edge_reader>>(
+                binary_edge_reader(spec), "file " + spec + " (binary)");
         } catch (const input_error& e) {
             if (magic) throw;
             // Neither format: say why it is not text either (a stray NUL in a text file, say).

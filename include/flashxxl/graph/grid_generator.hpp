@@ -24,8 +24,9 @@ public:
     //! fit 64 bits (side <= max_side).
     explicit grid_generator(std::uint64_t side) : side_(side) {
         if (side == 0 || side > max_side)
-            throw config_error("grid side " + std::to_string(side) + " is out of range (expected 1 <= side <= " +
-                               std::to_string(max_side) + ", so that its 2 side (side - 1) edges count in 64 bits)");
+            throw config_error("grid side " + std::to_string(side) +
+                               " is out of range (expected 1 <= side <= " + std::to_string(max_side) +
+                               ", so that its 2 side (side - 1) edges count in 64 bits)");
     }
 
     //! Yields the next edge; false after the last.

@@ -40,8 +40,8 @@ namespace flashxxl {
 
 //! Parameters of mm_bfs.
 struct mm_bfs_options {
-    std::uint64_t mu = 0;    //!< target cluster size in nodes; 0: default_mu(Br of the cluster file, |V|)
-    std::uint64_t seed = 1;  //!< seed of the master choice
+    std::uint64_t mu = 0;   //!< target cluster size in nodes; 0: default_mu(Br of the cluster file, |V|)
+    std::uint64_t seed = 1; //!< seed of the master choice
     //! Block sizes of the cluster file, the static structure that is read at random, one
     //! cluster per read (Br-granular): on a hybrid machine it lives on flash, whose small
     //! random reads are cheap, while the streams (hot pool, level lists, sorters) use `b`,
@@ -90,8 +90,9 @@ struct mm_bfs_options {
 //! config_error unless frontier_ranks is 1 to 254 (when prefer_frontier_clusters is on).
 inline void check_frontier_ranks(const mm_bfs_options& o) {
     if (o.prefer_frontier_clusters && (o.frontier_ranks == 0 || o.frontier_ranks > 254))
-        throw config_error("mm_bfs: frontier_ranks " + std::to_string(o.frontier_ranks) +
-                           " is out of range; expected 1 to 254 (prefer_frontier_clusters = false turns ranking off)");
+        throw config_error(
+            "mm_bfs: frontier_ranks " + std::to_string(o.frontier_ranks) +
+            " is out of range; expected 1 to 254 (prefer_frontier_clusters = false turns ranking off)");
 }
 
 //! Memory the BFS phase of mm_bfs needs at least with block sizes `b` for its streams and a
@@ -101,7 +102,7 @@ inline void check_frontier_ranks(const mm_bfs_options& o) {
 //! level or pool (two readers and a writer at a time), the neighbour sorter's minimum and
 //! 64 KiB for the in-memory pool and levels.
 inline std::uint64_t mm_bfs_phase_min_memory(const block_sizes& b,
-                                              const std::optional<block_sizes>& file_blocks = std::nullopt) {
+                                             const std::optional<block_sizes>& file_blocks = std::nullopt) {
     return std::max(b.bw, file_blocks ? file_blocks->bw : b.bw) + 2 * bfs_level_store::cursor_memory(b) +
            bfs_level_store::writer_memory(b) + sorter<level_record, level_by_node>::min_memory(b) + 64 * KiB;
 }
@@ -113,8 +114,10 @@ inline std::uint64_t mm_bfs_min_memory(const block_sizes& b,
 }
 //! " (cluster file: Br = .., Bw = ..)" when the cluster file's block sizes are not `b`, for
 //! error messages.
-inline std::string describe_cluster_blocks(const block_sizes& b, const std::optional<block_sizes>& file_blocks) {
-    return file_blocks && !(*file_blocks == b) ? " (cluster file: " + file_blocks->describe() + ")" : std::string();
+inline std::string describe_cluster_blocks(const block_sizes& b,
+                                           const std::optional<block_sizes>& file_blocks) {
+    return file_blocks && !(*file_blocks == b) ? " (cluster file: " + file_blocks->describe() + ")"
+                                               : std::string();
 }
 
 //! How the BFS phase splits M (bytes): what the fixed part (mm_bfs_phase_min_memory less its
@@ -126,12 +129,13 @@ inline std::string describe_cluster_blocks(const block_sizes& b, const std::opti
 //! them in.
 struct mm_bfs_split {
     std::uint64_t fixed = 0;
-    std::uint64_t neighbours = 0;  //!< the neighbour sorter S_N
-    std::uint64_t level = 0;  //!< per level list (L(t-2), L(t-1), L(t))
-    std::uint64_t pool = 0;   //!< in-memory hot pool: kept records, staging and its merge copy
-    std::uint64_t keep = 0;   //!< bytes of pool records kept in memory between levels
-    std::uint64_t cache = 0;  //!< bytes sure to be free for the cache of unrequested neighbouring clusters (cluster_cache)
-    std::uint64_t stage = 0;  //!< bytes of the staging area (and of its merge copy)
+    std::uint64_t neighbours = 0; //!< the neighbour sorter S_N
+    std::uint64_t level = 0;      //!< per level list (L(t-2), L(t-1), L(t))
+    std::uint64_t pool = 0;       //!< in-memory hot pool: kept records, staging and its merge copy
+    std::uint64_t keep = 0;       //!< bytes of pool records kept in memory between levels
+    std::uint64_t cache =
+        0; //!< bytes sure to be free for the cache of unrequested neighbouring clusters (cluster_cache)
+    std::uint64_t stage = 0; //!< bytes of the staging area (and of its merge copy)
     mm_bfs_split(std::uint64_t memory, const block_sizes& b, std::uint64_t clusters, const mm_bfs_options& o,
                  std::optional<block_sizes> file_blocks = std::nullopt) {
         if (!file_blocks) file_blocks = o.cluster_blocks;
@@ -194,19 +198,20 @@ struct mm_bfs_split {
 //! load (only when something was requested: staged into H) -> settle (H merged) -> write (L(t)
 //! from S_N; empty: done) -> back to extract with t + 1.
 template <class Visitor>
-void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                  Visitor& vis, bfs_result& res, const mm_bfs_options& opts = {},
+void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const block_sizes& b,
+                  std::uint64_t source, Visitor& vis, bfs_result& res, const mm_bfs_options& opts = {},
                   memory_account* account = nullptr) {
     using n_sorter = small_sorter<level_record, level_by_node>;
     b.validate();
     memory_account own_account;
     memory_account& acc = account ? *account : own_account;
-    const std::uint64_t limit = acc.current() + memory;  // what the phase may hold at once
+    const std::uint64_t limit = acc.current() + memory; // what the phase may hold at once
     const block_sizes file_blocks = file.blocks();
     if (memory < mm_bfs_phase_min_memory(b, file_blocks))
-        throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(mm_bfs_phase_min_memory(b, file_blocks))) + " for " + b.describe() +
-                           describe_cluster_blocks(b, file_blocks));
+        throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) +
+                           " is below the minimum " +
+                           format_bytes(double(mm_bfs_phase_min_memory(b, file_blocks))) + " for " +
+                           b.describe() + describe_cluster_blocks(b, file_blocks));
     const std::uint64_t clusters = file.clusters();
     const mm_bfs_split split(memory, b, clusters, opts, file_blocks);
     res.pool_memory_bytes = split.pool;
@@ -269,7 +274,8 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
         res.level_details.push_back(bfs_level_detail{count, 0, 0, 0, 0, 0});
         levels.advance();
     }
-    for (std::uint64_t s : res.level_sizes) res.reached += s;
+    for (std::uint64_t s : res.level_sizes)
+        res.reached += s;
     res.cache_peak_bytes = cache.peak_bytes();
     res.clusters_evicted = cache.evicted();
 }
@@ -296,12 +302,13 @@ bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
     b.validate();
     if (&g.get_machine() != &m) throw config_error("mm_bfs: the graph lives on another machine");
     if (source >= g.node_count())
-        throw config_error("mm_bfs: source " + std::to_string(source) + " is not a node (|V| = " +
-                           std::to_string(g.node_count()) + ")");
+        throw config_error("mm_bfs: source " + std::to_string(source) +
+                           " is not a node (|V| = " + std::to_string(g.node_count()) + ")");
     const block_sizes file_blocks = opts.cluster_blocks ? *opts.cluster_blocks : b;
     file_blocks.validate();
     if (memory < mm_bfs_min_memory(b, file_blocks))
-        throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
+        throw config_error("mm_bfs: memory budget " + format_bytes(double(memory)) +
+                           " is below the minimum " +
                            format_bytes(double(mm_bfs_min_memory(b, file_blocks))) + " for " + b.describe() +
                            describe_cluster_blocks(b, file_blocks));
     check_frontier_ranks(opts);
@@ -322,16 +329,17 @@ bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
     }
     {
         phase_meter meter(m, "bfs");
-        rethrow_out_of_space_in("flashxxl::mm_bfs (bfs phase)",
-                                [&] { mm_bfs_phase(m, *file, memory, b, source, vis, res, opts, opts.account); });
+        rethrow_out_of_space_in("flashxxl::mm_bfs (bfs phase)", [&] {
+            mm_bfs_phase(m, *file, memory, b, source, vis, res, opts, opts.account);
+        });
         res.phases.push_back(meter.finish());
     }
     return res;
 }
 
 //! mm_bfs without a visitor.
-inline bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                         const mm_bfs_options& opts = {}) {
+inline bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b,
+                         std::uint64_t source, const mm_bfs_options& opts = {}) {
     bfs_visitor vis;
     return mm_bfs(m, g, memory, b, source, vis, opts);
 }

@@ -29,19 +29,19 @@ struct mm_load_policy {
 
 //! One read of the cluster file, serving a run of a level's sorted requests.
 struct mm_cluster_read {
-    std::size_t begin = 0;            //!< first request served (an index into the sorted list)
-    std::size_t end = 0;              //!< one past the last request served (loaded ones among them skipped)
-    bfs_node first_requested = 0;     //!< the first cluster staged
-    bfs_node last_requested = 0;      //!< the last cluster staged
-    std::pair<std::uint64_t, std::uint64_t> blocks;  //!< the Br blocks [first, last) read
-    std::uint64_t first = 0;          //!< first cluster read
-    std::uint64_t last = 0;           //!< one past the last cluster read
+    std::size_t begin = 0;        //!< first request served (an index into the sorted list)
+    std::size_t end = 0;          //!< one past the last request served (loaded ones among them skipped)
+    bfs_node first_requested = 0; //!< the first cluster staged
+    bfs_node last_requested = 0;  //!< the last cluster staged
+    std::pair<std::uint64_t, std::uint64_t> blocks; //!< the Br blocks [first, last) read
+    std::uint64_t first = 0;                        //!< first cluster read
+    std::uint64_t last = 0;                         //!< one past the last cluster read
 };
 
 //! What one load() did.
 struct mm_load_counts {
-    std::uint64_t clusters_loaded = 0;  //!< requested clusters now in the pool (empty ones included)
-    std::uint64_t reads = 0;            //!< read requests of the cluster file
+    std::uint64_t clusters_loaded = 0; //!< requested clusters now in the pool (empty ones included)
+    std::uint64_t reads = 0;           //!< read requests of the cluster file
 };
 
 //! Step 2 of a level of MM_BFS's BFS phase (shared/BFS.md): every cluster the level requested
@@ -65,12 +65,11 @@ public:
 
     //! Loads the requested clusters, calling stage(record) for each of their records, and
     //! empties the request list.
-    template <class Stage>
-    mm_load_counts load(Stage&& stage) {
+    template <class Stage> mm_load_counts load(Stage&& stage) {
         mm_load_counts counts;
         const std::vector<bfs_node>& list = requests_->sorted();
         auto staged = [&](const adjacency_record& r) {
-            ranks_->next_to_loaded(r.cw);  // next to a loaded one
+            ranks_->next_to_loaded(r.cw); // next to a loaded one
             stage(r);
         };
         take_cached(list, staged, counts);
@@ -161,8 +160,7 @@ private:
     }
     //! One read: the requested clusters of rd to staged(), the others (unrequested, not loaded)
     //! into the cache while it admits them.
-    template <class Staged>
-    void read(const mm_cluster_read& rd, Staged& staged) {
+    template <class Staged> void read(const mm_cluster_read& rd, Staged& staged) {
         std::uint64_t current = no_bfs_node;
         bool to_stage = false, to_cache = false;
         file_->read_cluster_range(rd.first, rd.last, [&](std::uint64_t x, const adjacency_record& r) {

@@ -58,7 +58,8 @@ public:
     }
     //! Empties the list (the clusters it held may be requested again unless loaded).
     void clear() {
-        for (bfs_node c : list_) requested_[c] = false;
+        for (bfs_node c : list_)
+            requested_[c] = false;
         list_.clear();
     }
 

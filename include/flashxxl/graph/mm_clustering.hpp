@@ -27,7 +27,8 @@ namespace flashxxl {
 //! The unit-cost optimum cluster size of seeds/001 Section 3.3 (mu = Theta(sqrt(Br / log |V|))
 //! in items; here in nodes): round(sqrt(Br / (record_bytes x log2 |V|))), at least 1. E.g.
 //! Br = 128 KiB, 12-byte records, |V| = 2^20: 23 nodes.
-inline std::uint64_t default_mu(std::uint64_t br, std::uint64_t nodes, std::uint64_t record_bytes = sizeof(adjacency_record)) {
+inline std::uint64_t default_mu(std::uint64_t br, std::uint64_t nodes,
+                                std::uint64_t record_bytes = sizeof(adjacency_record)) {
     double lg = std::log2(double(std::max<std::uint64_t>(nodes, 4)));
     auto mu = static_cast<std::uint64_t>(std::llround(std::sqrt(double(br) / (double(record_bytes) * lg))));
     return mu == 0 ? 1 : mu;
@@ -44,10 +45,11 @@ inline bool is_master(std::uint64_t v, std::uint64_t seed, std::uint64_t mu) {
 
 //! What the preprocessing built.
 struct clustering_stats {
-    std::uint64_t clusters = 0;        //!< K (masters, the source's cluster is 0)
-    std::uint64_t clustered_nodes = 0; //!< nodes that got a cluster (the others have no master in their component)
-    std::uint64_t rounds = 0;          //!< rounds of the parallel BFS from the masters
-    std::uint64_t records = 0;         //!< adjacency records in the cluster file
+    std::uint64_t clusters = 0; //!< K (masters, the source's cluster is 0)
+    std::uint64_t clustered_nodes =
+        0;                     //!< nodes that got a cluster (the others have no master in their component)
+    std::uint64_t rounds = 0;  //!< rounds of the parallel BFS from the masters
+    std::uint64_t records = 0; //!< adjacency records in the cluster file
 };
 
 namespace detail {
@@ -57,7 +59,9 @@ struct layout_record {
     bfs_node cv, v, w, cw;
 };
 struct layout_by_target {
-    bool operator()(const layout_record& a, const layout_record& b) const { return std::tie(a.w, a.v) < std::tie(b.w, b.v); }
+    bool operator()(const layout_record& a, const layout_record& b) const {
+        return std::tie(a.w, a.v) < std::tie(b.w, b.v);
+    }
 };
 struct layout_by_cluster {
     bool operator()(const layout_record& a, const layout_record& b) const {
@@ -96,14 +100,15 @@ inline std::uint64_t clustering_min_memory(const block_sizes& b,
 //! A share is never taken from a sorter below its minimum (clustering_min_memory holds two).
 struct clustering_memory_split {
     std::uint64_t streams = 0;
-    std::uint64_t frontier = 0, remaining = 0, round_sorter = 0;  //!< during the rounds (each)
-    std::uint64_t clusters = 0, layout_sorter = 0;                 //!< during the layout (each)
-    clustering_memory_split(std::uint64_t memory, const block_sizes& b, std::uint64_t nodes, std::uint64_t arcs,
+    std::uint64_t frontier = 0, remaining = 0, round_sorter = 0; //!< during the rounds (each)
+    std::uint64_t clusters = 0, layout_sorter = 0;               //!< during the layout (each)
+    clustering_memory_split(std::uint64_t memory, const block_sizes& b, std::uint64_t nodes,
+                            std::uint64_t arcs,
                             const std::optional<block_sizes>& file_blocks = std::nullopt) {
         streams = clustering_stream_memory(b, file_blocks);
         const std::uint64_t rest = memory > streams ? memory - streams : 0;
         const std::uint64_t least = sorter<detail::layout_record, detail::layout_by_cluster>::min_memory(b);
-        const std::uint64_t spare = rest > 2 * least ? rest - 2 * least : 0;  // what the sorters can give
+        const std::uint64_t spare = rest > 2 * least ? rest - 2 * least : 0; // what the sorters can give
         frontier = std::min(rest / 48, spare / 3);
         const std::uint64_t arc_bytes = arcs * sizeof(bfs_arc);
         if (arc_bytes <= rest / 4 && arc_bytes <= spare - 3 * frontier) remaining = arc_bytes;
@@ -132,11 +137,10 @@ struct clustering_memory_split {
 //! write buffers charge `account` when one is given (a test compares its peak with M). All with
 //! block sizes `b` (config_error for an invalid pair), as has the cluster file unless
 //! `file_blocks` says otherwise (its write buffers are then 2 x its Bw: clustering_min_memory).
-inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, std::uint64_t memory,
-                                                    const block_sizes& b, std::uint64_t source, std::uint64_t mu,
-                                                    std::uint64_t seed, clustering_stats& st,
-                                                    std::optional<block_sizes> file_blocks = std::nullopt,
-                                                    memory_account* account = nullptr) {
+inline std::unique_ptr<cluster_file>
+build_clusters(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
+               std::uint64_t mu, std::uint64_t seed, clustering_stats& st,
+               std::optional<block_sizes> file_blocks = std::nullopt, memory_account* account = nullptr) {
     using arc_list = spillable_list<bfs_arc>;
     using nc_list = spillable_list<node_cluster>;
     using nc_sorter = sorter<node_cluster, cluster_by_node>;
@@ -145,8 +149,8 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
     fb.validate();
     if (memory < clustering_min_memory(b, fb))
         throw config_error("mm_bfs preprocessing: memory budget " + format_bytes(double(memory)) +
-                           " is below the minimum " + format_bytes(double(clustering_min_memory(b, fb))) + " for " +
-                           b.describe() +
+                           " is below the minimum " + format_bytes(double(clustering_min_memory(b, fb))) +
+                           " for " + b.describe() +
                            (fb == b ? std::string() : " (cluster file: " + fb.describe() + ")"));
     if (mu == 0) throw config_error("mm_bfs: mu must be at least 1");
     memory_account own_account;
@@ -171,14 +175,15 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
     }
     auto previous = std::make_unique<nc_list>(m, b, split.frontier, acc);
     previous->finish();
-    std::unique_ptr<arc_list> remaining;  // R; null: still the whole graph
+    std::unique_ptr<arc_list> remaining; // R; null: still the whole graph
     while (!frontier->empty()) {
         ++st.rounds;
         nc_sorter reached(m, split.round_sorter, b, cluster_by_node(), role::scratch, &acc);
         {
             auto f = frontier->read();
             auto extract = [&](const bfs_arc& a) {
-                while (!f.empty() && f->v < a.v) ++f;
+                while (!f.empty() && f->v < a.v)
+                    ++f;
                 if (!f.empty() && f->v == a.v) {
                     reached.push(node_cluster{a.w, f->c});
                     return false;
@@ -217,7 +222,8 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
     nc_list clusters(m, b, split.clusters, acc);
     clusters.reserve(n);
     assignment.sort();
-    for (; !assignment.empty(); ++assignment) clusters.push(*assignment);
+    for (; !assignment.empty(); ++assignment)
+        clusters.push(*assignment);
     clusters.finish();
     assignment.clear();
     st.clustered_nodes = clusters.size();
@@ -231,7 +237,8 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
         csr_graph::arc_stream arcs(g);
         for (; !arcs.empty(); ++arcs) {
             const bfs_arc a = *arcs;
-            while (!c.empty() && c->v < a.v) ++c;
+            while (!c.empty() && c->v < a.v)
+                ++c;
             if (!c.empty() && c->v == a.v) by_target.push(detail::layout_record{c->c, a.v, a.w, 0});
         }
     }
@@ -242,10 +249,13 @@ inline std::unique_ptr<cluster_file> build_clusters(machine& m, csr_graph& g, st
         auto c = clusters.read();
         for (; !by_target.empty(); ++by_target) {
             detail::layout_record r = *by_target;
-            while (!c.empty() && c->v < r.w) ++c;
+            while (!c.empty() && c->v < r.w)
+                ++c;
             if (c.empty() || c->v != r.w)
-                throw invalid_request("mm_bfs preprocessing: node " + std::to_string(r.w) + " has no cluster but its "
-                                      "neighbour " + std::to_string(r.v) + " has (is the graph symmetric?)");
+                throw invalid_request("mm_bfs preprocessing: node " + std::to_string(r.w) +
+                                      " has no cluster but its "
+                                      "neighbour " +
+                                      std::to_string(r.v) + " has (is the graph symmetric?)");
             r.cw = c->c;
             by_cluster.push(r);
         }

@@ -44,9 +44,9 @@ public:
 
     //! Sizes of the pool, in records.
     struct sizes {
-        std::uint64_t initial = 0;  //!< records the array is reserved for at first
-        std::uint64_t keep = 0;     //!< records kept in memory from level to level
-        std::uint64_t stage = 0;    //!< records of the staging area (and of its merge copy)
+        std::uint64_t initial = 0; //!< records the array is reserved for at first
+        std::uint64_t keep = 0;    //!< records kept in memory from level to level
+        std::uint64_t stage = 0;   //!< records of the staging area (and of its merge copy)
     };
 
     //! An empty pool on machine `m` (overflow streams in blocks `b`) charged to `account`, which
@@ -84,17 +84,13 @@ public:
 
     //! Step 3, one record: stages r (a record of a cluster loaded for `level`, the level
     //! extract() was given). When the staging area is full, it is settled first (settle()).
-    template <class Found>
-    void stage(const adjacency_record& r, bfs_level_store& level, Found&& found) {
+    template <class Found> void stage(const adjacency_record& r, bfs_level_store& level, Found&& found) {
         if (hot_.size() - prefix_ == stage_room()) settle(level, found, false);
         hot_.push_back(r);
     }
     //! Step 3, the end: sorts the staged records, found(...) for those of `level`'s nodes, and
     //! merges the rest into the array.
-    template <class Found>
-    void settle(bfs_level_store& level, Found&& found) {
-        settle(level, found, true);
-    }
+    template <class Found> void settle(bfs_level_store& level, Found&& found) { settle(level, found, true); }
 
 private:
     using by_owner = adjacency_by_owner;
@@ -115,8 +111,7 @@ private:
         }
         //! found(...) for node v's records; true if there were any. The records before v are
         //! written to the new overflow.
-        template <class Found>
-        bool take(bfs_node v, Found& found) {
+        template <class Found> bool take(bfs_node v, Found& found) {
             bool any = false;
             emit_before(v);
             for (; h_ && !h_->empty() && (*h_)->v == v; ++*h_) {
@@ -132,7 +127,8 @@ private:
         //! Writes the rest; the new overflow, null when it is empty.
         std::unique_ptr<overflow_pool> finish() {
             emit_before(no_bfs_node);
-            for (; h_ && !h_->empty(); ++*h_) out_->push(**h_);  // records of node no_bfs_node: none
+            for (; h_ && !h_->empty(); ++*h_)
+                out_->push(**h_); // records of node no_bfs_node: none
             out_->finish();
             out_.reset();
             h_.reset();
@@ -166,8 +162,7 @@ private:
     //! Step 1's scan: the kept records [0, kept) by binary search, tombstoned when taken; the
     //! overflow and the excess [kept, prefix_) by an excess_scan, after which the array holds
     //! [0, kept).
-    template <class Found, class Missing>
-    void scan(bfs_level_store& level, Found& found, Missing& missing) {
+    template <class Found, class Missing> void scan(bfs_level_store& level, Found& found, Missing& missing) {
         const std::uint64_t kept = std::min({prefix_, keep_, std::uint64_t(hot_.capacity()) - stage_});
         std::unique_ptr<excess_scan> excess;
         if (overflow_ || prefix_ > kept)
@@ -177,8 +172,8 @@ private:
         for (auto l = level.read(); !l.empty(); ++l) {
             const bfs_node v = l->v;
             bool any = false;
-            pos = std::lower_bound(pos, end, v,
-                                   [](const adjacency_record& r, bfs_node x) { return r.v < x; });
+            pos =
+                std::lower_bound(pos, end, v, [](const adjacency_record& r, bfs_node x) { return r.v < x; });
             for (; pos != end && pos->v == v; ++pos) {
                 found(level_record{pos->w, pos->cw, v});
                 pos->w = no_bfs_node;
@@ -212,21 +207,21 @@ private:
         if (cap >= max_capacity_) return false;
         const std::uint64_t want = std::min(max_capacity_, std::max(2 * cap, cap + stage_));
         if (account_->current() - cache_->bytes() + want * sizeof(adjacency_record) > limit_) return false;
-        charge_.set(want * sizeof(adjacency_record));  // both arrays while it moves (the cache makes room)
+        charge_.set(want * sizeof(adjacency_record)); // both arrays while it moves (the cache makes room)
         hot_.reserve(want);
         return true;
     }
     //! Sorts the staged records, found(...) for the lists of `level`'s nodes, and merges the rest
     //! into the array when it fits (always at the end, `last`: the staging area is within the
     //! array), else into the overflow.
-    template <class Found>
-    void settle(bfs_level_store& level, Found& found, bool last) {
+    template <class Found> void settle(bfs_level_store& level, Found& found, bool last) {
         auto first = hot_.begin() + prefix_;
         std::sort(first, hot_.end(), by_owner());
         auto out = first;
         auto l = level.read();
         for (auto it = first; it != hot_.end(); ++it) {
-            while (!l.empty() && l->v < it->v) ++l;
+            while (!l.empty() && l->v < it->v)
+                ++l;
             if (!l.empty() && l->v == it->v)
                 found(level_record{it->w, it->cw, it->v});
             else
@@ -273,9 +268,11 @@ private:
                     }
                     out.push(*first);
                 }
-                for (; !h.empty(); ++h) out.push(*h);
+                for (; !h.empty(); ++h)
+                    out.push(*h);
             } else {
-                for (; first != last; ++first) out.push(*first);
+                for (; first != last; ++first)
+                    out.push(*first);
             }
             out.finish();
         }
@@ -289,7 +286,7 @@ private:
     std::uint64_t limit_;
     const cluster_cache* cache_;
     std::vector<adjacency_record> hot_;
-    memory_charge charge_;  // hot_'s capacity
+    memory_charge charge_; // hot_'s capacity
     std::uint64_t prefix_ = 0, dead_ = 0;
     std::unique_ptr<overflow_pool> overflow_;
 };

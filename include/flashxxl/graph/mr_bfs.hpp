@@ -1,4 +1,5 @@
-// Munagala-Ranade external BFS: per level, the frontier's adjacency lists by random fetches or one scan of the graph (the baseline).
+// Munagala-Ranade external BFS: per level, the frontier's adjacency lists by random fetches or one scan of
+// the graph (the baseline).
 #pragma once
 
 #include <algorithm>
@@ -30,9 +31,10 @@ namespace flashxxl {
 //! How mr_bfs reads the adjacency lists of a level's frontier L(t-1) (shared/BFS.md, MR_BFS
 //! step 1).
 enum class mr_adjacency {
-    automatic,  //!< per level, whichever of the two mr_adjacency_planner prices lower
-    random,     //!< fetch each frontier node's list through the graph's Br page caches
-    scan,       //!< one sequential scan of the graph's offsets and targets (from the frontier's first list to its last), merged with L(t-1)
+    automatic, //!< per level, whichever of the two mr_adjacency_planner prices lower
+    random,    //!< fetch each frontier node's list through the graph's Br page caches
+    scan, //!< one sequential scan of the graph's offsets and targets (from the frontier's first list to its
+          //!< last), merged with L(t-1)
 };
 
 //! "automatic", "random" or "scan".
@@ -42,7 +44,8 @@ inline const char* to_string(mr_adjacency a) {
 
 //! Parses "automatic", "random" or "scan"; config_error naming `option` (e.g. "--mr-adjacency")
 //! and the expected values otherwise.
-inline mr_adjacency parse_mr_adjacency(const std::string& text, const std::string& option = "mr_bfs: adjacency") {
+inline mr_adjacency parse_mr_adjacency(const std::string& text,
+                                       const std::string& option = "mr_bfs: adjacency") {
     if (text == "automatic") return mr_adjacency::automatic;
     if (text == "random") return mr_adjacency::random;
     if (text == "scan") return mr_adjacency::scan;
@@ -75,8 +78,8 @@ inline std::uint64_t mr_scan_chunk_pages(const block_sizes& graph_blocks, std::u
 //! vector at least) need: the two never live at once.
 inline std::uint64_t mr_bfs_min_memory(const block_sizes& b, const block_sizes& graph_blocks) {
     const std::uint64_t scan_min = 2 * graph_blocks.br;
-    return sorter<level_record, level_by_node>::min_memory(b) + std::max(next_level_stream_memory(b), scan_min) +
-           level_list::stream_reader::memory_usage(b, 1);
+    return sorter<level_record, level_by_node>::min_memory(b) +
+           std::max(next_level_stream_memory(b), scan_min) + level_list::stream_reader::memory_usage(b, 1);
 }
 //! The same for a graph with the block sizes `b`. (Two overloads rather than a defaulted
 //! std::optional, whose inlined empty temporary GCC 12 at -O1 took for uninitialised.)
@@ -86,10 +89,10 @@ inline std::uint64_t mr_bfs_min_memory(const block_sizes& b) { return mr_bfs_min
 //! its size, its first and last node and the distinct Br pages of the offsets vector its
 //! nodes' offsets (v and v + 1) lie in are counted while it is written (frontier_tally).
 struct mr_frontier {
-    std::uint64_t nodes = 0;         //!< |L(t-1)|
-    std::uint64_t first = 0;         //!< smallest node (nodes > 0)
-    std::uint64_t last = 0;          //!< largest node (nodes > 0)
-    std::uint64_t offset_pages = 0;  //!< distinct offsets-vector pages of its nodes v and v + 1
+    std::uint64_t nodes = 0;        //!< |L(t-1)|
+    std::uint64_t first = 0;        //!< smallest node (nodes > 0)
+    std::uint64_t last = 0;         //!< largest node (nodes > 0)
+    std::uint64_t offset_pages = 0; //!< distinct offsets-vector pages of its nodes v and v + 1
 };
 
 //! Counts an mr_frontier from its nodes in increasing order (add()).
@@ -119,9 +122,9 @@ private:
 //! Modelled seconds of one Br read of the graph: at a random place, and right after the
 //! previous one (mr_read_costs_of).
 struct mr_read_costs {
-    double random = 1;      //!< one Br read somewhere else than where the last one ended
-    double sequential = 1;  //!< one Br read that continues the last one
-    bool modelled = false;  //!< from device models (false: from the device classes' unit rules)
+    double random = 1;     //!< one Br read somewhere else than where the last one ended
+    double sequential = 1; //!< one Br read that continues the last one
+    bool modelled = false; //!< from device models (false: from the device classes' unit rules)
 };
 
 //! Prices a Br read of the devices that blocks of role `r` go to (the graph's role: its
@@ -191,9 +194,11 @@ public:
     //! The graph's shape, its page caches' sizes and the read costs; `chunk` pages per scan
     //! chunk (at least 1).
     mr_adjacency_planner(csr_graph& g, std::uint64_t chunk, const mr_read_costs& costs)
-        : costs_(costs), chunk_(std::max<std::uint64_t>(chunk, 1)), nodes_(g.node_count()), arcs_(g.arc_count()),
-          offsets_per_page_(g.offsets().items_per_page()), targets_per_page_(g.targets().items_per_page()),
-          offset_miss_(miss_rate(g.offsets(), g.offsets().size())), target_miss_(miss_rate(g.targets(), arcs_)) {}
+        : costs_(costs), chunk_(std::max<std::uint64_t>(chunk, 1)), nodes_(g.node_count()),
+          arcs_(g.arc_count()), offsets_per_page_(g.offsets().items_per_page()),
+          targets_per_page_(g.targets().items_per_page()),
+          offset_miss_(miss_rate(g.offsets(), g.offsets().size())),
+          target_miss_(miss_rate(g.targets(), arcs_)) {}
 
     //! Estimated cost of fetching `f`'s lists at random (in the costs' unit).
     double random_cost(const mr_frontier& f) const {
@@ -219,8 +224,7 @@ public:
 private:
     //! The share of a vector's pages its page cache cannot hold (frames as vector.hpp counts
     //! them: the budget less a Bw staging buffer and 4 KiB, per Br page and its frame_overhead).
-    template <class V>
-    static double miss_rate(const V& v, std::uint64_t items) {
+    template <class V> static double miss_rate(const V& v, std::uint64_t items) {
         const block_sizes& b = v.blocks();
         const std::uint64_t frames = (v.memory() - b.bw - 4096) / (b.br + V::frame_overhead);
         const std::uint64_t pages = (items + v.items_per_page() - 1) / v.items_per_page();
@@ -258,8 +262,7 @@ namespace detail {
 //! seek even while another chunk_scan alternates with it. Chunks are read through in order from
 //! the first item asked for (never skipped: a scan). Memory: pages x Br of the vector, charged
 //! to `account`.
-template <class V>
-class chunk_scan {
+template <class V> class chunk_scan {
 public:
     using value_type = typename V::value_type;
     chunk_scan(V& v, std::uint64_t pages, memory_account* account)
@@ -271,15 +274,15 @@ public:
         return **reader_;
     }
     //! Calls f(item) for the items [first, last) (first not before the item asked for last).
-    template <class F>
-    void for_each(std::uint64_t first, std::uint64_t last, F&& f) {
+    template <class F> void for_each(std::uint64_t first, std::uint64_t last, F&& f) {
         if (first == last) return;
         seek(first);
         while (pos_ < last) {
             if (pos_ == end_) seek(pos_);
             const std::uint64_t k = std::min<std::uint64_t>(reader_->run(), last - pos_);
             const value_type* p = &**reader_;
-            for (std::uint64_t j = 0; j < k; ++j) f(p[j]);
+            for (std::uint64_t j = 0; j < k; ++j)
+                f(p[j]);
             reader_->skip(k);
             pos_ += k;
         }
@@ -302,7 +305,7 @@ private:
         }
     }
     void open(std::uint64_t c) {
-        reader_.reset();  // its buffer goes before the next one's comes
+        reader_.reset(); // its buffer goes before the next one's comes
         pos_ = c * chunk_items_;
         end_ = std::min(pos_ + chunk_items_, v_->size());
         reader_.emplace(*v_, pos_, end_, std::size_t(pages_ - 1), account_);
@@ -315,23 +318,22 @@ private:
     std::uint64_t pos_ = 0, end_ = 0;
 };
 
-
 //! mr_bfs without its failure context (mr_bfs() adds it).
 template <class Visitor>
-bfs_result mr_bfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                      Visitor& vis, const mr_bfs_options& opts) {
+bfs_result mr_bfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b,
+                      std::uint64_t source, Visitor& vis, const mr_bfs_options& opts) {
     using sorter_type = sorter<level_record, level_by_node>;
     b.validate();
     if (&g.get_machine() != &m) throw config_error("mr_bfs: the graph lives on another machine");
     if (source >= g.node_count())
-        throw config_error("mr_bfs: source " + std::to_string(source) + " is not a node (|V| = " +
-                           std::to_string(g.node_count()) + ")");
+        throw config_error("mr_bfs: source " + std::to_string(source) +
+                           " is not a node (|V| = " + std::to_string(g.node_count()) + ")");
     const block_sizes& gb = g.blocks();
     const std::uint64_t min_memory = mr_bfs_min_memory(b, gb);
     if (memory < min_memory)
-        throw config_error("mr_bfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
-                           format_bytes(double(min_memory)) + " for " + b.describe() +
-                           (gb == b ? std::string() : " (graph: " + gb.describe() + ")"));
+        throw config_error("mr_bfs: memory budget " + format_bytes(double(memory)) +
+                           " is below the minimum " + format_bytes(double(min_memory)) + " for " +
+                           b.describe() + (gb == b ? std::string() : " (graph: " + gb.describe() + ")"));
     memory_account own_account;
     memory_account* acc = opts.account ? opts.account : &own_account;
     const std::uint64_t reader_memory = level_list::stream_reader::memory_usage(b, 1);
@@ -358,8 +360,8 @@ bfs_result mr_bfs_run(machine& m, csr_graph& g, std::uint64_t memory, const bloc
     vis.finish_level(0, 1);
     res.level_sizes.push_back(1);
     for (std::uint64_t t = 1;; ++t) {
-        const bool scan = opts.adjacency == mr_adjacency::scan ||
-                          (planner && planner->prefer_scan(tally.frontier()));
+        const bool scan =
+            opts.adjacency == mr_adjacency::scan || (planner && planner->prefer_scan(tally.frontier()));
         res.scanned_levels.push_back(scan);
         sorter_type neighbours(m, sorter_memory, b, level_by_node(), role::scratch, acc);
         {
@@ -370,7 +372,9 @@ bfs_result mr_bfs_run(machine& m, csr_graph& g, std::uint64_t memory, const bloc
                 for (; !r.empty(); ++r) {
                     const bfs_node v = r->v;
                     const std::uint64_t first = offsets.at(v), last = offsets.at(std::uint64_t(v) + 1);
-                    targets.for_each(first, last, [&](bfs_node w) { neighbours.push(level_record{w, 0, v}); });
+                    targets.for_each(first, last, [&](bfs_node w) {
+                        neighbours.push(level_record{w, 0, v});
+                    });
                 }
             } else {
                 for (; !r.empty(); ++r) {
@@ -402,7 +406,8 @@ bfs_result mr_bfs_run(machine& m, csr_graph& g, std::uint64_t memory, const bloc
         prev2 = std::move(prev);
         prev = std::move(next);
     }
-    for (std::uint64_t s : res.level_sizes) res.reached += s;
+    for (std::uint64_t s : res.level_sizes)
+        res.reached += s;
     res.phases.push_back(meter.finish());
     return res;
 }
@@ -436,7 +441,8 @@ bfs_result mr_bfs_run(machine& m, csr_graph& g, std::uint64_t memory, const bloc
 //! and the structure ("... in flashxxl::mr_bfs"); that, and any other failure, ends the search:
 //! no result comes back, the visitor has seen the levels before the failing one (and perhaps
 //! part of it, without its finish_level), and every extent mr_bfs took is given back.
-template <class Visitor, class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mr_bfs_options>::value>>
+template <class Visitor,
+          class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mr_bfs_options>::value>>
 bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
                   Visitor& vis, const mr_bfs_options& opts) {
     return rethrow_out_of_space_in("flashxxl::mr_bfs",
@@ -444,15 +450,16 @@ bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
 }
 
 //! mr_bfs with the default options (automatic adjacency, no account).
-template <class Visitor, class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mr_bfs_options>::value>>
+template <class Visitor,
+          class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mr_bfs_options>::value>>
 bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
                   Visitor& vis) {
     return mr_bfs(m, g, memory, b, source, vis, mr_bfs_options{});
 }
 
 //! mr_bfs without a visitor.
-inline bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                         const mr_bfs_options& opts = {}) {
+inline bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b,
+                         std::uint64_t source, const mr_bfs_options& opts = {}) {
     bfs_visitor vis;
     return mr_bfs(m, g, memory, b, source, vis, opts);
 }

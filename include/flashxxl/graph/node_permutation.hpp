@@ -22,12 +22,14 @@ public:
     //! A permutation of [0, n) chosen by `seed`.
     node_permutation(std::uint64_t n, std::uint64_t seed) : n_(n) {
         unsigned bits = 2;
-        while (bits < 64 && (std::uint64_t(1) << bits) < n) ++bits;
+        while (bits < 64 && (std::uint64_t(1) << bits) < n)
+            ++bits;
         if (bits % 2) ++bits;
         half_ = bits / 2;
         mask_ = half_ == 32 ? 0xffffffffULL : (std::uint64_t(1) << half_) - 1;
         splitmix64 rng(seed);
-        for (std::uint64_t& k : keys_) k = rng();
+        for (std::uint64_t& k : keys_)
+            k = rng();
     }
 
     //! The image of `v` < n.
@@ -35,7 +37,8 @@ public:
         if (v >= n_)
             throw invalid_request("node_permutation: id " + std::to_string(v) + " >= node count " +
                                   std::to_string(n_));
-        do v = feistel(v);
+        do
+            v = feistel(v);
         while (v >= n_);
         return v;
     }
@@ -62,8 +65,7 @@ private:
 
 //! An edge source yielding `Source`'s edges with both endpoints mapped through a
 //! node_permutation of [0, source.node_count()).
-template <class Source>
-class relabeled_source {
+template <class Source> class relabeled_source {
 public:
     //! Wraps `source` (moved in); the permutation is chosen by `seed`.
     relabeled_source(Source source, std::uint64_t seed)

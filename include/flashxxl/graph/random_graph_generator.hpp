@@ -37,8 +37,7 @@ public:
             throw config_error("random graph: average degree " + std::to_string(degree) +
                                " is not a non-negative number");
         double m = std::round(double(nodes) * degree / 2.0);
-        if (m >= 18446744073709551615.0)
-            throw config_error("random graph: n x degree / 2 overflows 64 bits");
+        if (m >= 18446744073709551615.0) throw config_error("random graph: n x degree / 2 overflows 64 bits");
         return static_cast<std::uint64_t>(m);
     }
 
@@ -46,7 +45,8 @@ public:
     bool next(edge& e) {
         if (done_ == m_) return false;
         e.u = rng_.below(n_);
-        do e.v = rng_.below(n_);
+        do
+            e.v = rng_.below(n_);
         while (e.v == e.u);
         ++done_;
         return true;

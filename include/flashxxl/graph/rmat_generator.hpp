@@ -36,7 +36,8 @@ public:
     //! Checks `p` (scale 1 ... 62, a, b, c, d >= 0 summing to 1, edge count in 64 bits).
     rmat_generator(const rmat_params& p, std::uint64_t seed) : p_(p), rng_(seed) {
         if (p.scale < 1 || p.scale > 62)
-            throw config_error("rmat: scale " + std::to_string(p.scale) + " out of range (expected 1 ... 62)");
+            throw config_error("rmat: scale " + std::to_string(p.scale) +
+                               " out of range (expected 1 ... 62)");
         const double d = p.d();
         if (!(p.a >= 0 && p.b >= 0 && p.c >= 0 && d >= -1e-12) || !std::isfinite(d))
             throw config_error("rmat: probabilities a=" + std::to_string(p.a) + " b=" + std::to_string(p.b) +

@@ -1,4 +1,5 @@
-// The subtraction step of external BFS: a stream sorted by node, without repeats, minus two streams sorted by node.
+// The subtraction step of external BFS: a stream sorted by node, without repeats, minus two streams sorted by
+// node.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,11 @@ std::uint64_t subtract_sorted(Sorted& sorted, Minus1& minus1, Minus2& minus2, Em
         if (have_last && rec.v == last) continue;
         have_last = true;
         last = rec.v;
-        while (!minus1.empty() && minus1->v < rec.v) ++minus1;
+        while (!minus1.empty() && minus1->v < rec.v)
+            ++minus1;
         if (!minus1.empty() && minus1->v == rec.v) continue;
-        while (!minus2.empty() && minus2->v < rec.v) ++minus2;
+        while (!minus2.empty() && minus2->v < rec.v)
+            ++minus2;
         if (!minus2.empty() && minus2->v == rec.v) continue;
         emit(rec);
         ++count;

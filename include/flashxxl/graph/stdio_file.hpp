@@ -62,16 +62,15 @@ public:
     //! Moves to absolute byte `offset`.
     void seek(std::uint64_t offset) {
         if (fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0)
-            throw io_failure("cannot seek in '" + path_ + "' to byte " + std::to_string(offset) +
-                             ": " + std::strerror(errno));
+            throw io_failure("cannot seek in '" + path_ + "' to byte " + std::to_string(offset) + ": " +
+                             std::strerror(errno));
     }
 
     //! Flushes and closes; throws if the data could not be written.
     void close() {
         if (!file_) return;
         std::FILE* f = std::exchange(file_, nullptr);
-        if (std::fclose(f) != 0)
-            throw io_failure("cannot close '" + path_ + "': " + std::strerror(errno));
+        if (std::fclose(f) != 0) throw io_failure("cannot close '" + path_ + "': " + std::strerror(errno));
     }
 
 private:

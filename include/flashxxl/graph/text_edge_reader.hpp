@@ -87,8 +87,9 @@ public:
     std::string node_count_origin() const {
         if (bound_ != no_node) return path_ + ": the node bound is " + std::to_string(bound_);
         if (declared_nodes_ != no_node && node_count() == declared_nodes_ && declared_nodes_ > 0)
-            return path_ + ":" + std::to_string(declared_line_) + ": the '# Nodes: " + std::to_string(declared_nodes_) +
-                   "' comment declares " + std::to_string(declared_nodes_) + " nodes";
+            return path_ + ":" + std::to_string(declared_line_) +
+                   ": the '# Nodes: " + std::to_string(declared_nodes_) + "' comment declares " +
+                   std::to_string(declared_nodes_) + " nodes";
         if (max_id_ != no_node)
             return path_ + ": the largest node id is " + std::to_string(max_id_) + ", so " +
                    std::to_string(node_count()) + " nodes";
@@ -127,9 +128,9 @@ private:
                 begin_ = 0;
             }
             if (end_ == buf_.size()) {
-                check_text(line_no_ + 1, buf_.data(), end_);  // CR-only line ends make one long line
-                fail(line_no_ + 1, "line longer than " + std::to_string(buf_.size()) +
-                                       " bytes (expected 'u v')");
+                check_text(line_no_ + 1, buf_.data(), end_); // CR-only line ends make one long line
+                fail(line_no_ + 1,
+                     "line longer than " + std::to_string(buf_.size()) + " bytes (expected 'u v')");
             }
             std::size_t got = file_.read_some(buf_.data() + end_, buf_.size() - end_);
             if (got == 0) eof_ = true;
@@ -148,14 +149,16 @@ private:
     // checks every line-based input makes (text_checks.hpp).
     void check_text(std::uint64_t number, const char* line, std::size_t len) const {
         std::string problem = number == 1 ? byte_order_mark_problem(line, len) : std::string();
-        if (problem.empty() && len > 1 && std::memchr(line, '\r', len - 1)) problem = lone_cr_problem(line, len);
+        if (problem.empty() && len > 1 && std::memchr(line, '\r', len - 1))
+            problem = lone_cr_problem(line, len);
         if (!problem.empty()) fail(number, problem);
     }
 
     // The token starting at p (up to the next blank), quoted and shortened for messages.
     static std::string token_at(const char* p, const char* end) {
         const char* q = p;
-        while (q < end && !is_blank(*q)) ++q;
+        while (q < end && !is_blank(*q))
+            ++q;
         std::string t(p, q);
         if (t.size() > 40) t = t.substr(0, 37) + "...";
         return "'" + t + "'";
@@ -168,8 +171,8 @@ private:
             fail(line_no_, std::string("expected a non-negative node id as ") + which + ", found " +
                                "negative number " + token_at(p, end));
         if (!is_digit(*p))
-            fail(line_no_, std::string("expected a non-negative integer node id as ") + which +
-                               ", found " + token_at(p, end));
+            fail(line_no_, std::string("expected a non-negative integer node id as ") + which + ", found " +
+                               token_at(p, end));
         const char* start = p;
         node_id value = 0;
         constexpr node_id max = std::numeric_limits<node_id>::max();
@@ -182,8 +185,8 @@ private:
             ++p;
         }
         if (p < end && !is_blank(*p))
-            fail(line_no_, std::string("expected a non-negative integer node id as ") + which +
-                               ", found " + token_at(start, end));
+            fail(line_no_, std::string("expected a non-negative integer node id as ") + which + ", found " +
+                               token_at(start, end));
         if (bound_ != no_node && value >= bound_)
             fail(line_no_, std::string("node id ") + std::to_string(value) + " as " + which +
                                " is out of range: the node count is " + std::to_string(bound_) +
@@ -196,18 +199,21 @@ private:
     // Any other comment, or a Nodes: without a number that fits, is only a comment.
     void note_declared_nodes(const char* p, std::size_t len) {
         const char* end = p + len;
-        while (p < end && is_blank(*p)) ++p;
+        while (p < end && is_blank(*p))
+            ++p;
         if (p == end || *p != '#') return;
         ++p;
-        while (p < end && is_blank(*p)) ++p;
+        while (p < end && is_blank(*p))
+            ++p;
         static constexpr char key[] = "Nodes:";
         if (std::size_t(end - p) < sizeof key - 1 || std::memcmp(p, key, sizeof key - 1) != 0) return;
         p += sizeof key - 1;
-        while (p < end && is_blank(*p)) ++p;
+        while (p < end && is_blank(*p))
+            ++p;
         node_id n = 0;
         const char* digits = p;
         for (; p < end && is_digit(*p); ++p) {
-            if (n > (no_node - 1 - node_id(*p - '0')) / 10) return;  // beyond any id: not a count
+            if (n > (no_node - 1 - node_id(*p - '0')) / 10) return; // beyond any id: not a count
             n = n * 10 + node_id(*p - '0');
         }
         if (p != digits && (p == end || is_blank(*p))) declared_nodes_ = n, declared_line_ = line_no_;
@@ -215,12 +221,15 @@ private:
 
     bool parse_line(const char* p, std::size_t len, edge& e) const {
         const char* end = p + len;
-        while (p < end && is_blank(*p)) ++p;
+        while (p < end && is_blank(*p))
+            ++p;
         if (p == end || *p == '#') return false;
         e.u = parse_id(p, end, "first endpoint (u)");
-        while (p < end && is_blank(*p)) ++p;
+        while (p < end && is_blank(*p))
+            ++p;
         e.v = parse_id(p, end, "second endpoint (v)");
-        while (p < end && is_blank(*p)) ++p;
+        while (p < end && is_blank(*p))
+            ++p;
         if (p != end)
             fail(line_no_, "unexpected third token " + token_at(p, end) +
                                " (expected exactly two node ids 'u v' per line)");
@@ -236,8 +245,8 @@ private:
     std::uint64_t line_no_ = 0;
     std::uint64_t edges_ = 0;
     node_id max_id_ = no_node;
-    node_id declared_nodes_ = no_node;  // N of a "# Nodes: N" header, if any
-    std::uint64_t declared_line_ = 0;   // its line
+    node_id declared_nodes_ = no_node; // N of a "# Nodes: N" header, if any
+    std::uint64_t declared_line_ = 0;  // its line
 };
 
 //! Streams every edge of the text file `path` into `sink(const edge&)`; see text_edge_reader.

@@ -52,8 +52,10 @@ public:
     //! Yields the next edge; false after the last.
     bool next(edge& e) {
         if (chains_ == 0 || level_ > levels()) return false;
-        if (level_ == 1) e = {0, 1 + i_};
-        else e = {id(level_ - 1, i_), id(level_, i_)};
+        if (level_ == 1)
+            e = {0, 1 + i_};
+        else
+            e = {id(level_ - 1, i_), id(level_, i_)};
         if (++i_ == width(level_)) {
             i_ = 0;
             ++level_;

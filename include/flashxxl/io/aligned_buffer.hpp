@@ -1,4 +1,5 @@
-// A move-only, 4 KiB-aligned byte buffer (the O_DIRECT rule), in huge pages from 2 MiB on, that reports to a memory_account.
+// A move-only, 4 KiB-aligned byte buffer (the O_DIRECT rule), in huge pages from 2 MiB on, that reports to a
+// memory_account.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +29,8 @@ public:
     static constexpr std::size_t alignment = 4096;
 
     aligned_buffer() = default;
-    explicit aligned_buffer(std::size_t bytes, memory_account* account = nullptr) : size_(bytes), account_(account) {
+    explicit aligned_buffer(std::size_t bytes, memory_account* account = nullptr)
+        : size_(bytes), account_(account) {
         if (bytes == 0) return;
         mapped_ = bytes >= huge_page_bytes();
         data_ = mapped_ ? static_cast<char*>(map_huge_aligned(bytes))
@@ -55,8 +57,10 @@ public:
     //! Frees the memory.
     void reset() {
         if (data_) {
-            if (mapped_) unmap_huge_aligned(data_, size_);
-            else ::operator delete(data_, std::align_val_t(alignment));
+            if (mapped_)
+                unmap_huge_aligned(data_, size_);
+            else
+                ::operator delete(data_, std::align_val_t(alignment));
             if (account_) account_->remove(size_);
         }
         data_ = nullptr;
@@ -72,20 +76,14 @@ public:
     bool huge_page_aligned() const { return mapped_; }
 
     //! The buffer viewed as an array of T (T trivially copyable).
-    template <class T>
-    T* as() {
-        return std::launder(reinterpret_cast<T*>(data_));
-    }
-    template <class T>
-    const T* as() const {
-        return std::launder(reinterpret_cast<const T*>(data_));
-    }
+    template <class T> T* as() { return std::launder(reinterpret_cast<T*>(data_)); }
+    template <class T> const T* as() const { return std::launder(reinterpret_cast<const T*>(data_)); }
 
 private:
     char* data_ = nullptr;
     std::size_t size_ = 0;
     memory_account* account_ = nullptr;
-    bool mapped_ = false;  // map_huge_aligned, else operator new
+    bool mapped_ = false; // map_huge_aligned, else operator new
 };
 
 } // namespace flashxxl

@@ -1,4 +1,5 @@
-// The untyped half of forecast_prefetcher: the Br buffer pool, the reads, the forecast heap and the runs' extents.
+// The untyped half of forecast_prefetcher: the Br buffer pool, the reads, the forecast heap and the runs'
+// extents.
 #pragma once
 
 #include <cstddef>
@@ -37,12 +38,13 @@ public:
     //! True when block `block_a` of run `run_a` is needed before block `block_b` of run `run_b`
     //! (the recorded key of the block before each, compared by the merge order). `order` is
     //! the typed half, given to the constructor.
-    using block_before = bool (*)(const void* order, std::size_t run_a, std::uint64_t block_a, std::size_t run_b,
-                                  std::uint64_t block_b);
+    using block_before = bool (*)(const void* order, std::size_t run_a, std::uint64_t block_a,
+                                  std::size_t run_b, std::uint64_t block_b);
 
     //! \param items_per_block items in one Br block (block_layout<T>::items_per_block())
-    block_prefetch_pool(machine& m, role r, const block_sizes& b, std::uint64_t items_per_block, std::size_t buffers,
-                        block_before key_before, const void* order, memory_account* account, std::size_t max_requests);
+    block_prefetch_pool(machine& m, role r, const block_sizes& b, std::uint64_t items_per_block,
+                        std::size_t buffers, block_before key_before, const void* order,
+                        memory_account* account, std::size_t max_requests);
     block_prefetch_pool(const block_prefetch_pool&) = delete;
     block_prefetch_pool& operator=(const block_prefetch_pool&) = delete;
     //! Waits for every read; the runs' remaining extents go back with them.
@@ -78,22 +80,22 @@ public:
 private:
     //! A pool buffer and the block read into it.
     struct slot {
-        char* buf;               // its Br bytes of pool_
-        stxxl::request_ptr req;  // outstanding read, if any
+        char* buf;              // its Br bytes of pool_
+        stxxl::request_ptr req; // outstanding read, if any
         device* dev;
-        std::uint64_t items;     // items in the block
-        std::size_t next;        // next block of the same run in flight
-        bool last_of_segment;    // merging it finishes a segment
+        std::uint64_t items;  // items in the block
+        std::size_t next;     // next block of the same run in flight
+        bool last_of_segment; // merging it finishes a segment
     };
     struct run_state {
         std::vector<segment> segments;
-        std::uint64_t blocks = 0;         // Br blocks in the run
-        std::size_t issue_segment = 0;    // where the next block to read is
+        std::uint64_t blocks = 0;      // Br blocks in the run
+        std::size_t issue_segment = 0; // where the next block to read is
         std::uint64_t issue_block = 0;
-        std::uint64_t issued = 0;         // blocks issued so far
-        std::size_t released = 0;         // segments [0, released) are released
-        std::size_t head = none, tail = none;  // blocks read ahead, in run order (slot list)
-        std::size_t current = none;       // the block being merged
+        std::uint64_t issued = 0;             // blocks issued so far
+        std::size_t released = 0;             // segments [0, released) are released
+        std::size_t head = none, tail = none; // blocks read ahead, in run order (slot list)
+        std::size_t current = none;           // the block being merged
     };
     //! A forecast entry: run `run` needs its block `issued` once the key before it is merged.
     struct forecast {
@@ -125,17 +127,17 @@ private:
     machine* machine_;
     role role_;
     std::uint64_t br_;
-    std::uint64_t per_block_;  // items in one Br block
+    std::uint64_t per_block_; // items in one Br block
     block_before key_before_;
     const void* order_;
     std::size_t max_requests_;
-    aligned_buffer pool_;  // the slots' buffers, Br bytes each
+    aligned_buffer pool_; // the slots' buffers, Br bytes each
     std::vector<slot> slots_;
     std::vector<std::size_t> free_;
     std::vector<run_state> runs_;
-    std::vector<forecast> forecast_;       // heap (later order)
-    std::deque<std::size_t> issue_order_;  // slots with a read issued, oldest first (for reap())
-    std::size_t outstanding_ = 0;          // slots whose request was not waited for yet
+    std::vector<forecast> forecast_;      // heap (later order)
+    std::deque<std::size_t> issue_order_; // slots with a read issued, oldest first (for reap())
+    std::size_t outstanding_ = 0;         // slots whose request was not waited for yet
     std::uint64_t misses_ = 0;
     failure_latch failed_;
 };

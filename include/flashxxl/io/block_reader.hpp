@@ -34,13 +34,15 @@ namespace flashxxl {
 //! empty() from then on and size() still counts the items it did not hand out. Destruction
 //! stays safe. The checks sit on the block path, plus one compare per pop() (a pop() on an
 //! empty reader throws invalid_request). Not thread-safe.
-template <class T>
-class block_reader {
+template <class T> class block_reader {
 public:
     using layout_type = block_layout<T>;
-    static std::uint64_t memory_usage(const block_sizes& b, std::size_t prefetch = 1) { return (prefetch + 1) * b.br; }
+    static std::uint64_t memory_usage(const block_sizes& b, std::size_t prefetch = 1) {
+        return (prefetch + 1) * b.br;
+    }
 
-    block_reader(machine& m, role r, const block_sizes& b, memory_account* account = nullptr, std::size_t prefetch = 1)
+    block_reader(machine& m, role r, const block_sizes& b, memory_account* account = nullptr,
+                 std::size_t prefetch = 1)
         : machine_(&m), role_(r), layout_((b.validate(), b.br)), buffer_((prefetch + 1) * b.br, account) {
         for (std::size_t i = 0; i <= prefetch; ++i)
             slots_.push_back(slot{buffer_.data() + i * b.br, {}, nullptr, 0, 0, false});
@@ -63,7 +65,7 @@ public:
     void add(segment&& s) {
         failed_.check("flashxxl::block_reader::add");
         if (s.remaining() == 0) {
-            s.ext.reset();  // nothing to read: its extent goes back now
+            s.ext.reset(); // nothing to read: its extent goes back now
             return;
         }
         extent e = s.ext.get();
@@ -77,9 +79,9 @@ public:
         append(entry{e, items, skip, owned_extent()}, "flashxxl::block_reader::add_borrowed");
     }
     //! add() of every segment of a range (moved from).
-    template <class Range>
-    void add_all(Range&& segs) {
-        for (segment& s : segs) add(std::move(s));
+    template <class Range> void add_all(Range&& segs) {
+        for (segment& s : segs)
+            add(std::move(s));
     }
 
     //! True when every item has been consumed.
@@ -124,12 +126,12 @@ private:
         owned_extent owner;
     };
     struct slot {
-        char* buf;  // its Br block in buffer_
+        char* buf; // its Br block in buffer_
         stxxl::request_ptr req;
         device* dev;
-        std::uint64_t first;   // first valid item in the block
-        std::uint64_t end;     // one past the last valid item in the block
-        bool last_of_segment;  // retiring it finishes the front segment
+        std::uint64_t first;  // first valid item in the block
+        std::uint64_t end;    // one past the last valid item in the block
+        bool last_of_segment; // retiring it finishes the front segment
     };
 
     void append(entry&& e, const char* operation) {
@@ -137,8 +139,10 @@ private:
         const entry& s = segments_.back();
         unloaded_ += s.items - s.skip;
         if (next_segment_ + 1 == segments_.size()) next_block_ = s.skip / layout_.items_per_block();
-        if (current_ == block_end_) advance(operation);
-        else failed_.run([&] { fill(); });
+        if (current_ == block_end_)
+            advance(operation);
+        else
+            failed_.run([&] { fill(); });
     }
 
     // Issues reads until every slot is busy or no block is left to schedule.
@@ -154,7 +158,8 @@ private:
             sl.end = std::min<std::uint64_t>(per_block, s.items - block_begin);
             sl.last_of_segment = b + 1 == nblocks;
             sl.dev = s.ext.dev;
-            sl.req = s.ext.dev->aread(sl.buf, s.ext.offset + b * layout_.block_bytes(), layout_.block_bytes(), role_);
+            sl.req = s.ext.dev->aread(sl.buf, s.ext.offset + b * layout_.block_bytes(), layout_.block_bytes(),
+                                      role_);
             ++issued_;
             if (++next_block_ == nblocks) {
                 ++next_segment_;
@@ -177,9 +182,9 @@ private:
             head_ = (head_ + 1) % slots_.size();
             --issued_;
             if (done.last_of_segment) {
-                segments_[front_].owner.reset();  // consumed: an owned extent goes back now
+                segments_[front_].owner.reset(); // consumed: an owned extent goes back now
                 ++front_;
-                if (2 * front_ >= segments_.size()) {  // compact the directory (amortised O(1))
+                if (2 * front_ >= segments_.size()) { // compact the directory (amortised O(1))
                     segments_.erase(segments_.begin(), segments_.begin() + std::ptrdiff_t(front_));
                     next_segment_ -= front_;
                     front_ = 0;
@@ -214,18 +219,18 @@ private:
     machine* machine_;
     role role_;
     layout_type layout_;
-    aligned_buffer buffer_;  // the slots' Br blocks, one allocation (in huge pages from 2 MiB on)
+    aligned_buffer buffer_; // the slots' Br blocks, one allocation (in huge pages from 2 MiB on)
     std::vector<slot> slots_;
-    std::vector<entry> segments_;    // [front_, size) not fully consumed, in order
+    std::vector<entry> segments_; // [front_, size) not fully consumed, in order
     std::size_t front_ = 0;
-    std::size_t next_segment_ = 0;     // index in segments_ of the next block to issue
-    std::uint64_t next_block_ = 0;     // block index within that segment
-    std::size_t head_ = 0;             // slot of the current block
-    std::size_t issued_ = 0;           // slots in use, from head_
+    std::size_t next_segment_ = 0; // index in segments_ of the next block to issue
+    std::uint64_t next_block_ = 0; // block index within that segment
+    std::size_t head_ = 0;         // slot of the current block
+    std::size_t issued_ = 0;       // slots in use, from head_
     bool have_current_ = false;
-    const T* current_ = nullptr;    // the next item, in the current block
-    const T* block_end_ = nullptr;  // one past the current block's last valid item
-    std::uint64_t unloaded_ = 0;    // items not yet in the current block (later blocks)
+    const T* current_ = nullptr;   // the next item, in the current block
+    const T* block_end_ = nullptr; // one past the current block's last valid item
+    std::uint64_t unloaded_ = 0;   // items not yet in the current block (later blocks)
     failure_latch failed_;
 };
 

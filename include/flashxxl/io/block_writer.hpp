@@ -30,13 +30,14 @@ namespace flashxxl {
 //! pushes in between only fill the current buffer, which no write uses. The writer stays
 //! destructible, its destructor waits for its requests, and the extents it still holds go back
 //! with it. The checks sit on the buffer path: nothing per item. Not thread-safe.
-template <class T>
-class block_writer : public segment_writer {
+template <class T> class block_writer : public segment_writer {
 public:
     using layout_type = block_layout<T>;
 
     //! Bytes of memory a writer with `buffers` buffers holds.
-    static std::uint64_t memory_usage(const block_sizes& b, std::size_t buffers = 2) { return buffers * b.bw; }
+    static std::uint64_t memory_usage(const block_sizes& b, std::size_t buffers = 2) {
+        return buffers * b.bw;
+    }
     //! Items in one full Bw segment.
     static std::uint64_t items_per_segment(const block_sizes& b) {
         return b.reads_per_write() * layout_type(b.br).items_per_block();
@@ -57,9 +58,7 @@ public:
     }
 
     //! Appends `n` items from a contiguous array.
-    void push(const T* items, std::uint64_t n) {
-        append_by_spans(*this, items, n);
-    }
+    void push(const T* items, std::uint64_t n) { append_by_spans(*this, items, n); }
 
     //! Free item slots contiguous in memory at the end of the stream: up to free_run() items
     //! may be constructed (memcpy) at free_begin() and then appended with commit(k). Lets a
@@ -91,8 +90,8 @@ public:
     }
 
 private:
-    block_writer(const layout_type& layout, machine& m, role r, const block_sizes& b, std::uint64_t& block_counter,
-                 memory_account* account, std::size_t buffers)
+    block_writer(const layout_type& layout, machine& m, role r, const block_sizes& b,
+                 std::uint64_t& block_counter, memory_account* account, std::size_t buffers)
         : segment_writer(m, r, b, layout.items_per_block(), block_counter, account, buffers), layout_(layout),
           per_segment_(segment_writer::items_per_segment()) {}
 
@@ -107,7 +106,7 @@ private:
                     if (end >= n) break;
                 }
             } catch (...) {
-                latch_failure();  // the buffer's items are lost
+                latch_failure(); // the buffer's items are lost
                 throw;
             }
         }
@@ -115,10 +114,10 @@ private:
     }
 
     layout_type layout_;
-    std::uint64_t per_segment_;  // items in one Bw segment
-    std::uint64_t fill_ = 0;     // items in the current buffer
-    std::uint64_t items_ = 0;    // items pushed in total
-    bool recording_ = false;     // see record_block_keys()
+    std::uint64_t per_segment_; // items in one Bw segment
+    std::uint64_t fill_ = 0;    // items in the current buffer
+    std::uint64_t items_ = 0;   // items pushed in total
+    bool recording_ = false;    // see record_block_keys()
     std::vector<T> keys_;
 };
 

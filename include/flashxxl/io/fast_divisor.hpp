@@ -13,8 +13,9 @@ namespace flashxxl {
 class fast_divisor {
 public:
     explicit fast_divisor(std::uint64_t d = 1) {
-        int l = 0;  // ceil(log2 d)
-        while (l < 64 && (std::uint64_t(1) << l) < d) ++l;
+        int l = 0; // ceil(log2 d)
+        while (l < 64 && (std::uint64_t(1) << l) < d)
+            ++l;
         magic_ = std::uint64_t(((u128(1) << 64) * ((u128(1) << l) - d)) / d + 1);
         shift1_ = l < 1 ? l : 1;
         shift2_ = l > 0 ? l - 1 : 0;

@@ -1,4 +1,5 @@
-// Reads the runs of one merge through a shared pool of Br buffers, prefetching blocks in the order the merge will need them.
+// Reads the runs of one merge through a shared pool of Br buffers, prefetching blocks in the order the merge
+// will need them.
 #pragma once
 
 #include <cstddef>
@@ -42,8 +43,7 @@ namespace flashxxl {
 //! for_each_ready throws io_failure "flashxxl::forecast_prefetcher::OP: unusable since an
 //! earlier failure lost items (FIRST FAILURE)"; a failed read is never reported ready.
 //! Destruction stays safe: it waits for the reads, and the extents go back.
-template <class T, class Before>
-class forecast_prefetcher {
+template <class T, class Before> class forecast_prefetcher {
 public:
     using layout_type = block_layout<T>;
     static std::uint64_t memory_usage(const block_sizes& b, std::size_t buffers) { return buffers * b.br; }
@@ -55,7 +55,8 @@ public:
     forecast_prefetcher(machine& m, role r, const block_sizes& b, Before before, std::size_t buffers,
                         memory_account* account = nullptr, std::size_t max_requests = default_max_requests)
         : layout_((b.validate(), b.br)), before_(std::move(before)),
-          pool_(m, r, b, layout_.items_per_block(), buffers, &block_needed_first, this, account, max_requests) {}
+          pool_(m, r, b, layout_.items_per_block(), buffers, &block_needed_first, this, account,
+                max_requests) {}
     forecast_prefetcher(const forecast_prefetcher&) = delete;
     forecast_prefetcher& operator=(const forecast_prefetcher&) = delete;
 
@@ -69,7 +70,7 @@ public:
         try {
             pool_.add_run(std::move(segments), blocks);
         } catch (...) {
-            keys_.pop_back();  // the pool kept no run: no keys either
+            keys_.pop_back(); // the pool kept no run: no keys either
             throw;
         }
     }
@@ -99,13 +100,12 @@ public:
     //! whether run i has blocks beyond those reported (in flight, not issued, or not asked
     //! for): their items are no smaller than the last item reported, which is what bounds a
     //! parallel merge step (parallel_run_merger).
-    template <class F>
-    bool for_each_ready(std::size_t i, F&& f) {
+    template <class F> bool for_each_ready(std::size_t i, F&& f) {
         pool_.check_run(i, "for_each_ready");
         for (std::size_t b = pool_.first_ahead(i); b != block_prefetch_pool::none; b = pool_.next_ahead(b)) {
             if (!pool_.ready(b)) return true;
             const T* cur = layout_.slot(pool_.buffer(b), 0);
-            if (!f(cur, cur + pool_.items(b))) return true;  // the caller has seen enough
+            if (!f(cur, cur + pool_.items(b))) return true; // the caller has seen enough
         }
         return pool_.has_unissued(i);
     }
@@ -113,15 +113,16 @@ public:
 private:
     //! block_prefetch_pool's forecast order: block a of run ra is needed before block b of run
     //! rb when the key recorded for the block before it leaves the merge first.
-    static bool block_needed_first(const void* self, std::size_t ra, std::uint64_t a, std::size_t rb, std::uint64_t b) {
+    static bool block_needed_first(const void* self, std::size_t ra, std::uint64_t a, std::size_t rb,
+                                   std::uint64_t b) {
         const auto* p = static_cast<const forecast_prefetcher*>(self);
         return p->before_(p->keys_[ra][a - 1], p->keys_[rb][b - 1]);
     }
 
     layout_type layout_;
     Before before_;
-    std::vector<std::vector<T>> keys_;  // per run: the last item of each Br block
-    block_prefetch_pool pool_;          // declared last: waits for its reads before the keys go
+    std::vector<std::vector<T>> keys_; // per run: the last item of each Br block
+    block_prefetch_pool pool_;         // declared last: waits for its reads before the keys go
 };
 
 } // namespace flashxxl

@@ -17,7 +17,9 @@ public:
     }
     memory_charge(const memory_charge&) = delete;
     memory_charge& operator=(const memory_charge&) = delete;
-    memory_charge(memory_charge&& o) noexcept : account_(o.account_), bytes_(o.bytes_) { o.account_ = nullptr; }
+    memory_charge(memory_charge&& o) noexcept : account_(o.account_), bytes_(o.bytes_) {
+        o.account_ = nullptr;
+    }
     memory_charge& operator=(memory_charge&& o) noexcept {
         if (this != &o) {
             release();

@@ -19,8 +19,7 @@ namespace flashxxl {
 //! sizeof(T) - 1 bytes per block, e.g. 16 of 4096 bytes for 40-byte items). No item straddles
 //! a read block, so every item can be read with exactly one Br read. When there is no padding
 //! (sizeof(T) divides Br, the common case) slot() is plain pointer arithmetic.
-template <class T>
-class block_layout {
+template <class T> class block_layout {
 public:
     static_assert(std::is_trivially_copyable<T>::value,
                   "flashxxl containers store items as bytes: T must be trivially copyable");
@@ -64,7 +63,7 @@ private:
     std::uint64_t br_;
     std::uint64_t per_block_;
     bool padded_;
-    fast_divisor per_block_divisor_;  // slot() of padded layouts: no hardware division per item
+    fast_divisor per_block_divisor_; // slot() of padded layouts: no hardware division per item
 };
 
 //! Items stored on one extent in block_layout: item j (skip <= j < items) is in read block
@@ -72,9 +71,9 @@ private:
 //! bytes_for(items), so only the last segment of a sequence is written partially. A segment
 //! owns its extent (move-only): dropping it returns the space.
 struct segment {
-    owned_extent ext;           //!< where (its length is what was allocated)
-    std::uint64_t items = 0;    //!< items stored from slot 0
-    std::uint64_t skip = 0;     //!< leading items that were already consumed
+    owned_extent ext;        //!< where (its length is what was allocated)
+    std::uint64_t items = 0; //!< items stored from slot 0
+    std::uint64_t skip = 0;  //!< leading items that were already consumed
     std::uint64_t remaining() const { return items - skip; }
 };
 

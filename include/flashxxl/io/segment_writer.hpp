@@ -56,7 +56,7 @@ protected:
 
 private:
     struct slot {
-        char* buf;  // its Bw in memory_
+        char* buf; // its Bw in memory_
         stxxl::request_ptr req;
         device* dev;
     };
@@ -65,13 +65,13 @@ private:
     machine* machine_;
     role role_;
     block_sizes blocks_;
-    std::uint64_t per_block_;    // items in one Br block
-    std::uint64_t per_segment_;  // items in one Bw buffer
+    std::uint64_t per_block_;   // items in one Br block
+    std::uint64_t per_segment_; // items in one Bw buffer
     std::uint64_t* counter_;
-    aligned_buffer memory_;  // the buffers, one allocation (in huge pages from 2 MiB on)
+    aligned_buffer memory_; // the buffers, one allocation (in huge pages from 2 MiB on)
     std::vector<slot> buffers_;
     std::size_t current_ = 0;
-    std::vector<segment> segments_;  // written (or in flight): the extent of each write once issued
+    std::vector<segment> segments_; // written (or in flight): the extent of each write once issued
     failure_latch failed_;
 };
 

@@ -164,11 +164,11 @@ private:
     modelled_clock* clock_;
     memory_backing_budget* memory_budget_;
     int queue_id_ = -1;
-    std::vector<int> extra_queue_ids_;  // io_threads - 1 more queues of a real device
+    std::vector<int> extra_queue_ids_; // io_threads - 1 more queues of a real device
     bool created_ = false;
-    std::optional<std::uint64_t> grown_from_;  // a reused file's length before this device grew it
-    bool build_failed_ = false;  // this device's build or its machine's failed: created_ goes, kept or not
-    dev_t backing_dev_ = 0;  // identity of the backing file (file devices)
+    std::optional<std::uint64_t> grown_from_; // a reused file's length before this device grew it
+    bool build_failed_ = false; // this device's build or its machine's failed: created_ goes, kept or not
+    dev_t backing_dev_ = 0;     // identity of the backing file (file devices)
     ino_t backing_ino_ = 0;
     // The backing file's descriptor that carries its lock. A process-owned POSIX lock, which
     // STXXL takes as well: closing STXXL's descriptor releases it, so this one stays open until

@@ -1,4 +1,5 @@
-// A byte range on one device (`extent`) and its move-only owner (`owned_extent`), which gives the range back when it goes.
+// A byte range on one device (`extent`) and its move-only owner (`owned_extent`), which gives the range back
+// when it goes.
 #pragma once
 
 #include <cstdint>

@@ -74,13 +74,13 @@ private:
     std::uint64_t capacity_;
     std::uint64_t alignment_;
     allocation_order order_;
-    std::uint64_t frontier_ = 0;  // write_frontier: where the next search starts
+    std::uint64_t frontier_ = 0; // write_frontier: where the next search starts
     std::uint64_t free_bytes_ = 0;
     using offset_map = std::map<std::uint64_t, std::uint64_t>;
     using size_set = std::set<std::pair<std::uint64_t, std::uint64_t>>;
-    offset_map by_offset_;  // free: offset -> length
-    size_set by_size_;      // free: (length, offset)
-    offset_map allocated_;  // offset -> length
+    offset_map by_offset_; // free: offset -> length
+    size_set by_size_;     // free: (length, offset)
+    offset_map allocated_; // offset -> length
     //! One by_size_ node per allocated extent, made by allocate(): release() needs it when the
     //! range has no free neighbour, and must not allocate.
     std::vector<size_set::node_type> spare_sizes_;

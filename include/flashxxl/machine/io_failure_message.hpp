@@ -10,12 +10,12 @@ namespace flashxxl {
 
 //! What a failed request was doing, for io_failure_message.
 struct failed_request {
-    std::string device;   //!< device name
-    std::string origin;   //!< config line ("cfg:3", "preset hybrid-2009") or empty
-    std::string backing;  //!< backing file path, or "memory"
+    std::string device;  //!< device name
+    std::string origin;  //!< config line ("cfg:3", "preset hybrid-2009") or empty
+    std::string backing; //!< backing file path, or "memory"
     bool write = false;
     std::uint64_t offset = 0, bytes = 0;
-    std::string role;     //!< the role the request served (scratch, hot, ...)
+    std::string role; //!< the role the request served (scratch, hot, ...)
 };
 
 //! The operating system's reason at the end of an STXXL io_error text ("Error in ... : No space
@@ -31,7 +31,8 @@ std::string io_failure_hint(const std::string& reason, const std::string& backin
 //! "device 'hdd' (cfg:3), backing file '/x/hdd.img': writing 16 MiB at byte offset 0 for role
 //! scratch failed: No space left on device; the file system holding ... is full: ...". A reason
 //! from a layer inside the device keeps its explanation without repeating the device name:
-//! "... failed: translation layer: reading 65536 bytes at physical offset ... failed: Input/output error; ...".
+//! "... failed: translation layer: reading 65536 bytes at physical offset ... failed: Input/output error;
+//! ...".
 std::string io_failure_message(const failed_request& r, const std::string& stxxl_text);
 
 } // namespace flashxxl

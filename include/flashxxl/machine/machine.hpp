@@ -98,8 +98,8 @@ private:
     void check_placement_locked(placement_policy& policy) const;
 
     std::string name_;
-    std::unique_ptr<modelled_clock> clock_;  // before devices_: they keep a pointer to it
-    std::unique_ptr<memory_backing_budget> memory_budget_;  // the same
+    std::unique_ptr<modelled_clock> clock_;                // before devices_: they keep a pointer to it
+    std::unique_ptr<memory_backing_budget> memory_budget_; // the same
     std::vector<std::unique_ptr<device>> devices_;
     std::unique_ptr<placement_policy> placement_;
     std::unique_ptr<std::mutex> lock_;

@@ -31,7 +31,8 @@ inline std::size_t pick_round_robin(const std::vector<std::size_t>& candidates, 
 }
 inline std::string names_of(const std::vector<std::size_t>& idx, const std::vector<placement_device>& d) {
     std::string s;
-    for (std::size_t i : idx) s += (s.empty() ? "" : ",") + d[i].name;
+    for (std::size_t i : idx)
+        s += (s.empty() ? "" : ",") + d[i].name;
     return s.empty() ? "-" : s;
 }
 } // namespace detail
@@ -55,7 +56,8 @@ public:
         // whose output differs between standard libraries).
         const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
         std::uint64_t x = rng_();
-        while (x >= limit) x = rng_();
+        while (x >= limit)
+            x = rng_();
         std::uint64_t pick = x % n;
         return fits.empty() ? pick : fits[pick];
     }
@@ -78,7 +80,8 @@ public:
                        const std::vector<placement_device>& devices) override {
         return detail::pick_round_robin(candidates(r, devices), block_index, bytes, devices);
     }
-    std::vector<std::size_t> devices_for(role r, const std::vector<placement_device>& devices) const override {
+    std::vector<std::size_t> devices_for(role r,
+                                         const std::vector<placement_device>& devices) const override {
         return candidates(r, devices);
     }
 
@@ -89,7 +92,8 @@ private:
         for (std::size_t i = 0; i < devices.size(); ++i)
             if (devices[i].klass == want) out.push_back(i);
         if (out.empty())
-            for (std::size_t i = 0; i < devices.size(); ++i) out.push_back(i);
+            for (std::size_t i = 0; i < devices.size(); ++i)
+                out.push_back(i);
         return out;
     }
 };
@@ -99,8 +103,11 @@ class single_device : public placement_policy {
 public:
     explicit single_device(std::string device) : device_(std::move(device)) {}
     std::string name() const override { return "single"; }
-    std::string describe(const std::vector<placement_device>&) const override { return "everything -> " + device_; }
-    std::size_t choose(role, std::uint64_t, std::uint64_t, const std::vector<placement_device>& devices) override {
+    std::string describe(const std::vector<placement_device>&) const override {
+        return "everything -> " + device_;
+    }
+    std::size_t choose(role, std::uint64_t, std::uint64_t,
+                       const std::vector<placement_device>& devices) override {
         for (std::size_t i = 0; i < devices.size(); ++i)
             if (devices[i].name == device_) return i;
         throw config_error("placement single: no device named '" + device_ + "'");
@@ -133,7 +140,8 @@ public:
                        const std::vector<placement_device>& devices) override {
         return detail::pick_round_robin(candidates(r, devices), block_index, bytes, devices);
     }
-    std::vector<std::size_t> devices_for(role r, const std::vector<placement_device>& devices) const override {
+    std::vector<std::size_t> devices_for(role r,
+                                         const std::vector<placement_device>& devices) const override {
         return candidates(r, devices);
     }
 
@@ -142,12 +150,14 @@ private:
         std::vector<std::size_t> out;
         auto it = lists_.find(r);
         if (it == lists_.end()) {
-            for (std::size_t i = 0; i < devices.size(); ++i) out.push_back(i);
+            for (std::size_t i = 0; i < devices.size(); ++i)
+                out.push_back(i);
             return out;
         }
         for (const std::string& name : it->second) {
             std::size_t i = 0;
-            while (i < devices.size() && devices[i].name != name) ++i;
+            while (i < devices.size() && devices[i].name != name)
+                ++i;
             if (i == devices.size())
                 throw config_error("placement per_role: role " + std::string(to_string(r)) +
                                    " names device '" + name + "', which the machine does not have");
@@ -165,7 +175,9 @@ public:
                                               const std::vector<placement_device>&)>;
     function_placement(std::string name, chooser f) : name_(std::move(name)), f_(std::move(f)) {}
     std::string name() const override { return name_; }
-    std::string describe(const std::vector<placement_device>&) const override { return "user policy " + name_; }
+    std::string describe(const std::vector<placement_device>&) const override {
+        return "user policy " + name_;
+    }
     std::size_t choose(role r, std::uint64_t block_index, std::uint64_t bytes,
                        const std::vector<placement_device>& devices) override {
         std::size_t i = f_(r, block_index, bytes, devices);

@@ -36,7 +36,8 @@ public:
     virtual std::vector<std::size_t> devices_for(role r, const std::vector<placement_device>& devices) const {
         (void)r;
         std::vector<std::size_t> all;
-        for (std::size_t i = 0; i < devices.size(); ++i) all.push_back(i);
+        for (std::size_t i = 0; i < devices.size(); ++i)
+            all.push_back(i);
         return all;
     }
 };

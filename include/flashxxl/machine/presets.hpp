@@ -14,9 +14,9 @@ struct machine_options {
     //! directory (created, and removed with the machine unless keep is set).
     std::string backing_dir;
     bool keep = false;
-    bool pace = false;          //!< pacing on every emulated device
-    double scale = 1.0;         //!< wall seconds per modelled second when pacing
-    std::string placement;      //!< overrides the preset's policy when not empty
+    bool pace = false;     //!< pacing on every emulated device
+    double scale = 1.0;    //!< wall seconds per modelled second when pacing
+    std::string placement; //!< overrides the preset's policy when not empty
 };
 
 //! A preset: its name, a one-line description, and its config text.

@@ -30,14 +30,15 @@ public:
         if (!print_) return;
         try {
             print(out_);
-        } catch (...) {  // never throw from a destructor
+        } catch (...) { // never throw from a destructor
         }
     }
 
     //! Per device (in machine order): stats now minus stats at construction.
     std::vector<device_stats> delta() const {
         std::vector<device_stats> now = machine_.stats();
-        for (std::size_t i = 0; i < now.size() && i < before_.size(); ++i) now[i] -= before_[i];
+        for (std::size_t i = 0; i < now.size() && i < before_.size(); ++i)
+            now[i] -= before_[i];
         return now;
     }
     //! The machine's virtual clock since construction: modelled elapsed time and I/O wait.
@@ -54,7 +55,8 @@ public:
         out << "[" << label_ << "] modelled " << t.elapsed_s << " s (I/O wait " << t.io_wait_s << " s), wall "
             << wall_seconds() << " s\n";
         print_counters_header(out);
-        for (std::size_t i = 0; i < d.size(); ++i) print_stats_table(out, machine_.dev(i).name(), d[i]);
+        for (std::size_t i = 0; i < d.size(); ++i)
+            print_stats_table(out, machine_.dev(i).name(), d[i]);
     }
 
 private:

@@ -32,7 +32,7 @@ struct dfs_experiment_options {
     std::uint64_t graph_cache = 1 * MiB;
     std::uint64_t device_bytes = 1 * GiB;
     dfs_marks marks = dfs_marks::separate;
-    double cache_share = 0;  //!< dfs_options::cache_share; also caps each graph vector's cache
+    double cache_share = 0; //!< dfs_options::cache_share; also caps each graph vector's cache
     //! Node ids through a seeded node_permutation (a random layout on the device), as the
     //! paper's volumes imply: about 0.6 block reads per node with Br and with Bw alike, which a
     //! row-major grid, walked row by row, never needs. 0: the generator's row-major ids.
@@ -43,17 +43,18 @@ struct dfs_experiment_options {
 struct dfs_experiment_row {
     std::string label;
     bool ran = false;
-    std::string why_not;  //!< the config_error of a run that cannot be set up (Bw with the cache cap)
+    std::string why_not; //!< the config_error of a run that cannot be set up (Bw with the cache cap)
     std::uint64_t br = 0, bw = 0;
-    std::uint64_t read_bytes = 0, write_bytes = 0;  //!< device volumes of the DFS phase
-    double modelled_s = 0;                          //!< the DFS phase on the machine's virtual clock
+    std::uint64_t read_bytes = 0, write_bytes = 0; //!< device volumes of the DFS phase
+    double modelled_s = 0;                         //!< the DFS phase on the machine's virtual clock
     std::uint64_t visited = 0;
     std::uint64_t marks_cache = 0, tl_memory = 0;
 };
 
 namespace detail {
 inline std::string dfs_machine_config(const dfs_experiment_options& o, bool tl) {
-    std::string line = "flash=memory," + std::to_string(o.device_bytes) + "B,memory name=ssd model=hama-ssd-2009";
+    std::string line =
+        "flash=memory," + std::to_string(o.device_bytes) + "B,memory name=ssd model=hama-ssd-2009";
     if (tl) line += " tl=on tl_page=" + std::to_string(o.br) + "B tl_segment=" + std::to_string(o.bw) + "B";
     return std::string("name=dfs-") + (tl ? "tl" : "ssd") + "\n" + line + "\nplacement=single device=ssd\n";
 }
@@ -74,7 +75,8 @@ inline dfs_experiment_row run_dfs_column(const std::string& label, const dfs_exp
     std::uint64_t cache = o.graph_cache;
     // The targets vector (4 arcs per inner node) is the graph's larger structure.
     const double target_bytes = double(n) * 4 * sizeof(bfs_node);
-    if (o.cache_share > 0) cache = std::min<std::uint64_t>(cache, std::uint64_t(o.cache_share * target_bytes));
+    if (o.cache_share > 0)
+        cache = std::min<std::uint64_t>(cache, std::uint64_t(o.cache_share * target_bytes));
     try {
         if (o.cache_share > 0 && cache < csr_graph::target_vector::min_memory(b))
             throw config_error("dfs: a graph cache of " + format_bytes(double(cache)) + " is below the " +
@@ -108,8 +110,9 @@ inline dfs_experiment_row run_dfs_column(const std::string& label, const dfs_exp
 }
 
 //! The three columns in seeds/001's order (TL, Br, Bw); `before(label)` runs before each.
-inline std::vector<dfs_experiment_row> run_dfs_experiment(const dfs_experiment_options& o,
-                                                          const std::function<void(const std::string&)>& before = {}) {
+inline std::vector<dfs_experiment_row>
+run_dfs_experiment(const dfs_experiment_options& o,
+                   const std::function<void(const std::string&)>& before = {}) {
     std::vector<dfs_experiment_row> rows;
     for (const char* label : {"TL", "Br", "Bw"}) {
         if (before) before(label);

@@ -1,4 +1,5 @@
-// The report of `flashxxl reproduce`: the papers' tables beside ours, as a value with JSON, Markdown and text forms.
+// The report of `flashxxl reproduce`: the papers' tables beside ours, as a value with JSON, Markdown and text
+// forms.
 #pragma once
 
 #include <cmath>
@@ -29,12 +30,12 @@ struct report_row {
 
 //! One table of a paper, rows in the paper's order of configurations.
 struct report_table {
-    std::string id;     //!< seeds000_table2_1, seeds001_table2, ... (stable: scripts key on it)
-    std::string title;  //!< what the paper's table is and what we ran
-    std::string unit;   //!< unit of paper and measured (both in the same unit)
+    std::string id;    //!< seeds000_table2_1, seeds001_table2, ... (stable: scripts key on it)
+    std::string title; //!< what the paper's table is and what we ran
+    std::string unit;  //!< unit of paper and measured (both in the same unit)
     std::vector<report_row> rows;
-    std::vector<std::string> notes;  //!< scaling, and why numbers cannot match
-    double wall_s = 0;               //!< this machine's time for the table
+    std::vector<std::string> notes; //!< scaling, and why numbers cannot match
+    double wall_s = 0;              //!< this machine's time for the table
     //! The row labelled `label`, or nullptr.
     const report_row* row(const std::string& label) const {
         for (const report_row& r : rows)
@@ -45,7 +46,7 @@ struct report_table {
 
 //! The whole report.
 struct report {
-    std::string mode;  //!< tiny, quick or full
+    std::string mode; //!< tiny, quick or full
     std::vector<report_table> tables;
 };
 
@@ -58,9 +59,12 @@ inline std::string format_number(const std::optional<double>& v) {
     if (!v) return "-";
     char buf[64];
     const double a = std::fabs(*v);
-    if (a != 0 && (a < 0.01 || a >= 1e6)) std::snprintf(buf, sizeof buf, "%.3g", *v);
-    else if (a >= 100) std::snprintf(buf, sizeof buf, "%.1f", *v);
-    else std::snprintf(buf, sizeof buf, "%.3f", *v);
+    if (a != 0 && (a < 0.01 || a >= 1e6))
+        std::snprintf(buf, sizeof buf, "%.3g", *v);
+    else if (a >= 100)
+        std::snprintf(buf, sizeof buf, "%.1f", *v);
+    else
+        std::snprintf(buf, sizeof buf, "%.3f", *v);
     return buf;
 }
 } // namespace detail
@@ -75,14 +79,15 @@ inline nlohmann::json to_json(const report_table& t) {
                         {"measured", detail::optional_number(r.measured)},
                         {"ratio_measured_to_paper", detail::optional_number(r.ratio())},
                         {"note", r.note}});
-    return {{"id", t.id}, {"title", t.title}, {"unit", t.unit}, {"rows", rows}, {"notes", t.notes},
-            {"wall_s", t.wall_s}};
+    return {{"id", t.id},   {"title", t.title}, {"unit", t.unit},
+            {"rows", rows}, {"notes", t.notes}, {"wall_s", t.wall_s}};
 }
 
 //! {"mode", "tables": [...]} (the caller adds the run's metadata).
 inline nlohmann::json to_json(const report& r) {
     nlohmann::json tables = nlohmann::json::array();
-    for (const report_table& t : r.tables) tables.push_back(to_json(t));
+    for (const report_table& t : r.tables)
+        tables.push_back(to_json(t));
     return {{"mode", r.mode}, {"tables", tables}};
 }
 
@@ -92,10 +97,12 @@ inline std::string to_markdown(const report_table& t) {
     s << "## " << t.title << "\n\n`" << t.id << "`, unit: " << t.unit << "\n\n";
     s << "| row | paper | ours | ours / paper | note |\n|---|---:|---:|---:|---|\n";
     for (const report_row& r : t.rows)
-        s << "| " << r.label << " | " << detail::format_number(r.paper) << " | " << detail::format_number(r.measured)
-          << " | " << detail::format_number(r.ratio()) << " | " << r.note << " |\n";
+        s << "| " << r.label << " | " << detail::format_number(r.paper) << " | "
+          << detail::format_number(r.measured) << " | " << detail::format_number(r.ratio()) << " | " << r.note
+          << " |\n";
     if (!t.notes.empty()) s << "\n";
-    for (const std::string& n : t.notes) s << "- " << n << "\n";
+    for (const std::string& n : t.notes)
+        s << "- " << n << "\n";
     s << "\n";
     return s.str();
 }
@@ -104,7 +111,8 @@ inline std::string to_markdown(const report_table& t) {
 inline std::string to_markdown(const report& r, const std::string& header) {
     std::ostringstream s;
     s << "# flashxxl reproduce (" << r.mode << ")\n\n" << header << "\n\n";
-    for (const report_table& t : r.tables) s << to_markdown(t);
+    for (const report_table& t : r.tables)
+        s << to_markdown(t);
     return s.str();
 }
 
@@ -116,13 +124,15 @@ inline std::string to_text(const report_table& t) {
     std::snprintf(buf, sizeof buf, "  %-44s %12s %12s %9s\n", "row", "paper", "ours", "ours/paper");
     s << buf;
     for (const report_row& r : t.rows) {
-        std::snprintf(buf, sizeof buf, "  %-44s %12s %12s %9s", r.label.c_str(), detail::format_number(r.paper).c_str(),
-                      detail::format_number(r.measured).c_str(), detail::format_number(r.ratio()).c_str());
+        std::snprintf(buf, sizeof buf, "  %-44s %12s %12s %9s", r.label.c_str(),
+                      detail::format_number(r.paper).c_str(), detail::format_number(r.measured).c_str(),
+                      detail::format_number(r.ratio()).c_str());
         s << buf;
         if (!r.note.empty()) s << "  " << r.note;
         s << "\n";
     }
-    for (const std::string& n : t.notes) s << "  note: " << n << "\n";
+    for (const std::string& n : t.notes)
+        s << "  note: " << n << "\n";
     return s.str();
 }
 

@@ -19,7 +19,9 @@ namespace flashxxl::reproduce {
 inline std::string plot_signature() { return "written by flashxxl reproduce"; }
 //! The signatures a plot file may carry to be replaced without --force: ours, and
 //! characterize's, which the report's plots carried before ac0561c (2026-11-24).
-inline std::vector<std::string> plot_signatures() { return {plot_signature(), characterize::gnuplot_signature()}; }
+inline std::vector<std::string> plot_signatures() {
+    return {plot_signature(), characterize::gnuplot_signature()};
+}
 
 //! The files plot_table() may write for table `id` in `dir`, for checking before a run.
 inline std::vector<std::string> plot_outputs(const std::string& dir, const std::string& id) {
@@ -37,8 +39,8 @@ inline bool gnuplot_available(std::string& terminal) {
 //! files flashxxl did not write are replaced only with `force`). A log scale when the values
 //! span more than 50 times. Returns the PNG's path, or "" when no row has both numbers or
 //! gnuplot failed (the script stays for a rerun; `failure` then says why).
-inline std::string plot_table(const std::string& dir, const report_table& t, const std::string& terminal, bool force,
-                              std::string& failure) {
+inline std::string plot_table(const std::string& dir, const report_table& t, const std::string& terminal,
+                              bool force, std::string& failure) {
     failure.clear();
     std::vector<const report_row*> rows;
     double lo = 0, hi = 0;
@@ -56,7 +58,8 @@ inline std::string plot_table(const std::string& dir, const report_table& t, con
     for (std::size_t i = 0; i < rows.size(); ++i) {
         std::string label = rows[i]->label;
         std::replace(label.begin(), label.end(), '"', '\'');
-        dat.stream() << i << "\t" << *rows[i]->paper << "\t" << *rows[i]->measured << "\t\"" << label << "\"\n";
+        dat.stream() << i << "\t" << *rows[i]->paper << "\t" << *rows[i]->measured << "\t\"" << label
+                     << "\"\n";
     }
     dat.commit();
     safe_output_file png(paths[2], "--out", force, signature);
@@ -64,14 +67,16 @@ inline std::string plot_table(const std::string& dir, const report_table& t, con
     safe_output_file gp(paths[1], "--out", force, signature);
     gp.stream() << "# " << plot_signature() << "\n"
                 << "if (!exists(\"out\")) out = '" << t.id << ".png'\n"
-                << "set terminal " << terminal << " size 1200,750\nset output out\nset bmargin 16\nset rmargin 24\n"
-                << "set title " << gnuplot_quoted(t.title) << " noenhanced\nset ylabel " << gnuplot_quoted(t.unit)
-                << " noenhanced\n"
-                << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+                << "set terminal " << terminal
+                << " size 1200,750\nset output out\nset bmargin 16\nset rmargin 24\n"
+                << "set title " << gnuplot_quoted(t.title) << " noenhanced\nset ylabel "
+                << gnuplot_quoted(t.unit) << " noenhanced\n"
+                << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 "
+                   "border -1\n"
                 << "set boxwidth 0.9\nset xtics rotate by -40 font \",8\" noenhanced\n"
                 << "set key outside right top\nset grid ytics\n"
-                << (hi > 50 * lo ? "set logscale y\n" : "set yrange [0:*]\n")
-                << "plot '" << t.id << ".dat' using 2:xtic(4) title 'paper', '' using 3 title 'ours (modelled)'\n";
+                << (hi > 50 * lo ? "set logscale y\n" : "set yrange [0:*]\n") << "plot '" << t.id
+                << ".dat' using 2:xtic(4) title 'paper', '' using 3 title 'ours (modelled)'\n";
     gp.commit();
     const gnuplot_outcome drawn = run_gnuplot(dir, {"out='" + png_tmp + "'"}, t.id + ".gp");
     if (!drawn.ok) {

@@ -1,4 +1,5 @@
-// seeds/001 Table 2 as an experiment: MM_BFS on square grids with block size Br, Bw and the translation layer.
+// seeds/001 Table 2 as an experiment: MM_BFS on square grids with block size Br, Bw and the translation
+// layer.
 //
 // Use (one configuration, one fresh machine, modelled time only):
 //
@@ -45,9 +46,10 @@ inline const char* to_string(table2_block_config c) {
 
 //! Parameters of run_table2.
 struct table2_options {
-    std::uint64_t scale = 32;   //!< divides Br = 128 KiB, Bw = 16 MiB and M = 512 MiB (Br stays a multiple of 4 KiB)
-    std::uint64_t mu = 0;       //!< cluster size; 0: default_mu(the configuration's Br, |V|)
-    std::uint64_t seed = 1;     //!< masters
+    std::uint64_t scale =
+        32; //!< divides Br = 128 KiB, Bw = 16 MiB and M = 512 MiB (Br stays a multiple of 4 KiB)
+    std::uint64_t mu = 0;   //!< cluster size; 0: default_mu(the configuration's Br, |V|)
+    std::uint64_t seed = 1; //!< masters
     //! Divide the 2009 SSD's per-command times (c_r, t_R, c_w) by `scale` as well, so that a
     //! scaled block carries the same share of command overhead as the paper's block did (at
     //! scale 32 a 4 KiB write otherwise pays 0.08 ms of overhead on 0.16 ms of transfer, a
@@ -69,12 +71,13 @@ struct table2_run {
     double preprocessing_s = 0, bfs_s = 0;
     std::uint64_t preprocessing_read_bytes = 0, preprocessing_write_bytes = 0;
     std::uint64_t bfs_read_bytes = 0, bfs_write_bytes = 0;
-    std::uint64_t run_read_bytes = 0;  //!< what reached the SSD in every phase (csr, preprocessing, bfs)
-    std::uint64_t tl_memory = 0;  //!< charged to M: the layer's segment buffers for tl (table2_tl_buffer_memory), else 0
+    std::uint64_t run_read_bytes = 0; //!< what reached the SSD in every phase (csr, preprocessing, bfs)
+    std::uint64_t tl_memory =
+        0; //!< charged to M: the layer's segment buffers for tl (table2_tl_buffer_memory), else 0
     //! tl: host reads the layer answered from its open segment buffer (whole run, csr phase
     //! included), so they never reached the SSD; 0 for br and bw.
     std::uint64_t tl_buffer_read_bytes = 0;
-    bfs_result result;  //!< levels, clusters, per-level details, phases
+    bfs_result result; //!< levels, clusters, per-level details, phases
     double total_s() const { return preprocessing_s + bfs_s; }
 };
 
@@ -126,9 +129,11 @@ inline table2_run run_table2(std::uint64_t side, table2_block_config c, const ta
     r.preprocessing_write_bytes = pre->total().write_bytes;
     r.bfs_read_bytes = bfs->total().read_bytes;
     r.bfs_write_bytes = bfs->total().write_bytes;
-    for (const phase_stats& p : er.bfs.phases) r.run_read_bytes += p.total().read_bytes;
+    for (const phase_stats& p : er.bfs.phases)
+        r.run_read_bytes += p.total().read_bytes;
     r.tl_memory = er.tl_memory;
-    if (const translation_layer* layer = m.dev(0).tl()) r.tl_buffer_read_bytes = layer->stats().buffer_bytes_read;
+    if (const translation_layer* layer = m.dev(0).tl())
+        r.tl_buffer_read_bytes = layer->stats().buffer_bytes_read;
     r.result = std::move(er.bfs);
     return r;
 }

@@ -1,4 +1,5 @@
-// seeds/001 Table 2's times split into device time (its volumes on the 2009 SSD model) and host time (a fixed time per BFS level).
+// seeds/001 Table 2's times split into device time (its volumes on the 2009 SSD model) and host time (a fixed
+// time per BFS level).
 //
 // The paper's times are wall times; ours are modelled I/O. Two ways to compare like with like:
 //
@@ -49,7 +50,8 @@ public:
     //! command time c_r and a new page's t_R, plus the transfer at bw_r.
     static double ssd2009_read_s(double bytes, std::uint64_t block) {
         const block_mapped_ssd::config ssd;
-        return bytes / double(block) * (ssd.c_r_ms + ssd.t_read_ms) * 1e-3 + bytes / (ssd.bw_r_mibps * double(MiB));
+        return bytes / double(block) * (ssd.c_r_ms + ssd.t_read_ms) * 1e-3 +
+               bytes / (ssd.bw_r_mibps * double(MiB));
     }
     //! Time to write `bytes` sequentially in `block`-byte requests: c_w per request plus the
     //! transfer at bw_w (a sequential stream fills each 512 KiB chunk's log and pays no merge).
@@ -64,18 +66,21 @@ public:
     }
     //! Device time of a row's whole Br run (both phases' reads and writes).
     static double br_device_s(const table2_paper_figures& row) {
-        return ssd2009_read_s(row.br_read() * paper_gb, paper_br) + ssd2009_write_s(row.br_write() * paper_gb, paper_br);
+        return ssd2009_read_s(row.br_read() * paper_gb, paper_br) +
+               ssd2009_write_s(row.br_write() * paper_gb, paper_br);
     }
     //! Device time of a row's whole TL run; nullopt where the seed lost TL's read volume (2^20).
     static std::optional<double> tl_device_s(const table2_paper_figures& row) {
         if (!row.tl_read) return std::nullopt;
-        return ssd2009_read_s(*row.tl_read * paper_gb, paper_br) + ssd2009_write_s(row.tl_write * paper_gb, paper_bw);
+        return ssd2009_read_s(*row.tl_read * paper_gb, paper_br) +
+               ssd2009_write_s(row.tl_write * paper_gb, paper_bw);
     }
 
     //! Fitted on the paper's smallest grid: (Br BFS-phase time - its device time) / its levels.
     static table2_host_model fitted_to_paper() {
         const table2_paper_figures& row = table2_paper().front();
-        return table2_host_model((row.br_bfs_s - br_bfs_device_s(row)) / double(grid_corner_bfs_levels(row.side())));
+        return table2_host_model((row.br_bfs_s - br_bfs_device_s(row)) /
+                                 double(grid_corner_bfs_levels(row.side())));
     }
 
     explicit table2_host_model(double per_level_s) : per_level_s_(per_level_s) {}

@@ -25,9 +25,9 @@ namespace flashxxl::reproduce {
 //! One column of seeds/000 Table 4.1, with the paper's figures for the MM_BFS phase (hours).
 struct table41_configuration {
     std::string label;
-    std::string preset;   //!< hybrid-2009 or two-hdd-2009
-    std::string policy;   //!< random_striping or flash_aware
-    bool small_mu;        //!< the "smaller cluster size" column
+    std::string preset; //!< hybrid-2009 or two-hdd-2009
+    std::string policy; //!< random_striping or flash_aware
+    bool small_mu;      //!< the "smaller cluster size" column
     double paper_total_h;
     double paper_io_wait_h;
 };
@@ -57,9 +57,9 @@ struct table41_options {
     //! where those few land decides the two-HDD column.
     std::uint64_t cluster_bw = 64 * KiB;
     std::uint64_t memory = 64 * MiB;
-    std::uint64_t mu = 512;       //!< cluster size of the first three columns
-    std::uint64_t small_mu = 64;  //!< cluster size of the last column
-    std::uint64_t seed = 1;       //!< masters; striping of column i uses seed + i
+    std::uint64_t mu = 512;      //!< cluster size of the first three columns
+    std::uint64_t small_mu = 64; //!< cluster size of the last column
+    std::uint64_t seed = 1;      //!< masters; striping of column i uses seed + i
     std::uint64_t source = 0;
     //! M's share for MM_BFS's in-memory hot pool (mm_bfs_options::pool_memory). The paper's
     //! 2^28-node tree has a pool many times M; on the scaled-down graph the default 0 keeps it
@@ -73,7 +73,7 @@ struct table41_options {
     bool merge_block_requests = false;
     //! The same for the level lists (mm_bfs_options::level_memory); unset: the split of M.
     std::optional<std::uint64_t> level_memory;
-    machine_options machine;      //!< backing, pacing (the placement is set per column)
+    machine_options machine; //!< backing, pacing (the placement is set per column)
     //! Called in each column once its graph is built (bfs_experiment_options::on_graph), e.g.
     //! for progress over |V|, which a graph file knows only once it has been read.
     std::function<void(const csr_graph&)> on_graph;
@@ -95,14 +95,16 @@ struct table41_row {
 //! the options' sizes: config_error naming what is wrong (run_table41 checks them too).
 inline block_sizes table41_cluster_blocks(const table41_options& o) {
     o.streams.validate();
-    if (o.cluster_br == 0) throw config_error("placement: the cluster file's Br is 0 (--cluster-br): expected a positive size");
+    if (o.cluster_br == 0)
+        throw config_error("placement: the cluster file's Br is 0 (--cluster-br): expected a positive size");
     if (o.cluster_bw == 0 && o.cluster_br > o.streams.bw)
         throw config_error("placement: the cluster file's Br " + format_size(o.cluster_br) +
                            " is larger than Bw " + format_size(o.streams.bw) +
                            " (the file is written in Bw blocks of whole reads)");
     if (o.cluster_bw != 0 && (o.cluster_bw < o.cluster_br || o.cluster_bw % o.cluster_br != 0))
         throw config_error("placement: the cluster file's Bw " + format_size(o.cluster_bw) +
-                           " is not a multiple of its Br " + format_size(o.cluster_br) + " (--cluster-bw, --cluster-br)");
+                           " is not a multiple of its Br " + format_size(o.cluster_br) +
+                           " (--cluster-bw, --cluster-br)");
     if (o.mu == 0 || o.small_mu == 0) throw config_error("placement: cluster sizes must be at least 1");
     return block_sizes(o.cluster_br, o.cluster_write_block());
 }
@@ -143,8 +145,8 @@ std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edg
     }
     for (const table41_row& r : rows)
         if (r.result.bfs.level_sizes != rows[0].result.bfs.level_sizes)
-            throw error("placement: '" + r.conf.label + "' found different BFS levels than '" + rows[0].conf.label +
-                        "'");
+            throw error("placement: '" + r.conf.label + "' found different BFS levels than '" +
+                        rows[0].conf.label + "'");
     return rows;
 }
 
@@ -152,9 +154,10 @@ std::vector<table41_row> run_table41(const std::function<std::unique_ptr<any_edg
 //! to a base of zero (a graph whose BFS phase needs no I/O) is undefined: NaN, null in JSON,
 //! and then there is no largest difference (NaN) and no order to compare (same_order false).
 struct table41_comparison {
-    std::vector<double> paper_total, paper_io_wait;  //!< the paper's ratios
-    std::vector<double> total, io_wait;              //!< ours: modelled elapsed time and I/O wait
-    double largest_difference = std::numeric_limits<double>::quiet_NaN();  //!< max |ours - paper| over both rows
+    std::vector<double> paper_total, paper_io_wait; //!< the paper's ratios
+    std::vector<double> total, io_wait;             //!< ours: modelled elapsed time and I/O wait
+    double largest_difference =
+        std::numeric_limits<double>::quiet_NaN(); //!< max |ours - paper| over both rows
     //! True when our columns sort in the paper's order in both rows.
     bool same_order = false;
 
@@ -169,8 +172,10 @@ struct table41_comparison {
             const phase_stats& p = r.bfs_phase();
             paper_total.push_back(r.conf.paper_total_h / rows[0].conf.paper_total_h);
             paper_io_wait.push_back(r.conf.paper_io_wait_h / rows[0].conf.paper_io_wait_h);
-            total.push_back(base.modelled.elapsed_s > 0 ? p.modelled.elapsed_s / base.modelled.elapsed_s : undefined);
-            io_wait.push_back(base.modelled.io_wait_s > 0 ? p.modelled.io_wait_s / base.modelled.io_wait_s : undefined);
+            total.push_back(base.modelled.elapsed_s > 0 ? p.modelled.elapsed_s / base.modelled.elapsed_s
+                                                        : undefined);
+            io_wait.push_back(base.modelled.io_wait_s > 0 ? p.modelled.io_wait_s / base.modelled.io_wait_s
+                                                          : undefined);
         }
         if (base.modelled.elapsed_s <= 0 || base.modelled.io_wait_s <= 0) return;
         largest_difference = 0;
@@ -183,7 +188,8 @@ struct table41_comparison {
 private:
     static std::vector<std::size_t> order_of(const std::vector<double>& v) {
         std::vector<std::size_t> idx(v.size());
-        for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+        for (std::size_t i = 0; i < idx.size(); ++i)
+            idx[i] = i;
         std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
         return idx;
     }

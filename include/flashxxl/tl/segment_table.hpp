@@ -20,7 +20,8 @@ public:
     explicit segment_table(std::uint64_t segments) : entries_(segments) {
         free_list_.reserve(segments);
         // Hand out low segments first: pop from the back of a descending list.
-        for (std::uint64_t s = segments; s-- > 0;) free_list_.push_back(static_cast<std::uint32_t>(s));
+        for (std::uint64_t s = segments; s-- > 0;)
+            free_list_.push_back(static_cast<std::uint32_t>(s));
     }
 
     std::uint64_t count() const { return entries_.size(); }
@@ -53,7 +54,8 @@ public:
 
     //! The sealed segment to clean next under `policy`, among those with fewer than
     //! `pages_per_segment` valid pages; none if there is no such segment.
-    std::uint32_t pick_victim(cleaning_policy policy, std::uint32_t pages_per_segment, std::uint64_t clock) const {
+    std::uint32_t pick_victim(cleaning_policy policy, std::uint32_t pages_per_segment,
+                              std::uint64_t clock) const {
         std::uint32_t best = none;
         if (policy == cleaning_policy::greedy) {
             std::uint32_t best_valid = pages_per_segment;

@@ -57,7 +57,8 @@ struct tl_config {
     std::uint64_t resolved_spare(std::uint64_t lower_capacity) const {
         if (spare_bytes) return spare_bytes;
         std::uint64_t phys = physical_bytes(lower_capacity);
-        std::uint64_t eighth = segment_bytes ? (phys / 8 + segment_bytes - 1) / segment_bytes * segment_bytes : 0;
+        std::uint64_t eighth =
+            segment_bytes ? (phys / 8 + segment_bytes - 1) / segment_bytes * segment_bytes : 0;
         std::uint64_t minimum = (low_watermark_segments + 1) * segment_bytes;
         return eighth > minimum ? eighth : minimum;
     }
@@ -83,8 +84,9 @@ struct tl_config {
             throw config_error(where + "tl_segment (" + format_size(segment_bytes) +
                                ") is not a multiple of tl_page (" + format_size(page_bytes) + ")");
         if (low_watermark_segments < 2)
-            throw config_error(where + "tl_low_watermark = " + std::to_string(low_watermark_segments) +
-                               " segments; at least 2 are needed (one for the cleaner's copies, one in reserve)");
+            throw config_error(
+                where + "tl_low_watermark = " + std::to_string(low_watermark_segments) +
+                " segments; at least 2 are needed (one for the cleaner's copies, one in reserve)");
         if (spare_bytes % page_bytes != 0)
             throw config_error(where + "tl_spare = " + std::to_string(spare_bytes) +
                                " bytes is not a multiple of tl_page (" + format_size(page_bytes) + ")");
@@ -96,14 +98,15 @@ struct tl_config {
             throw config_error(where + "device too small: " + format_bytes(double(lower_capacity)) +
                                " holds " + std::to_string(segments) + " segments of " +
                                format_size(segment_bytes) + ", at least tl_low_watermark + 2 = " +
-                               (low_watermark_segments > segments ? std::to_string(low_watermark_segments) + " + 2"
-                                                                  : std::to_string(low_watermark_segments + 2)) +
+                               (low_watermark_segments > segments
+                                    ? std::to_string(low_watermark_segments) + " + 2"
+                                    : std::to_string(low_watermark_segments + 2)) +
                                " are needed (spare for cleaning plus one of data)");
         const std::uint64_t min_spare = (low_watermark_segments + 1) * segment_bytes;
         if (phys / page_bytes >= 0xffffffffull)
-            throw config_error(where + "device too large for 32-bit page numbers: " +
-                               std::to_string(phys / page_bytes) + " pages of " + format_size(page_bytes) +
-                               "; use a larger tl_page");
+            throw config_error(
+                where + "device too large for 32-bit page numbers: " + std::to_string(phys / page_bytes) +
+                " pages of " + format_size(page_bytes) + "; use a larger tl_page");
         const std::uint64_t spare = resolved_spare(lower_capacity);
         if (spare < min_spare)
             throw config_error(where + "tl_spare = " + format_size(spare) +
@@ -111,7 +114,8 @@ struct tl_config {
                                format_size(min_spare) + " is needed");
         if (spare > phys - segment_bytes)
             throw config_error(where + "tl_spare = " + format_size(spare) + " is too large: the device has " +
-                               format_size(phys) + " in whole segments, leaving less than one segment of "
+                               format_size(phys) +
+                               " in whole segments, leaving less than one segment of "
                                "logical capacity");
     }
 };

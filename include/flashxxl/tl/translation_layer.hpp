@@ -70,21 +70,16 @@ public:
     //! looks queues up by id) must differ from the ids of the lower file's queues: its own and,
     //! for an emulated_file, those of add_queues(). Throws config_error from cfg.validate() or
     //! for a shared queue id.
-    translation_layer(stxxl::file& lower, std::uint64_t lower_capacity, tl_config cfg, std::string device_name,
-                      int queue_id, int allocator_id = stxxl::file::NO_ALLOCATOR)
-        : stxxl::file(stxxl::file::DEFAULT_DEVICE_ID),
-          stxxl::disk_queued_file(queue_id, allocator_id),
-          lower_(lower),
-          cfg_(validated(cfg, lower_capacity, device_name)),
-          name_(std::move(device_name)),
-          page_(cfg_.page_bytes),
-          segment_(cfg_.segment_bytes),
+    translation_layer(stxxl::file& lower, std::uint64_t lower_capacity, tl_config cfg,
+                      std::string device_name, int queue_id, int allocator_id = stxxl::file::NO_ALLOCATOR)
+        : stxxl::file(stxxl::file::DEFAULT_DEVICE_ID), stxxl::disk_queued_file(queue_id, allocator_id),
+          lower_(lower), cfg_(validated(cfg, lower_capacity, device_name)), name_(std::move(device_name)),
+          page_(cfg_.page_bytes), segment_(cfg_.segment_bytes),
           pps_(static_cast<std::uint32_t>(cfg_.segment_bytes / cfg_.page_bytes)),
           physical_bytes_(cfg_.physical_bytes(lower_capacity)),
           spare_bytes_(cfg_.resolved_spare(lower_capacity)),
           logical_bytes_(cfg_.logical_bytes(lower_capacity)),
-          map_(logical_bytes_ / page_, physical_bytes_ / page_),
-          segments_(physical_bytes_ / segment_),
+          map_(logical_bytes_ / page_, physical_bytes_ / page_), segments_(physical_bytes_ / segment_),
           open_buf_(make_buffer(segment_)) {
         check_queue_id(lower, queue_id);
         create_lower_queues();
@@ -120,22 +115,25 @@ public:
 
     //! Checks the request (alignment, range, capacity) in the caller's thread, then queues it
     //! behind every request submitted before it.
-    stxxl::request_ptr aread(void* buffer, offset_type pos, size_type bytes,
-                             const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
+    stxxl::request_ptr
+    aread(void* buffer, offset_type pos, size_type bytes,
+          const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
         check_request(false, buffer, pos, bytes);
         return queue_timed(buffer, pos, bytes, stxxl::request::READ, on_cmpl);
     }
     //! Checks the request (alignment, range, capacity) in the caller's thread, then queues it
     //! behind every request submitted before it.
-    stxxl::request_ptr awrite(void* buffer, offset_type pos, size_type bytes,
-                              const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
+    stxxl::request_ptr
+    awrite(void* buffer, offset_type pos, size_type bytes,
+           const stxxl::completion_handler& on_cmpl = stxxl::completion_handler()) override {
         check_request(true, buffer, pos, bytes);
         return queue_timed(buffer, pos, bytes, stxxl::request::WRITE, on_cmpl);
     }
 
     //! Serves one request (called in the layer's I/O thread). Every failure leaves as
     //! stxxl::io_error carrying the flashxxl message, which serving_request hands to wait().
-    void serve(void* buffer, offset_type offset, size_type bytes, stxxl::request::request_type type) override {
+    void serve(void* buffer, offset_type offset, size_type bytes,
+               stxxl::request::request_type type) override {
         if (bytes == 0) return; // nothing to move (aread / awrite reject length 0)
         try {
             const bool is_write = type == stxxl::request::WRITE;
@@ -160,8 +158,9 @@ public:
     void set_size(offset_type newsize) override {
         if (newsize > logical_bytes_)
             throw out_of_space(name_, "translation layer: set_size(" + std::to_string(newsize) +
-                                          ") exceeds the logical capacity of " + std::to_string(logical_bytes_) +
-                                          " bytes (" + std::to_string(physical_bytes_) + " physical minus " +
+                                          ") exceeds the logical capacity of " +
+                                          std::to_string(logical_bytes_) + " bytes (" +
+                                          std::to_string(physical_bytes_) + " physical minus " +
                                           std::to_string(spare_bytes_) + " spare)");
     }
 
@@ -249,8 +248,8 @@ private:
     //! A host request that serves inside a modelled_submit_frame and records its modelled end.
     class timed_request : public stxxl::serving_request, public modelled_request {
     public:
-        timed_request(const stxxl::completion_handler& on_cmpl, translation_layer* f, void* buf, offset_type off,
-                      size_type bytes, request_type type, double submit_s)
+        timed_request(const stxxl::completion_handler& on_cmpl, translation_layer* f, void* buf,
+                      offset_type off, size_type bytes, request_type type, double submit_s)
             : stxxl::serving_request(on_cmpl, f, buf, off, bytes, type), submit_s_(submit_s),
               completion_s_(submit_s) {}
         double completion_s() const override { return completion_s_; }
@@ -274,7 +273,8 @@ private:
 
     //! Queues a host request at the host's modelled time now (or, from inside a layer above
     //! serving one of its requests, at that request's time).
-    stxxl::request_ptr queue_timed(void* buffer, offset_type pos, size_type bytes, stxxl::request::request_type type,
+    stxxl::request_ptr queue_timed(void* buffer, offset_type pos, size_type bytes,
+                                   stxxl::request::request_type type,
                                    const stxxl::completion_handler& on_cmpl) {
         const modelled_submit_frame& frame = modelled_submit_frame::current();
         const double submit_s = frame.active ? frame.submit_s : virtual_clock_ ? virtual_clock_->now() : 0.0;
@@ -301,7 +301,7 @@ private:
                 fifo_.pop_front();
             }
             static_cast<timed_request*>(req.get())->run();
-            req = stxxl::request_ptr();  // released before it counts as served
+            req = stxxl::request_ptr(); // released before it counts as served
             {
                 std::lock_guard<std::mutex> lock(fifo_mu_);
                 ++served_;
@@ -338,10 +338,11 @@ private:
             lower_ids.insert(lower_ids.end(), em->extra_queue_ids().begin(), em->extra_queue_ids().end());
         if (std::find(lower_ids.begin(), lower_ids.end(), queue_id) == lower_ids.end()) return;
         std::string ids;
-        for (int id : lower_ids) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
-        throw config_error("translation layer on device '" + name_ + "': queue id " + std::to_string(queue_id) +
-                           " is also a queue id of the lower file (its queues: " + ids +
-                           "); a device's layer and lower file need distinct queue ids");
+        for (int id : lower_ids)
+            ids += (ids.empty() ? "" : ", ") + std::to_string(id);
+        throw config_error("translation layer on device '" + name_ + "': queue id " +
+                           std::to_string(queue_id) + " is also a queue id of the lower file (its queues: " +
+                           ids + "); a device's layer and lower file need distinct queue ids");
     }
 
     //! STXXL creates a queue (and its I/O thread) at the first request for its id, inserting into
@@ -349,7 +350,7 @@ private:
     //! thread (the layer serves its own requests in its own thread, outside that map).
     void create_lower_queues() {
         if (auto* em = dynamic_cast<emulated_file*>(&lower_))
-            em->touch_queue(); // it rejects empty requests of its own
+            em->touch_queue();                               // it rejects empty requests of its own
         else if (!dynamic_cast<translation_layer*>(&lower_)) // a layer creates its queues itself
             lower_.aread(open_buf_.get(), 0, 0)->wait();
     }
@@ -360,8 +361,8 @@ private:
     }
 
     std::string describe(const char* what, std::uint64_t offset, std::uint64_t bytes) const {
-        return "device '" + name_ + "' (translation layer, page " + format_size(page_) + "): " + what + " of " +
-               std::to_string(bytes) + " bytes at logical offset " + std::to_string(offset);
+        return "device '" + name_ + "' (translation layer, page " + format_size(page_) + "): " + what +
+               " of " + std::to_string(bytes) + " bytes at logical offset " + std::to_string(offset);
     }
 
     void check_request(bool is_write, const void* buffer, std::uint64_t offset, std::uint64_t bytes) const {
@@ -373,10 +374,12 @@ private:
         if (reinterpret_cast<std::uintptr_t>(buffer) % 4096 != 0)
             throw invalid_request(describe(what, offset, bytes) + ": buffer is not 4 KiB aligned");
         if (offset > logical_bytes_ || bytes > logical_bytes_ - offset) {
-            const std::string why = ": ends beyond the logical capacity of " + std::to_string(logical_bytes_) +
-                                    " bytes (" + std::to_string(physical_bytes_) + " physical minus " +
+            const std::string why = ": ends beyond the logical capacity of " +
+                                    std::to_string(logical_bytes_) + " bytes (" +
+                                    std::to_string(physical_bytes_) + " physical minus " +
                                     std::to_string(spare_bytes_) + " spare)";
-            if (is_write) throw out_of_space(name_, "translation layer: " + describe(what, offset, bytes) + why);
+            if (is_write)
+                throw out_of_space(name_, "translation layer: " + describe(what, offset, bytes) + why);
             throw invalid_request(describe(what, offset, bytes) + why);
         }
     }
@@ -389,8 +392,8 @@ private:
     //! One lower request, waited for. A failure becomes io_failure naming the operation, the
     //! physical offset and why the layer did it (`segment`: the segment written or cleaned),
     //! with the lower file's message last.
-    void lower_io(bool is_write, char* buf, std::uint64_t physical_offset, std::uint64_t bytes, lower_purpose why,
-                  std::uint32_t segment) {
+    void lower_io(bool is_write, char* buf, std::uint64_t physical_offset, std::uint64_t bytes,
+                  lower_purpose why, std::uint32_t segment) {
         try {
             stxxl::request_ptr req = is_write ? lower_.awrite(buf, physical_offset, bytes)
                                               : lower_.aread(buf, physical_offset, bytes);
@@ -402,13 +405,14 @@ private:
                     *frame.completion_out = std::max(*frame.completion_out, timed->completion_s());
         } catch (const std::exception& e) {
             const std::string seg = std::to_string(segment);
-            const std::string purpose = why == lower_purpose::host_read ? "for a host read"
+            const std::string purpose = why == lower_purpose::host_read  ? "for a host read"
                                         : why == lower_purpose::cleaning ? "cleaning segment " + seg
                                         : why == lower_purpose::seal     ? "writing out full segment " + seg
                                                                          : "flushing open segment " + seg;
-            throw io_failure("device '" + name_ + "' (translation layer): " + (is_write ? "writing " : "reading ") +
-                             std::to_string(bytes) + " bytes at physical offset " + std::to_string(physical_offset) +
-                             " of the lower file (" + purpose + ") failed: " + e.what());
+            throw io_failure(
+                "device '" + name_ + "' (translation layer): " + (is_write ? "writing " : "reading ") +
+                std::to_string(bytes) + " bytes at physical offset " + std::to_string(physical_offset) +
+                " of the lower file (" + purpose + ") failed: " + e.what());
         }
         if (is_write) {
             stats_.device_bytes_written += bytes;
@@ -470,8 +474,10 @@ private:
         if (!cleaning_ && segments_.free_count() < cfg_.low_watermark_segments) clean();
         if (open_seg_ != segment_table::none) return; // the cleaner left a partly filled segment open
         if (segments_.free_count() == 0)
-            throw io_failure("device '" + name_ + "' (translation layer): internal error: no free segment "
-                             "although the spare of " + std::to_string(spare_bytes_) + " bytes should guarantee one");
+            throw io_failure("device '" + name_ +
+                             "' (translation layer): internal error: no free segment "
+                             "although the spare of " +
+                             std::to_string(spare_bytes_) + " bytes should guarantee one");
         open_seg_ = segments_.take_free();
         fill_ = flushed_ = 0;
     }
@@ -515,9 +521,10 @@ private:
                 continue;
             }
             std::uint32_t j = i + 1;
-            while (j < pps_ && map_.logical(base + j) != page_map::none) ++j;
-            lower_io(false, gc_buf_.get() + std::uint64_t(i) * page_, (base + i) * page_, std::uint64_t(j - i) * page_,
-                     lower_purpose::cleaning, v);
+            while (j < pps_ && map_.logical(base + j) != page_map::none)
+                ++j;
+            lower_io(false, gc_buf_.get() + std::uint64_t(i) * page_, (base + i) * page_,
+                     std::uint64_t(j - i) * page_, lower_purpose::cleaning, v);
             i = j;
         }
         for (std::uint32_t i = 0; i < pps_; ++i) {
@@ -526,7 +533,7 @@ private:
             const page_map::page_t l = map_.logical(base + i);
             map_.unmap(l);
             segments_.remove_valid(v);
-            ++stats_.cleaning_page_copies;  // before put(): its seal may throw with the page mapped
+            ++stats_.cleaning_page_copies; // before put(): its seal may throw with the page mapped
             put(l, gc_buf_.get() + std::uint64_t(i) * page_);
         }
         release_segment(v);
@@ -605,17 +612,17 @@ private:
     std::uint64_t clock_ = 0;   // host pages written (the cost-benefit age clock)
     bool cleaning_ = false;
     tl_stats stats_;
-    const modelled_clock* virtual_clock_ = nullptr;  // the machine's, or none
+    const modelled_clock* virtual_clock_ = nullptr; // the machine's, or none
 
     // The layer's I/O thread and its FIFO of host requests (guarded by fifo_mu_).
     std::mutex fifo_mu_;
-    std::condition_variable fifo_cv_;    // a request was queued, or stopping_ was set
-    std::condition_variable served_cv_;  // a request was served
+    std::condition_variable fifo_cv_;   // a request was queued, or stopping_ was set
+    std::condition_variable served_cv_; // a request was served
     std::deque<stxxl::request_ptr> fifo_;
-    std::uint64_t queued_ = 0;  // requests queued so far; served in this order
-    std::uint64_t served_ = 0;  // of which served (and released by the I/O thread)
-    bool stopping_ = false;     // set by the destructor: serve what is queued, then end
-    std::thread worker_;     // started last in the constructor
+    std::uint64_t queued_ = 0; // requests queued so far; served in this order
+    std::uint64_t served_ = 0; // of which served (and released by the I/O thread)
+    bool stopping_ = false;    // set by the destructor: serve what is queued, then end
+    std::thread worker_;       // started last in the constructor
 };
 
 } // namespace flashxxl

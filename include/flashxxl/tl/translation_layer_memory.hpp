@@ -11,7 +11,9 @@ namespace flashxxl {
 //! The segment buffers one translation layer holds at most: the open one and the cleaner's
 //! (allocated at the first cleaning), 2 Bw. seeds/001 Section 4 reserves "O(1) Bw-sized
 //! buffers" in memory; the open buffer also answers reads of its pages.
-inline std::uint64_t translation_layer_buffer_memory(const translation_layer& tl) { return 2 * tl.segment_bytes(); }
+inline std::uint64_t translation_layer_buffer_memory(const translation_layer& tl) {
+    return 2 * tl.segment_bytes();
+}
 
 //! Host memory one translation layer holds at most: its segment buffers and its maps.
 inline std::uint64_t translation_layer_memory(const translation_layer& tl) {
@@ -20,8 +22,7 @@ inline std::uint64_t translation_layer_memory(const translation_layer& tl) {
 
 namespace detail {
 //! `per_layer(tl)` summed over the devices of `m` that have a translation layer (0 without one).
-template <class PerLayer>
-std::uint64_t sum_over_translation_layers(const machine& m, PerLayer per_layer) {
+template <class PerLayer> std::uint64_t sum_over_translation_layers(const machine& m, PerLayer per_layer) {
     std::uint64_t bytes = 0;
     for (std::size_t i = 0; i < m.device_count(); ++i)
         if (const translation_layer* tl = m.dev(i).tl()) bytes += per_layer(*tl);
