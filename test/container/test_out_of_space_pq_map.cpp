@@ -322,6 +322,20 @@ std::vector<std::uint32_t> read_all(spillable_list<rec>& l) {
     return out;
 }
 
+//! Pushes records 0, 1, 2, ... until a push throws out_of_space, which must name the list and
+//! its role; returns how many pushes succeeded.
+std::uint32_t push_until_out_of_space(spillable_list<rec>& l) {
+    std::uint32_t pushed = 0;
+    try {
+        for (; pushed < 1000000; ++pushed)
+            l.push(rec{pushed, 3 * pushed});
+        ADD_FAILURE() << "no out_of_space";
+    } catch (const out_of_space& e) {
+        expect_names(e, "scratch", "flashxxl::spillable_list");
+    }
+    return pushed;
+}
+
 } // namespace
 
 // A device smaller than one Bw under a list whose budget holds more than a Bw: the spill fails,
@@ -332,14 +346,7 @@ TEST(out_of_space_spillable_list, device_smaller_than_bw_keeps_the_list_in_memor
     memory_account acc;
     {
         spillable_list<rec> l(m, small, 4 * small.bw, acc);
-        std::uint32_t pushed = 0;
-        try {
-            for (; pushed < 1000000; ++pushed)
-                l.push(rec{pushed, 3 * pushed});
-            FAIL() << "no out_of_space";
-        } catch (const out_of_space& e) {
-            expect_names(e, "scratch", "flashxxl::spillable_list");
-        }
+        const std::uint32_t pushed = push_until_out_of_space(l);
         EXPECT_FALSE(l.external());
         EXPECT_EQ(l.size(), pushed);
         EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
@@ -362,14 +369,7 @@ TEST(out_of_space_spillable_list, device_full_half_way_after_the_spill) {
     memory_account acc;
     {
         spillable_list<rec> l(m, small, 4 * KiB, acc);
-        std::uint32_t pushed = 0;
-        try {
-            for (; pushed < 1000000; ++pushed)
-                l.push(rec{pushed, 3 * pushed});
-            FAIL() << "no out_of_space";
-        } catch (const out_of_space& e) {
-            expect_names(e, "scratch", "flashxxl::spillable_list");
-        }
+        const std::uint32_t pushed = push_until_out_of_space(l);
         EXPECT_TRUE(l.external());
         EXPECT_GT(pushed, 2 * small.bw / sizeof(rec)) << "the device filled up half-way, not at once";
         EXPECT_EQ(l.size(), pushed);
