@@ -4,9 +4,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <iostream>
 #include <new>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -52,6 +54,14 @@ int finish_standard_output() {
     return exit_runtime_error;
 }
 
+//! Whether argv's first word is neither an option nor one of `app`'s commands.
+bool names_unknown_command(CLI::App& app, int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '\0' || argv[1][0] == '-') return false;
+    for (CLI::App* s : app.get_subcommands(std::function<bool(CLI::App*)>()))
+        if (s->get_name() == argv[1]) return false;
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -80,6 +90,13 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
+        if (names_unknown_command(app, argc, argv)) { // not CLI11's "A subcommand is required"
+            std::vector<std::string> lines = flashxxl::cli::did_you_mean(app, argc, argv);
+            std::cerr << "flashxxl: error: " << lines.front() << "\n";
+            for (std::size_t i = 1; i < lines.size(); ++i)
+                std::cerr << lines[i] << "\n";
+            return exit_usage_error;
+        }
         int code = app.exit(e);
         if (code != 0)
             for (const std::string& line : flashxxl::cli::did_you_mean(app, argc, argv))

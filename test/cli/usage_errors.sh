@@ -14,6 +14,11 @@ graph=(--config tiny.cfg --no-progress)
 # An unknown command is named, with the commands there are.
 check "an unknown command is named" 2 "'frobnicate' is not a flashxxl command \(expected one of: machine, gen, " \
     "$bin" frobnicate
+if "$bin" frobnicate 2>&1 | grep -q "A subcommand is required"; then
+    echo "FAIL an unknown command is not reported as a missing one"; fail=1
+else
+    echo "ok   an unknown command is not reported as a missing one"
+fi
 check "... a near one still gets a suggestion" 2 "did you mean 'sort' for 'srot'\?" "$bin" srot
 
 # An empty graph file names the file and says it has no edges, whatever the command.
