@@ -8,15 +8,12 @@
 #include "flashxxl/reproduce/table2_experiment.hpp"
 #include "flashxxl/reproduce/table2_host_model.hpp"
 #include "flashxxl/reproduce/table2_paper.hpp"
+#include "support/sanitizer_build.hpp"
 
 using namespace flashxxl;
 using namespace flashxxl::reproduce;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool sanitized = true;
-#else
-constexpr bool sanitized = false;
-#endif
+using flashxxl_test::sanitized_build;
 
 namespace {
 
@@ -58,7 +55,8 @@ TEST(Table2Shape, PaperBlockSizesFitTheDocumentedMemory) {
 // band of clusters and Bw wins, 0.62 (docs/bfs.md). TL is run on 128^2 and 362^2. About half a
 // minute, deterministic (modelled time only).
 TEST(Table2Shape, BwWinsTheBfsPhaseOnSmallGridsAndLosesOnLargeOnes) {
-    if (sanitized) GTEST_SKIP() << "seven grid BFS runs up to 2 096 704 nodes: run in the release build only";
+    if (sanitized_build)
+        GTEST_SKIP() << "seven grid BFS runs up to 2 096 704 nodes: run in the release build only";
     table2_options o;
     double br_total = 0, tl_total = 0;
     for (std::uint64_t side : {128, 362, 1448}) {
@@ -111,7 +109,8 @@ TEST(Table2Shape, BwWinsTheBfsPhaseOnSmallGridsAndLosesOnLargeOnes) {
 // well and TL comes within 10 % of Br in total, as in the paper (0.99 on this 2^17-node grid).
 // TL's M is less the layer's two Bw segment buffers (table2_tl_buffer_memory).
 TEST(Table2Shape, WithTheDeviceScaledTooTheLayerIsWithinTenPercentOfBr) {
-    if (sanitized) GTEST_SKIP() << "three grid BFS runs of 131 044 nodes: run in the release build only";
+    if (sanitized_build)
+        GTEST_SKIP() << "three grid BFS runs of 131 044 nodes: run in the release build only";
     table2_options o;
     o.scale_device = true;
     const table2_run br = run_table2(362, table2_block_config::br, o);
@@ -136,7 +135,8 @@ TEST(Table2Shape, WithTheDeviceScaledTooTheLayerIsWithinTenPercentOfBr) {
 // nodes, the paper's 2^22) TL is within 10 % of Br in total, as in the paper (0.96 here, paper
 // 0.98), and its lead is again only the reads its open segment answered. About 6 s.
 TEST(Table2Shape, AtScaleFourTheLayerIsWithinTenPercentOfBr) {
-    if (sanitized) GTEST_SKIP() << "two grid BFS runs of 1 048 576 nodes: run in the release build only";
+    if (sanitized_build)
+        GTEST_SKIP() << "two grid BFS runs of 1 048 576 nodes: run in the release build only";
     table2_options o;
     o.scale = 4;
     const table2_run br = run_table2(1024, table2_block_config::br, o);
@@ -156,7 +156,7 @@ TEST(Table2Shape, AtScaleFourTheLayerIsWithinTenPercentOfBr) {
 // level, fitted on the paper's Br BFS phase of this row); the same host time, scaled as the
 // data, added to both brings TL within 10 % of Br, as in the paper (0.96). About 5 s.
 TEST(Table2Shape, OnTheFirstRowTheLayerIsWithinTenPercentOfBrWithThePapersHostTime) {
-    if (sanitized) GTEST_SKIP() << "two grid BFS runs of 131 044 nodes: run in the release build only";
+    if (sanitized_build) GTEST_SKIP() << "two grid BFS runs of 131 044 nodes: run in the release build only";
     table2_options o;
     o.scale = 8;
     const std::uint64_t side = 362;

@@ -8,21 +8,18 @@
 #include "flashxxl/graph/bfs_visitor.hpp"
 #include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/reproduce/table41_experiment.hpp"
+#include "support/sanitizer_build.hpp"
 
 using namespace flashxxl;
 using namespace flashxxl::reproduce;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool sanitized = true;
-#else
-constexpr bool sanitized = false;
-#endif
+using flashxxl_test::sanitized_build;
 
 // The default experiment on a 1 000 000-node Figure 4.1 tree (a third of `flashxxl placement`'s
 // graph; at 500 000 nodes the two middle columns come within 0.01 of each other): about ten
 // seconds here, deterministic (modelled time only).
 TEST(Table41Shape, FourPlacementsComeInThePapersOrderWithinTwelveHundredths) {
-    if (sanitized) GTEST_SKIP() << "a 1 000 000-node BFS four times: run in the release build only";
+    if (sanitized_build) GTEST_SKIP() << "a 1 000 000-node BFS four times: run in the release build only";
     table41_options o; // the defaults of `flashxxl placement`
     bfs_visitor vis;
     auto open = [] { return open_graph_source("tree:nodes=1000000"); };
