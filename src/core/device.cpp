@@ -119,6 +119,9 @@ device_stats device::stats() const {
             double wait = s.by_role[i].wait_s;
             s.by_role[i] = host_by_role_[i];
             s.by_role[i].wait_s = wait;
+            // The layer's device I/O has no role: its energy is in internal and total.
+            s.by_role[i].modelled_energy_j = 0;
+            s.by_role[i].energy_known = false;
         }
     }
     return s;

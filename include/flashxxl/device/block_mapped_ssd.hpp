@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "flashxxl/device/device_model.hpp"
+#include "flashxxl/device/model_energy.hpp"
 #include "flashxxl/device/model_fields.hpp"
 #include "flashxxl/device/model_params.hpp"
 #include "flashxxl/device/model_request_check.hpp"
@@ -78,10 +79,13 @@ public:
         }
     };
 
-    //! Validates `cfg` (config_error naming `preset_name`).
-    explicit block_mapped_ssd(const config& cfg, std::string preset_name = "custom")
-        : cfg_(cfg), preset_(std::move(preset_name)) {
+    //! Validates `cfg` and `energy` (config_error naming `preset_name`). A chunk is one erase
+    //! block, so an erase costs e_erase for C bytes.
+    explicit block_mapped_ssd(const config& cfg, std::string preset_name = "custom",
+                              const flash_energy& energy = {})
+        : cfg_(cfg), preset_(std::move(preset_name)), energy_(energy) {
         cfg_.validate(name());
+        energy_.validate(name());
     }
 
     double service(io_op op, std::uint64_t offset, std::uint64_t length) override {
@@ -93,8 +97,16 @@ public:
     device_class klass() const override { return device_class::flash; }
     std::string kind() const override { return "ssd-block-mapped"; }
     std::string preset() const override { return preset_; }
-    std::vector<std::pair<std::string, std::string>> parameters() const override { return cfg_.list(); }
+    //! The timing parameters, then the energy figures.
+    std::vector<std::pair<std::string, std::string>> parameters() const override {
+        auto p = cfg_.list();
+        for (auto& kv : energy_.list())
+            p.push_back(std::move(kv));
+        return p;
+    }
     model_counters counters() const override { return counters_; }
+    bool has_energy() const override { return energy_.known(); }
+    double idle_power_w() const override { return energy_.known() ? energy_.idle_w() : 0.0; }
 
     void reset() override {
         counters_ = model_counters{};
@@ -105,11 +117,13 @@ public:
     }
 
     std::unique_ptr<device_model> clone_fresh() const override {
-        return std::make_unique<block_mapped_ssd>(cfg_, preset_);
+        return std::make_unique<block_mapped_ssd>(cfg_, preset_, energy_);
     }
 
     //! The configuration in use.
     const config& cfg() const { return cfg_; }
+    //! The energy figures in use.
+    const flash_energy& energy() const { return energy_; }
     //! Number of chunks that currently have an open log.
     std::size_t open_log_count() const { return logs_.size(); }
     //! Seconds of one merge: C / bw_r + C / bw_w + t_M (about 40.6 ms for the Hama preset).
@@ -130,12 +144,31 @@ private:
         if (!has_last_page_ || off / cfg_.page != last_page_) t += cfg_.t_read_ms * 1e-3;
         last_page_ = (off + len - 1) / cfg_.page;
         has_last_page_ = true;
+        count_reads(last_page_ - off / cfg_.page + 1);
         return t;
     }
 
+    // Operation counts and their energy (seeds/004 Table 2 figures per bit).
+    void count_reads(std::uint64_t pages) {
+        counters_.pages_read += pages;
+        counters_.energy.read_j += double(pages) * energy_.read_j(cfg_.page);
+    }
+    void count_programs(std::uint64_t bytes) {
+        const std::uint64_t pages = (bytes + cfg_.page - 1) / cfg_.page;
+        counters_.pages_programmed += pages;
+        counters_.energy.program_j += double(pages) * energy_.program_j(cfg_.page, false);
+    }
+    void count_erase() {
+        ++counters_.erases;
+        counters_.energy.erase_j += energy_.erase_j(cfg_.chunk);
+    }
+
+    // A merge reads the chunk's pages, programs them into a fresh block and erases the old one.
     double merge() {
         ++counters_.merges;
-        ++counters_.erases;
+        count_reads(cfg_.chunk / cfg_.page);
+        count_programs(cfg_.chunk);
+        count_erase();
         counters_.media_bytes_written += cfg_.chunk;
         return merge_seconds();
     }
@@ -168,11 +201,12 @@ private:
                 // Continues the chunk's open log at its write pointer; a full log becomes the chunk.
                 t += xfer(b - a, cfg_.bw_w_mibps);
                 counters_.media_bytes_written += b - a;
+                count_programs(b - a);
                 if (b < C) {
                     touch_log(k, b);
                 } else {
                     drop_log(k);
-                    ++counters_.erases; // the old data block is retired
+                    count_erase(); // the old data block is retired
                 }
             } else if (a == 0 && b == C) {
                 // Covers the whole chunk: programmed into a fresh block, no log slot needed.
@@ -181,7 +215,8 @@ private:
                 drop_log(k);
                 t += xfer(C, cfg_.bw_w_mibps);
                 counters_.media_bytes_written += C;
-                ++counters_.erases;
+                count_programs(C);
+                count_erase();
             } else if (a == 0 && cfg_.open_logs > 0) {
                 // Starts at chunk offset 0: open a new log, evicting the LRU one with a merge.
                 drop_log(k);
@@ -191,6 +226,7 @@ private:
                 }
                 t += xfer(b, cfg_.bw_w_mibps);
                 counters_.media_bytes_written += b;
+                count_programs(b);
                 touch_log(k, b);
             } else {
                 // Starts mid-chunk (or no log slots at all, K = 0): read-modify-write of the chunk.
@@ -203,6 +239,7 @@ private:
 
     config cfg_;
     std::string preset_;
+    flash_energy energy_;
     model_counters counters_;
     bool has_last_page_ = false;
     std::uint64_t last_page_ = 0;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "flashxxl/device/device_class.hpp"
 #include "flashxxl/role.hpp"
@@ -24,6 +25,11 @@ struct io_counters {
     double modelled_s = 0;                  //!< service time charged by the device model
     double service_s = 0;                   //!< real time spent serving in the device's I/O thread
     double wait_s = 0;                      //!< time callers blocked waiting for completion
+    //! Joules the device model charged for these requests: their operations' energy plus the
+    //! device's idle power over the gap before each request (docs/device-models.md, "Energy").
+    double modelled_energy_j = 0;
+    //! False when a device without energy figures contributed: the energy is unknown, not 0.
+    bool energy_known = true;
 
     std::uint64_t ops() const { return read_ops + write_ops; }
     std::uint64_t bytes() const { return read_bytes + write_bytes; }
@@ -53,6 +59,8 @@ struct io_counters {
         modelled_s += o.modelled_s;
         service_s += o.service_s;
         wait_s += o.wait_s;
+        modelled_energy_j += o.modelled_energy_j;
+        energy_known = energy_known && o.energy_known;
         return *this;
     }
     io_counters& operator-=(const io_counters& o) {
@@ -64,6 +72,8 @@ struct io_counters {
         modelled_s -= o.modelled_s;
         service_s -= o.service_s;
         wait_s -= o.wait_s;
+        modelled_energy_j -= o.modelled_energy_j;
+        energy_known = energy_known && o.energy_known;
         return *this;
     }
     friend io_counters operator+(io_counters a, const io_counters& b) { return a += b; }
@@ -79,6 +89,13 @@ struct device_stats {
     double lag_s = 0; //!< pacing: how far the backing store fell behind the model (summed)
 
     io_counters& slot(std::optional<role> r) { return r ? by_role[index_of(*r)] : internal; }
+    //! Marks every slot's energy unknown (a device whose model has no energy figures).
+    void mark_energy_unknown() {
+        total.energy_known = false;
+        internal.energy_known = false;
+        for (io_counters& c : by_role)
+            c.energy_known = false;
+    }
     const io_counters& of(role r) const { return by_role[index_of(r)]; }
 
     device_stats& operator+=(const device_stats& o) {
@@ -100,6 +117,17 @@ struct device_stats {
     friend device_stats operator+(device_stats a, const device_stats& b) { return a += b; }
     friend device_stats operator-(device_stats a, const device_stats& b) { return a -= b; }
 };
+
+//! The machine's total over devices: the sum of their totals (energy unknown if any device's is).
+inline io_counters machine_total(const std::vector<device_stats>& devices) {
+    io_counters sum;
+    for (const device_stats& d : devices)
+        sum += d.total;
+    return sum;
+}
+
+//! The modelled energy of `c` as text: "12.345 J", or "unknown" without energy figures.
+std::string format_energy(const io_counters& c);
 
 //! One row of a stats table: name, ops, volumes, modelled / service / wait seconds.
 void print_counters_row(std::ostream& out, const std::string& name, const io_counters& c);

@@ -7,6 +7,11 @@
 
 namespace flashxxl {
 
+//! Modelled Joules of `c`, or null when a device without energy figures contributed (unknown, not 0).
+inline nlohmann::json energy_json(const io_counters& c) {
+    return c.energy_known ? nlohmann::json(c.modelled_energy_j) : nlohmann::json(nullptr);
+}
+
 inline void to_json(nlohmann::json& j, const io_counters& c) {
     j = nlohmann::json{{"read_ops", c.read_ops},
                        {"read_bytes", c.read_bytes},
@@ -17,6 +22,7 @@ inline void to_json(nlohmann::json& j, const io_counters& c) {
                        {"modelled_s", c.modelled_s},
                        {"service_s", c.service_s},
                        {"wait_s", c.wait_s}};
+    j["modelled_energy_j"] = energy_json(c);
 }
 
 inline void to_json(nlohmann::json& j, const device_stats& s) {

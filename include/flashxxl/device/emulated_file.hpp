@@ -50,6 +50,7 @@ public:
                                std::to_string(model_->capacity()) + " bytes");
         if (pacing_.enabled && !(pacing_.scale > 0))
             throw config_error("device '" + name_ + "': pacing scale must be > 0");
+        if (!model_ || !model_->has_energy()) stats_.mark_energy_unknown();
     }
 
     ~emulated_file() override { drain(); }
@@ -299,18 +300,27 @@ private:
     charge_result charge_now(io_op op, std::uint64_t offset, std::uint64_t length, std::optional<role> r) {
         modelled_submit_frame& frame = modelled_submit_frame::current();
         std::lock_guard<std::mutex> lock(mutex_);
+        double submit = frame.active ? frame.submit_s : virtual_clock_ ? virtual_clock_->now() : 0.0;
+        if (model_ && submit > free_at_) model_->idle(submit - free_at_);
+        const bool with_energy = model_ && model_->has_energy();
+        const double energy_before = with_energy ? model_->counters().energy.total_j() : 0.0;
         double charge = model_ ? model_->service(op, offset, length) : 0.0;
+        double energy = with_energy ? model_->counters().energy.total_j() - energy_before : 0.0;
         bool sequential_write = false;
         if (op == io_op::write) {
             sequential_write = offset == last_write_end_;
             last_write_end_ = offset + length;
         }
+        // The device idled from its last request's end to this one's start, at idle power.
+        if (with_energy && charge > 0 && submit > free_at_)
+            energy += (submit - free_at_) * model_->idle_power_w();
         stats_.total.add(op, length, sequential_write);
         stats_.total.modelled_s += charge;
+        stats_.total.modelled_energy_j += energy;
         io_counters& slot = stats_.slot(r);
         slot.add(op, length, sequential_write);
         slot.modelled_s += charge;
-        double submit = frame.active ? frame.submit_s : virtual_clock_ ? virtual_clock_->now() : 0.0;
+        slot.modelled_energy_j += energy;
         double completion = std::max(submit, free_at_) + charge;
         if (charge > 0) free_at_ = completion;
         if (frame.active) *frame.completion_out = std::max(*frame.completion_out, completion);

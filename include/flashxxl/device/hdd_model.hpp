@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "flashxxl/device/device_model.hpp"
+#include "flashxxl/device/model_energy.hpp"
 #include "flashxxl/device/model_fields.hpp"
 #include "flashxxl/device/model_params.hpp"
 #include "flashxxl/device/model_request_check.hpp"
@@ -65,10 +66,11 @@ public:
         void validate(const std::string& model) const { check_model_fields(*this, model); }
     };
 
-    //! Validates `cfg` (config_error naming `preset_name`).
-    explicit hdd_model(const config& cfg, std::string preset_name = "custom")
-        : cfg_(cfg), preset_(std::move(preset_name)) {
+    //! Validates `cfg` and `energy` (config_error naming `preset_name`).
+    explicit hdd_model(const config& cfg, std::string preset_name = "custom", const hdd_energy& energy = {})
+        : cfg_(cfg), preset_(std::move(preset_name)), energy_(energy) {
         cfg_.validate(name());
+        energy_.validate(name());
     }
 
     double service(io_op op, std::uint64_t offset, std::uint64_t length) override {
@@ -76,8 +78,10 @@ public:
         const bool write = op == io_op::write;
         double t = (write ? cfg_.c_w_ms : cfg_.c_r_ms) * 1e-3;
         const double rate = rate_bytes_per_s(offset);
+        double seek = 0;
         if (!has_next_ || offset != next_) {
-            t += seek_seconds(std::fabs(radial_position(offset) - head_));
+            seek = seek_seconds(std::fabs(radial_position(offset) - head_));
+            t += seek;
             const double T = revolution_seconds();
             if (write) {
                 t += T / static_cast<double>(cfg_.n_ws + 1);
@@ -93,6 +97,11 @@ public:
             counters_.host_bytes_written += length;
             counters_.media_bytes_written += length;
         }
+        counters_.seek_s += seek;
+        if (energy_.known()) {
+            counters_.energy.seek_j += seek * energy_.seek_w();
+            counters_.energy.active_j += (t - seek) * energy_.p_active_w;
+        }
         head_ = radial_position(offset + length);
         next_ = offset + length;
         has_next_ = true;
@@ -103,8 +112,16 @@ public:
     device_class klass() const override { return device_class::hdd; }
     std::string kind() const override { return "hdd"; }
     std::string preset() const override { return preset_; }
-    std::vector<std::pair<std::string, std::string>> parameters() const override { return cfg_.list(); }
+    //! The timing parameters, then the energy figures.
+    std::vector<std::pair<std::string, std::string>> parameters() const override {
+        auto p = cfg_.list();
+        for (auto& kv : energy_.list())
+            p.push_back(std::move(kv));
+        return p;
+    }
     model_counters counters() const override { return counters_; }
+    bool has_energy() const override { return energy_.known(); }
+    double idle_power_w() const override { return energy_.known() ? energy_.p_idle_w : 0.0; }
 
     void reset() override {
         counters_ = model_counters{};
@@ -114,11 +131,13 @@ public:
     }
 
     std::unique_ptr<device_model> clone_fresh() const override {
-        return std::make_unique<hdd_model>(cfg_, preset_);
+        return std::make_unique<hdd_model>(cfg_, preset_, energy_);
     }
 
     //! The configuration in use.
     const config& cfg() const { return cfg_; }
+    //! The energy figures in use.
+    const hdd_energy& energy() const { return energy_; }
     //! One revolution T in seconds.
     double revolution_seconds() const { return 60.0 / cfg_.rpm; }
     //! Sustained transfer rate R(x) in bytes/s at byte `offset`.
@@ -145,6 +164,7 @@ private:
 
     config cfg_;
     std::string preset_;
+    hdd_energy energy_;
     model_counters counters_;
     double head_ = 0;
     std::uint64_t next_ = 0;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "flashxxl/device/device_model.hpp"
+#include "flashxxl/device/model_energy.hpp"
 #include "flashxxl/device/model_fields.hpp"
 #include "flashxxl/device/model_number_format.hpp"
 #include "flashxxl/device/model_params.hpp"
@@ -60,6 +61,17 @@ public:
         double c_w_us = 17.5;
         double bw_w_mibps = 6.9e9 / MiB;
         double t_prog_us = 0;
+        // Chip-level options (seeds/004 section 3.3 and 4.1); the defaults leave them off.
+        double t_prog_slow_us = 0;           // MLC slow pages; 0 = every page takes t_prog_us
+        std::uint64_t fast_page_pattern = 0; // which pages of a block are fast (see is_slow_page)
+        double t_erase_us = 0;
+        double wear_prog_speedup = 0; // program time and energy fall by this share over rated_cycles
+        std::uint64_t rated_cycles = 100000;
+        std::uint64_t initial_erase_count = 0;
+        std::uint64_t gc_low_blocks = 0; // 0 = collect only when the last free block is needed
+        std::uint64_t gc_medium_blocks = 0;
+        std::uint64_t gc_high_blocks = 0; // 0 = no background cleaning
+        std::uint64_t write_through = 0;  // 1 = a write ends when its pages are programmed
 
         //! Calls v.size / v.count / v.number(key, field, range, meaning) per parameter, in the
         //! order they are parsed and listed (model_fields.hpp). `Self` is config or const config.
@@ -76,6 +88,24 @@ public:
             v.number("c_w_us", c.c_w_us, r::at_least(0), "per-write cached latency");
             v.number("bw_w_mibps", c.bw_w_mibps, r::above(0), "cached write rate");
             v.number("t_prog_us", c.t_prog_us, r::at_least(0), "unit time per page program, 0 = free");
+            v.number("t_prog_slow_us", c.t_prog_slow_us, r::at_least(0),
+                     "unit time per MLC slow page program, 0 = as t_prog_us");
+            v.count("fast_page_pattern", c.fast_page_pattern, r::closed(0, 2),
+                    "MLC slow pages: 0 none, 1 every other page, 2 after the first four every other pair");
+            v.number("t_erase_us", c.t_erase_us, r::at_least(0), "unit time per block erase, 0 = free");
+            v.number("wear_prog_speedup", c.wear_prog_speedup, r::closed(0, 1),
+                     "share by which program time and energy fall from 0 to rated_cycles erases");
+            v.count("rated_cycles", c.rated_cycles, r::closed(1, 1e9), "erase cycles of the wear curve");
+            v.count("initial_erase_count", c.initial_erase_count, r::closed(0, 1e9),
+                    "erases every block has had before the model starts");
+            v.count("gc_low_blocks", c.gc_low_blocks, r::any(),
+                    "GC low water mark: free blocks per unit below which GC runs, 0 = only when out");
+            v.count("gc_medium_blocks", c.gc_medium_blocks, r::any(),
+                    "GC medium water mark: free blocks per unit GC collects up to");
+            v.count("gc_high_blocks", c.gc_high_blocks, r::any(),
+                    "GC high water mark: idle units clean up to this many free blocks, 0 = never");
+            v.count("write_through", c.write_through, r::closed(0, 1),
+                    "1 = a write ends when its pages are programmed (no write cache)");
         }
         //! Reads every key from `p` (the current values are the defaults).
         void take(model_params& p) { take_model_fields(*this, p); }
@@ -105,6 +135,18 @@ public:
                      std::to_string(blocks) + " blocks per unit for " + std::to_string(logical_blocks) +
                      " blocks of data; garbage collection needs at least 2 spare blocks per unit "
                      "(raise op_percent or capacity, or lower block or units)");
+            if (gc_low_blocks > 0 &&
+                (gc_medium_blocks < gc_low_blocks || gc_medium_blocks > blocks - logical_blocks))
+                fail("parameter 'gc_medium_blocks' = " + std::to_string(gc_medium_blocks) + " must lie in [" +
+                     "gc_low_blocks = " + std::to_string(gc_low_blocks) +
+                     ", spare blocks per unit = " + std::to_string(blocks - logical_blocks) + "]");
+            if (gc_low_blocks == 0 && gc_medium_blocks > 0)
+                fail("parameter 'gc_medium_blocks' needs gc_low_blocks > 0");
+            if (gc_high_blocks > 0 &&
+                (gc_high_blocks < gc_medium_blocks || gc_high_blocks > blocks - logical_blocks))
+                fail("parameter 'gc_high_blocks' = " + std::to_string(gc_high_blocks) + " must lie in [" +
+                     "gc_medium_blocks = " + std::to_string(gc_medium_blocks) +
+                     ", spare blocks per unit = " + std::to_string(blocks - logical_blocks) + "]");
             if (double(blocks) * double(ppb) >= double(std::numeric_limits<std::uint32_t>::max()))
                 fail("too many pages per unit for the 32-bit map (raise 'page' or 'units')");
         }
@@ -120,10 +162,12 @@ public:
     //! Entries per lazily allocated piece of a unit's forward map.
     static constexpr std::uint32_t map_piece_entries = 1024;
 
-    //! Validates `cfg` (config_error naming `preset_name`).
-    explicit page_mapped_ssd(const config& cfg, std::string preset_name = "custom")
-        : cfg_(cfg), preset_(std::move(preset_name)) {
+    //! Validates `cfg` and `energy` (config_error naming `preset_name`).
+    explicit page_mapped_ssd(const config& cfg, std::string preset_name = "custom",
+                             const flash_energy& energy = {})
+        : cfg_(cfg), preset_(std::move(preset_name)), energy_(energy) {
         cfg_.validate(name());
+        energy_.validate(name());
         ppb_ = static_cast<std::uint32_t>(cfg_.block / cfg_.page);
         logical_pages_ = cfg_.capacity / cfg_.page;
         blocks_per_unit_ = static_cast<std::uint32_t>(cfg_.physical_blocks_per_unit());
@@ -147,16 +191,21 @@ public:
                 const std::uint64_t u = (first + i) % N;
                 const double pages = double(full + (i < rem ? 1 : 0));
                 unit& un = units_[u];
+                clean_while_idle(un, u, start);
                 un.busy_until = std::max(un.busy_until, start) + pages * cfg_.t_read_us * 1e-6;
                 finish = std::max(finish, un.busy_until);
             }
             done = cfg_.c_r_us * 1e-6 +
                    std::max(finish, start + double(length) / (cfg_.bw_r_mibps * double(MiB)));
+            counters_.pages_read += n;
+            counters_.energy.read_j += double(n) * energy_.read_j(cfg_.page);
         } else {
             counters_.host_bytes_written += length;
+            double programmed = start;
             for (std::uint64_t p = first; p <= last; ++p)
-                write_page(p, start);
+                programmed = std::max(programmed, write_page(p, start));
             done = start + cfg_.c_w_us * 1e-6 + double(length) / (cfg_.bw_w_mibps * double(MiB));
+            if (cfg_.write_through) done = std::max(done, programmed);
         }
         now_ = done;
         return done - start;
@@ -173,12 +222,29 @@ public:
         }
     }
 
+    //! With gc_high_blocks, the model's clock moves over the host's idle gap and every unit idle
+    //! in it cleans up to the high water mark; without, idle time changes nothing.
+    void idle(double seconds) override {
+        if (cfg_.gc_high_blocks == 0 || !(seconds > 0)) return;
+        now_ += seconds;
+        for (std::uint64_t u = 0; u < units_.size(); ++u)
+            clean_while_idle(units_[u], u, now_);
+    }
+
     std::uint64_t capacity() const override { return cfg_.capacity; }
     device_class klass() const override { return device_class::flash; }
     std::string kind() const override { return "ssd-page-mapped"; }
     std::string preset() const override { return preset_; }
-    std::vector<std::pair<std::string, std::string>> parameters() const override { return cfg_.list(); }
+    //! The timing parameters, then the energy figures.
+    std::vector<std::pair<std::string, std::string>> parameters() const override {
+        auto p = cfg_.list();
+        for (auto& kv : energy_.list())
+            p.push_back(std::move(kv));
+        return p;
+    }
     model_counters counters() const override { return counters_; }
+    bool has_energy() const override { return energy_.known(); }
+    double idle_power_w() const override { return energy_.known() ? energy_.idle_w() : 0.0; }
 
     void reset() override {
         counters_ = model_counters{};
@@ -188,11 +254,33 @@ public:
     }
 
     std::unique_ptr<device_model> clone_fresh() const override {
-        return std::make_unique<page_mapped_ssd>(cfg_, preset_);
+        return std::make_unique<page_mapped_ssd>(cfg_, preset_, energy_);
     }
 
     //! The configuration in use.
     const config& cfg() const { return cfg_; }
+    //! The energy figures in use.
+    const flash_energy& energy() const { return energy_; }
+    //! Whether page `pos` of a block is an MLC slow page under fast_page_pattern (seeds/004
+    //! section 3.3): 1 = every other page (C-MLC64), 2 = the first four pages fast, then pairs
+    //! alternating slow, fast (B-MLC32). Never with pattern 0 (SLC).
+    bool is_slow_page(std::uint32_t pos) const {
+        if (cfg_.fast_page_pattern == 1) return pos % 2 == 1;
+        if (cfg_.fast_page_pattern == 2) return pos >= 4 && ((pos - 4) / 2) % 2 == 0;
+        return false;
+    }
+    //! Program time and energy relative to a fresh block after `erases` erase cycles:
+    //! 1 - wear_prog_speedup * min(1, erases / rated_cycles) (seeds/004 Figure 4, linear).
+    double wear_factor(std::uint64_t erases) const {
+        return 1 - cfg_.wear_prog_speedup * std::min(1.0, double(erases) / double(cfg_.rated_cycles));
+    }
+    //! Seconds of programming page `pos` of a block erased `erases` times.
+    double program_seconds(std::uint32_t pos, std::uint64_t erases) const {
+        const bool slow = is_slow_page(pos) && cfg_.t_prog_slow_us > 0;
+        return (slow ? cfg_.t_prog_slow_us : cfg_.t_prog_us) * 1e-6 * wear_factor(erases);
+    }
+    //! Free (erased or never opened) blocks of unit `u`.
+    std::uint32_t free_blocks(std::uint64_t u) const { return free_count(units_.at(u)); }
     //! The model's clock: the sum of all service times returned since the last reset().
     double now_seconds() const { return now_; }
     //! Busy-until time of unit `u` on the model's clock (flash work queued behind the cache).
@@ -220,6 +308,7 @@ private:
     struct block_state {
         std::uint32_t valid = 0;         // pages still mapped
         std::uint32_t written = 0;       // write pointer
+        std::uint64_t erases = 0;        // erase cycles, initial_erase_count included
         std::vector<std::uint32_t> rmap; // page in block -> unit-local logical page, or none
     };
     struct unit {
@@ -244,6 +333,7 @@ private:
         }
         un.blocks.emplace_back();
         un.blocks.back().rmap.assign(ppb_, none);
+        un.blocks.back().erases = cfg_.initial_erase_count;
         return static_cast<std::uint32_t>(un.blocks.size() - 1);
     }
     std::uint32_t& map_entry(unit& un, std::uint32_t local) {
@@ -266,7 +356,8 @@ private:
         --b.valid;
         ppn = none;
     }
-    // Appends `local` to the unit's active block (which must have room) and maps it.
+    // Appends `local` to the unit's active block (which must have room), maps it, and charges
+    // the program's time to the unit and its energy.
     void append(unit& un, std::uint32_t local) {
         block_state& b = un.blocks[un.active];
         const std::uint32_t pos = b.written++;
@@ -274,13 +365,20 @@ private:
         ++b.valid;
         map_entry(un, local) = un.active * ppb_ + pos;
         counters_.media_bytes_written += cfg_.page;
+        const bool slow = is_slow_page(pos);
+        ++counters_.pages_programmed;
+        if (slow) ++counters_.slow_pages_programmed;
+        un.busy_until += program_seconds(pos, b.erases);
+        (slow ? counters_.energy.program_slow_j : counters_.energy.program_j) +=
+            energy_.program_j(cfg_.page, slow) * wear_factor(b.erases);
     }
     bool active_full(const unit& un) const {
         return un.active == none || un.blocks[un.active].written == ppb_;
     }
 
     // Greedy GC: copy the valid pages of the full block with the fewest into the active block, erase it.
-    void collect(unit& un, std::uint64_t unit_index) {
+    // Returns false when no full block has an invalid page; throws out_of_space then if `required`.
+    bool collect(unit& un, std::uint64_t unit_index, bool required = true) {
         std::uint32_t victim = none, best = ppb_;
         for (std::uint32_t i = 0; i < un.blocks.size(); ++i) {
             const block_state& b = un.blocks[i];
@@ -289,6 +387,7 @@ private:
                 victim = i;
             }
         }
+        if (victim == none && !required) return false;
         if (victim == none)
             throw out_of_space(name(), "garbage collection in unit " + std::to_string(unit_index) +
                                            " found no block with invalid pages to reclaim");
@@ -298,23 +397,39 @@ private:
             un.blocks[victim].rmap[pos] = none;
             --un.blocks[victim].valid;
             if (active_full(un)) un.active = take_block(un); // at most once: victim had < ppb valid
+            un.busy_until += cfg_.t_read_us * 1e-6;          // the copy's read; append charges its program
+            ++counters_.pages_read;
+            counters_.energy.read_j += energy_.read_j(cfg_.page);
             append(un, local);
             ++counters_.gc_page_copies;
-            un.busy_until += (cfg_.t_read_us + cfg_.t_prog_us) * 1e-6;
         }
         block_state& v = un.blocks[victim];
         v.written = 0;
+        ++v.erases;
         std::fill(v.rmap.begin(), v.rmap.end(), none);
         un.free_blocks.push_back(victim);
         ++counters_.erases;
+        un.busy_until += cfg_.t_erase_us * 1e-6;
+        counters_.energy.erase_j += energy_.erase_j(cfg_.block);
+        return true;
     }
 
-    void write_page(std::uint64_t page, double start) {
-        const std::uint64_t u = page % cfg_.units;
-        const auto local = static_cast<std::uint32_t>(page / cfg_.units);
-        unit& un = units_[u];
-        un.busy_until = std::max(un.busy_until, start);
-        invalidate(un, local);
+    // seeds/004's baseline FTL cleaning while a unit is idle: while it has been free since
+    // before `start` and holds fewer than gc_high_blocks free blocks, collect one more block.
+    void clean_while_idle(unit& un, std::uint64_t u, double start) {
+        if (cfg_.gc_high_blocks == 0) return;
+        while (un.busy_until < start && free_count(un) < cfg_.gc_high_blocks && !un.blocks.empty())
+            if (!collect(un, u, false)) break;
+    }
+
+    // Makes the active block one with room. Without water marks, collects only when the last free
+    // block is needed (it stays the copy destination); with them, once fewer than gc_low_blocks
+    // are free, collects until gc_medium_blocks are (as far as blocks with invalid pages allow).
+    void open_room(unit& un, std::uint64_t u) {
+        const std::uint64_t low = cfg_.gc_low_blocks, medium = cfg_.gc_medium_blocks;
+        if (low > 0 && active_full(un) && free_count(un) < low)
+            while (free_count(un) < medium && collect(un, u, false)) {
+            }
         while (active_full(un)) {
             if (free_count(un) > 1) {
                 un.active = take_block(un);
@@ -322,12 +437,24 @@ private:
             }
             collect(un, u); // keeps one reserve block as the copy destination
         }
+    }
+
+    // Writes logical page `page`; returns when its unit has programmed it.
+    double write_page(std::uint64_t page, double start) {
+        const std::uint64_t u = page % cfg_.units;
+        const auto local = static_cast<std::uint32_t>(page / cfg_.units);
+        unit& un = units_[u];
+        clean_while_idle(un, u, start);
+        un.busy_until = std::max(un.busy_until, start);
+        invalidate(un, local);
+        open_room(un, u);
         append(un, local);
-        un.busy_until += cfg_.t_prog_us * 1e-6;
+        return un.busy_until;
     }
 
     config cfg_;
     std::string preset_;
+    flash_energy energy_;
     std::uint32_t ppb_ = 0;
     std::uint64_t logical_pages_ = 0;
     std::uint32_t blocks_per_unit_ = 0;
