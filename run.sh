@@ -12,7 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(g++ cmake make libstxxl-dev libboost-dev libboost-graph-dev libgtest-dev libgmock-dev
-          libbenchmark-dev libcli11-dev nlohmann-json3-dev gnuplot-nox fio clang-format)
+          libbenchmark-dev libcli11-dev nlohmann-json3-dev gnuplot-nox fio clang-format
+          libopenmpi-dev openmpi-bin)
 JOBS=${JOBS:-$(nproc)}
 
 install_dependencies() {
