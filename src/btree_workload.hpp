@@ -16,6 +16,7 @@
 #include "bench_items.hpp"
 #include "flashxxl/container/map.hpp"
 #include "flashxxl/device/device_stats.hpp"
+#include "flashxxl/device/device_stats_json.hpp"
 #include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/machine.hpp"
@@ -203,18 +204,19 @@ inline void print_btree_table(const std::vector<btree_run>& runs, const std::str
                     r.blocks.describe().c_str(), format_bytes(double(r.memory)).c_str(), r.height,
                     static_cast<unsigned long long>(r.nodes),
                     static_cast<unsigned long long>(r.leaf_capacity));
-    std::printf("  %-15s %-14s %12s %12s %14s %14s %10s %10s\n", "phase", "layout", "modelled_s", "vs first",
-                "items read/op", "items wrtn/op", "reads", "wall_s");
+    std::printf("  %-15s %-14s %12s %12s %14s %14s %10s %10s %12s\n", "phase", "layout", "modelled_s",
+                "vs first", "items read/op", "items wrtn/op", "reads", "wall_s", "energy_J");
     for (std::size_t p = 0; p < runs[0].phases.size(); ++p) {
         const double base = runs[0].phases[p].modelled_s;
         for (const btree_run& r : runs) {
             const btree_phase& ph = r.phases[p];
             const double ops = double(std::max<std::uint64_t>(ph.ops, 1));
-            std::printf("  %-15s %-14s %12.3f %12.2f %14.1f %14.1f %10llu %10.3f\n", ph.name.c_str(),
+            std::printf("  %-15s %-14s %12.3f %12.2f %14.1f %14.1f %10llu %10.3f %12s\n", ph.name.c_str(),
                         r.layout.c_str(), ph.modelled_s, base > 0 ? ph.modelled_s / base : 0.0,
                         double(ph.io.read_bytes) / double(r.entry_bytes) / ops,
                         double(ph.io.write_bytes) / double(r.entry_bytes) / ops,
-                        static_cast<unsigned long long>(ph.io.read_ops), ph.wall_s);
+                        static_cast<unsigned long long>(ph.io.read_ops), ph.wall_s,
+                        format_energy(ph.io).c_str());
         }
     }
 }
@@ -241,6 +243,7 @@ inline nlohmann::json btree_run_json(const btree_run& r) {
         q["modelled_elapsed_s"] = p.modelled.elapsed_s;
         q["modelled_io_wait_s"] = p.modelled.io_wait_s;
         q["wall_s"] = p.wall_s;
+        q["modelled_energy_j"] = energy_json(p.io);
         q["read_ops"] = p.io.read_ops;
         q["read_bytes"] = p.io.read_bytes;
         q["write_ops"] = p.io.write_ops;

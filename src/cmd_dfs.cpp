@@ -136,6 +136,8 @@ void run(const dfs_cli_options& o) {
                             {"phases", r.phases}};
         j["modelled_elapsed_s"] = m.modelled().elapsed_s; // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
+        j["modelled_energy_j"] =
+            energy_json(machine_total(m.stats())); // the machine's devices, whole command
         j.update(run_metadata(&spec));
         std::cout << j.dump(2) << "\n";
         return;

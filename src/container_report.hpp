@@ -111,6 +111,14 @@ inline nlohmann::json container_run_json(const container_run& r) {
         j["modelled_elapsed_s"] = r.modelled.elapsed_s;
         j["modelled_io_wait_s"] = r.modelled.io_wait_s;
         j["verified"] = r.verified;
+        const io_counters machine = machine_total(r.devices);
+        j["modelled_energy_j"] = energy_json(machine);
+        if (r.command == "sort") {
+            j["records_per_joule"] = machine.energy_known && machine.modelled_energy_j > 0
+                                         ? nlohmann::json(double(r.items) / machine.modelled_energy_j)
+                                         : nlohmann::json(nullptr);
+            j["records_per_joule_scope"] = "modelled device energy only (no CPU, memory or power supply)";
+        }
         j["devices"] = nlohmann::json::array();
         for (std::size_t i = 0; i < r.devices.size(); ++i) {
             nlohmann::json d;
@@ -118,11 +126,33 @@ inline nlohmann::json container_run_json(const container_run& r) {
             d["rdv_bytes"] = r.devices[i].total.read_bytes;
             d["wrv_bytes"] = r.devices[i].total.write_bytes;
             d["modelled_s"] = r.devices[i].total.modelled_s;
+            d["modelled_energy_j"] = energy_json(r.devices[i].total);
             d["stats"] = r.devices[i];
             j["devices"].push_back(d);
         }
     }
     return j;
+}
+
+//! JouleSort's 2010 winner, FAWNSort: records sorted per Joule of the whole system.
+constexpr double fawnsort_2010_records_per_joule = 44884;
+
+//! The machine's modelled device energy and, for sort, records per Joule of it beside FAWNSort.
+inline void print_energy_lines(const container_run& r) {
+    const io_counters machine = machine_total(r.devices);
+    std::cout << "  modelled device energy: " << format_energy(machine)
+              << (machine.energy_known ? " J" : " (a device model has no energy figures)") << "\n";
+    if (r.command != "sort") return;
+    if (machine.energy_known && machine.modelled_energy_j > 0) {
+        std::printf(
+            "  records per Joule of device energy (device energy only): %.0f; for context JouleSort's "
+            "FAWNSort 2010: %.0f records/J of a whole system\n",
+            double(r.items) / machine.modelled_energy_j, fawnsort_2010_records_per_joule);
+    } else {
+        std::printf("  records per Joule of device energy: unknown; for context JouleSort's FAWNSort 2010: "
+                    "%.0f records/J of a whole system\n",
+                    fawnsort_2010_records_per_joule);
+    }
 }
 
 //! Prints the run as seeds/001 Table 1's columns and a per-device table, or as JSON (which
@@ -152,18 +182,20 @@ inline void print_run(const container_run& r, bool json,
                   static_cast<unsigned long long>(r.command == "pq" ? r.merges : r.runs), r.wall_s,
                   r.modelled.elapsed_s, r.modelled.io_wait_s);
     std::cout << line;
-    std::snprintf(line, sizeof line, "  %-10s %14s %14s %10s %10s %12s %10s\n", "device", "RDV", "WRV",
-                  "reads", "writes", "modelled_s", "wait_s");
+    std::snprintf(line, sizeof line, "  %-10s %14s %14s %10s %10s %12s %10s %12s\n", "device", "RDV", "WRV",
+                  "reads", "writes", "modelled_s", "wait_s", "energy_J");
     std::cout << line;
     for (std::size_t i = 0; i < r.devices.size(); ++i) {
         const io_counters& c = r.devices[i].total;
-        std::snprintf(line, sizeof line, "  %-10s %14s %14s %10llu %10llu %12.3f %10.3f\n",
+        std::snprintf(line, sizeof line, "  %-10s %14s %14s %10llu %10llu %12.3f %10.3f %12s\n",
                       r.device_names[i].c_str(), format_bytes(double(c.read_bytes)).c_str(),
                       format_bytes(double(c.write_bytes)).c_str(),
                       static_cast<unsigned long long>(c.read_ops),
-                      static_cast<unsigned long long>(c.write_ops), c.modelled_s, r.devices[i].total.wait_s);
+                      static_cast<unsigned long long>(c.write_ops), c.modelled_s, r.devices[i].total.wait_s,
+                      format_energy(c).c_str());
         std::cout << line;
     }
+    print_energy_lines(r);
     std::cout << "  output verified: " << (r.verified ? "sorted, no item lost" : "NO") << "\n";
 }
 
@@ -203,15 +235,16 @@ inline void print_sweep(const std::vector<container_run>& runs, const std::vecto
                 static_cast<unsigned long long>(f.element_size),
                 format_bytes(double(f.input_bytes())).c_str(), format_bytes(double(f.memory)).c_str(),
                 runs.size());
-    std::printf("  %-10s %-10s %9s %9s %7s %12s %12s %10s %9s\n", "Br", "Bw", "RDV/input", "WRV/input",
-                "passes", "modelled_s", "model_wait_s", "wall_s", "vs best");
+    std::printf("  %-10s %-10s %9s %9s %7s %12s %12s %10s %9s %12s\n", "Br", "Bw", "RDV/input", "WRV/input",
+                "passes", "modelled_s", "model_wait_s", "wall_s", "vs best", "energy_J");
     for (const container_run& r : runs) {
         double in = double(r.input_bytes());
-        std::printf("  %-10s %-10s %9.2f %9.2f %7llu %12.3f %12.3f %10.3f %9.2f\n", format_size(r.br).c_str(),
-                    format_size(r.bw).c_str(), in > 0 ? double(r.rdv()) / in : 0.0,
+        std::printf("  %-10s %-10s %9.2f %9.2f %7llu %12.3f %12.3f %10.3f %9.2f %12s\n",
+                    format_size(r.br).c_str(), format_size(r.bw).c_str(), in > 0 ? double(r.rdv()) / in : 0.0,
                     in > 0 ? double(r.wrv()) / in : 0.0, static_cast<unsigned long long>(r.passes),
                     r.modelled.elapsed_s, r.modelled.io_wait_s, r.wall_s,
-                    best > 0 ? r.modelled.elapsed_s / best : 0.0);
+                    best > 0 ? r.modelled.elapsed_s / best : 0.0,
+                    format_energy(machine_total(r.devices)).c_str());
     }
     for (const skipped_pair& s : skipped)
         std::printf("  %-10s %-10s skipped: %s\n", format_size(s.br).c_str(), format_size(s.bw).c_str(),

@@ -160,14 +160,19 @@ inline void print_graph_and_machine(const std::string& command, const std::strin
     std::printf("machine %s, placement %s\n", m.name().c_str(), m.describe_placement().c_str());
 }
 
+//! "12.3 J", or "unknown" when a device model has no energy figures.
+inline std::string energy_with_unit(const io_counters& c) {
+    return c.energy_known ? format_energy(c) + " J" : "unknown";
+}
+
 //! One phase: modelled elapsed time and I/O wait (virtual clock), wall time and wall I/O wait,
 //! the busiest device's modelled time, then a table row per device.
 inline void print_phase(const phase_stats& p) {
     std::printf(
         "phase %s: modelled elapsed %.3f s (I/O wait %.3f s); wall %.3f s (I/O wait %.3f s); busiest device "
-        "modelled %.3f s\n",
+        "modelled %.3f s; device energy %s\n",
         p.name.c_str(), p.modelled.elapsed_s, p.modelled.io_wait_s, p.wall_s, p.wait_s(),
-        p.busiest_modelled_s());
+        p.busiest_modelled_s(), energy_with_unit(machine_total(p.devices)).c_str());
     print_counters_header(std::cout);
     for (std::size_t i = 0; i < p.devices.size(); ++i)
         print_stats_table(std::cout, p.device_names[i], p.devices[i]);
@@ -177,8 +182,10 @@ inline void print_phase(const phase_stats& p) {
 //! The last line of a command's table: the whole run on the machine's virtual clock.
 inline void print_command_modelled_time(const std::string& command, const machine& m) {
     modelled_time t = m.modelled();
-    std::printf("%s: modelled elapsed %.3f s, of which I/O wait %.3f s (CPU time not modelled)\n",
-                command.c_str(), t.elapsed_s, t.io_wait_s);
+    std::printf("%s: modelled elapsed %.3f s, of which I/O wait %.3f s (CPU time not modelled); modelled "
+                "device energy %s\n",
+                command.c_str(), t.elapsed_s, t.io_wait_s,
+                energy_with_unit(machine_total(m.stats())).c_str());
 }
 
 } // namespace flashxxl::cli

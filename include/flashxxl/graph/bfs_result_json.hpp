@@ -26,7 +26,8 @@ inline void to_json(nlohmann::json& j, const phase_stats& p) {
                        {"io_wait_s", p.wait_s()},
                        {"modelled_elapsed_s", p.modelled.elapsed_s},
                        {"modelled_io_wait_s", p.modelled.io_wait_s},
-                       {"busiest_modelled_s", p.busiest_modelled_s()}};
+                       {"busiest_modelled_s", p.busiest_modelled_s()},
+                       {"modelled_energy_j", energy_json(machine_total(p.devices))}};
     for (std::size_t i = 0; i < p.devices.size(); ++i) {
         nlohmann::json d = p.devices[i];
         d["name"] = p.device_names[i];
