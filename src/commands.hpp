@@ -17,6 +17,9 @@ void register_characterize_command(CLI::App& app);
 //! `flashxxl sort`: the Br/Bw merge sort benchmark, seeds/001 Table 1's columns (src/cmd_sort.cpp).
 void register_sort_command(CLI::App& app);
 
+//! `flashxxl dsort`: the distributed sort over MPI, one flashxxl machine per rank (src/cmd_dsort.cpp).
+void register_dsort_command(CLI::App& app);
+
 //! `flashxxl pq`: the merge-based priority queue benchmark (src/cmd_pq.cpp).
 void register_pq_command(CLI::App& app);
 

@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
     flashxxl::cli::register_gen_command(app);
     flashxxl::cli::register_characterize_command(app);
     flashxxl::cli::register_sort_command(app);
+    flashxxl::cli::register_dsort_command(app);
     flashxxl::cli::register_pq_command(app);
     flashxxl::cli::register_bfs_command(app);
     flashxxl::cli::register_dfs_command(app);

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# `mpirun -np 1/2/4 flashxxl dsort`: byte-identical output for any rank count, the validator, I/O and
+# exchange volume per item, and a rank out of space stopping every rank with a clear error, no hang.
+set -u
+bin=$1
+source "$(dirname "$0")/check_lib.bash"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none # one host, in containers too
+if "$bin" dsort --records 1 --out "$work/probe" 2>&1 | grep -q "built without MPI"; then
+    echo "skip: this flashxxl was built without MPI (flashxxl dsort says so)"; exit 0
+fi
+if ! command -v mpirun > /dev/null; then
+    echo "FAIL: flashxxl has MPI but mpirun is not on PATH (Debian: openmpi-bin)"; exit 1
+fi
+run() { timeout 120 mpirun --oversubscribe -np "$@"; }
+# Each rank: a 64 MiB emulated SSD, Br = 4 KiB, Bw = 16 KiB, M = 1 MiB: 60 000 records (6 MB) give
+# every rank several runs and several exchange rounds.
+printf 'name=rank\nflash=memory,64MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/rank.cfg"
+opts=(--br 4KiB --bw 16KiB --memory 1MiB --records 60000 --threads 1 --no-progress)
+for p in 1 2 4; do
+    check "-np $p sorts and validates" 0 "validation: ok \(60000 records" run $p "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" --out "$work/np$p"
+    cat "$work/np$p"/part-* > "$work/all$p" 2> /dev/null
+done
+for p in 2 4; do
+    if cmp -s "$work/all1" "$work/all$p" && [ -s "$work/all1" ]; then echo "ok   -np $p output is byte-identical to -np 1"
+    else echo "FAIL -np $p output differs from -np 1 (or is empty)"; fail=1; fi
+done
+[ "$(stat -c %s "$work/all1")" = 6000000 ] && echo "ok   60000 records of 100 bytes" || { echo "FAIL output size"; fail=1; }
+# --keep-input: the generated input, which sorted (bytes as unsigned, like the validator) is the output.
+check "-np 2 --keep-input" 0 "validation: ok" run 2 "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" --out "$work/keep" --keep-input
+if [ -s "$work/keep/input-0" ] && [ -s "$work/keep/input-1" ] && ! cmp -s "$work/keep/input-0" "$work/keep/part-0"; then
+    echo "ok   input-R written beside part-R"; else echo "FAIL input-R missing or already sorted"; fail=1; fi
+# The JSON: every rank reads its data twice and writes it twice (in Br pages of 40 records), plus the
+# selection's pages and the Br page at the start of each piece (P x Q x R pages: the two-pass
+# condition's overhead, a few percent at this size); exchange volume = input volume.
+run 4 "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" --out "$work/json" --json > "$work/d.json" 2> "$work/d.err"
+if python3 - "$work/d.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+t, br, p = j["total"], j["br"], j["ranks"]
+assert j["validation"]["ok"], "validation"
+assert t["exchanged_bytes"] == j["input_bytes"], ("exchange volume", t["exchanged_bytes"], j["input_bytes"])
+for r in j["per_rank"]:
+    pages = -(-r["input_records"] // (br // 100)) * br
+    extra = (r["selection_pages_read"] + p * r["exchange_rounds"] * r["runs"]) * br
+    assert r["read_bytes"] <= 2 * pages + extra, ("reads", r["read_bytes"], 2 * pages, extra)
+    assert r["write_bytes"] <= 2 * pages + r["runs"] * j["bw"], ("writes", r["write_bytes"], 2 * pages)
+    assert r["runs"] > 1 and r["exchange_rounds"] > 1, "several runs and slices"
+    assert r["output_records"] == 15000, "balanced parts"
+    assert r["network_modelled_s"] > 0 and r["device_modelled_s"] > 0, "modelled times"
+assert t["writes_per_item"] <= 2.0 * 1.04, ("writes per item", t["writes_per_item"])
+assert {x["system"] for x in j["published"]} == {"DEMSort", "TritonSort"}
+print("reads/item %.3f writes/item %.3f" % (t["reads_per_item"], t["writes_per_item"]))
+PY
+then echo "ok   JSON: exchange = input, 2 reads + 2 writes per item (+ boundary pages), balanced"; else echo "FAIL JSON checks"; head -5 "$work/d.err"; fail=1; fi
+# Rank 1's device is too small for its runs: every rank ends with an error, none hangs (timeout 120 s).
+printf 'name=small\nflash=memory,4MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/rank-1.cfg"
+cp "$work/rank.cfg" "$work/rank-0.cfg"
+out=$(run 2 "$bin" dsort "${opts[@]}" --config "$work/rank-%r.cfg" --out "$work/oos" 2>&1); rc=$?
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "out of space on device 'ssd'" <<<"$out" && grep -q "rank 1 failed" <<<"$out"; then
+    echo "ok   a rank out of space: both ranks stop with an error (exit $rc)"
+else echo "FAIL out of space on rank 1: exit $rc"; echo "$out" | head -8; fail=1; fi
+# Usage: --records and --out are required.
+check "--records is required" 2 "records is required" "$bin" dsort --out "$work/x"
+exit $fail
