@@ -42,5 +42,7 @@ report_table seeds000_table4_1(scale s, const progress_fn& progress); // reprodu
 report_table seeds001_table2(scale s, const progress_fn& progress);   // reproduce_bfs.cpp
 report_table seeds001_table1(scale s, const progress_fn& progress);   // reproduce_sort.cpp
 report_table seeds001_dfs(scale s, const progress_fn& progress);      // reproduce_dfs.cpp
+report_table seeds004_chips(scale s, const progress_fn& progress);    // reproduce_energy.cpp
+report_table energy_br_bw(scale s, const progress_fn& progress);      // reproduce_energy.cpp
 
 } // namespace flashxxl::cli::reproduce
