@@ -2,9 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <memory>
+#include <new>
 #include <string>
 
+#include "flashxxl/device/emulated_file.hpp"
 #include "flashxxl/device/model_presets.hpp"
+#include "flashxxl/device/modelled_clock.hpp"
+#include "flashxxl/device/sparse_memory_file.hpp"
 #include "flashxxl/reproduce/grupp_chip_experiment.hpp"
 #include "flashxxl/reproduce/grupp_paper.hpp"
 
@@ -12,6 +18,25 @@ using namespace flashxxl;
 using namespace flashxxl::reproduce;
 
 namespace {
+//! An emulated device of `preset` (`capacity` bytes, in memory) on the virtual clock `clock`.
+std::unique_ptr<emulated_file> emulated(const std::string& preset, std::uint64_t capacity,
+                                        modelled_clock& clock) {
+    static int queue = 5 << 20;
+    auto f = std::make_unique<emulated_file>(preset, std::make_unique<sparse_memory_file>(capacity),
+                                             make_model(preset), capacity, queue++);
+    f->set_clock(&clock);
+    return f;
+}
+
+//! A 4 KiB-aligned buffer of `n` bytes.
+struct io_buffer {
+    explicit io_buffer(std::size_t n) : data(static_cast<char*>(::operator new(n, std::align_val_t(4096)))) {}
+    ~io_buffer() { ::operator delete(data, std::align_val_t(4096)); }
+    io_buffer(const io_buffer&) = delete;
+    io_buffer& operator=(const io_buffer&) = delete;
+    char* data;
+};
+
 //! |a - b| <= share * |b|.
 ::testing::AssertionResult within(double a, double b, double share) {
     if (std::fabs(a - b) <= share * std::fabs(b)) return ::testing::AssertionSuccess();
@@ -111,4 +136,33 @@ TEST(ModelEnergy, BlockMappedMergeCostsTheChunksReadsProgramsAndOneErase) {
     const double expected =
         double(C) * 8e-9 * (e.e_read_nj_per_bit + e.e_prog_nj_per_bit + e.e_erase_nj_per_bit);
     EXPECT_TRUE(within(k.energy.total_j(), expected, 1e-9));
+}
+
+TEST(ModelEnergy, EmulatedFileChargesEachRoleItsRequestsAndTheIdleGapBeforeThem) {
+    modelled_clock clock;
+    auto hdd = emulated("barracuda-7200.11", 1 * GiB, clock);
+    io_buffer buf(1 * MiB);
+    std::memset(buf.data, 1, 1 * MiB);
+    hdd->submit(io_op::write, buf.data, 0, 1 * MiB, role::scratch)->wait(false);
+    clock.wait_until(hdd->free_at_s());
+    const double first = hdd->stats().total.modelled_energy_j;
+    const double after_first = hdd->model()->counters().energy.total_j();
+    EXPECT_DOUBLE_EQ(first, after_first); // no idle before the first request at host time 0
+    clock.compute(2.0);                   // the host computes: the disk idles 2 s
+    hdd->submit(io_op::read, buf.data, 0, 1 * MiB, role::stream)->wait(false);
+    const device_stats s = hdd->stats();
+    const double ops = hdd->model()->counters().energy.total_j();
+    EXPECT_NEAR(s.total.modelled_energy_j, ops + 2.0 * 7.5, 1e-9);
+    EXPECT_NEAR(s.of(role::stream).modelled_energy_j, ops - after_first + 2.0 * 7.5, 1e-9);
+    EXPECT_NEAR(s.of(role::scratch).modelled_energy_j, first, 1e-12);
+    EXPECT_TRUE(s.total.energy_known && s.of(role::hot).energy_known);
+    // A model without figures: every slot says unknown, and sums with it stay unknown.
+    auto nvme = emulated("nvme-gen4", 64 * MiB, clock);
+    nvme->submit(io_op::write, buf.data, 0, 1 * MiB, role::scratch)->wait(false);
+    const device_stats n = nvme->stats();
+    EXPECT_FALSE(n.total.energy_known || n.of(role::scratch).energy_known || n.internal.energy_known);
+    EXPECT_EQ(n.total.modelled_energy_j, 0.0);
+    EXPECT_FALSE(machine_total({s, n}).energy_known);
+    EXPECT_TRUE(machine_total({s, s}).energy_known);
+    EXPECT_NEAR(machine_total({s, s}).modelled_energy_j, 2 * s.total.modelled_energy_j, 1e-9);
 }
