@@ -29,9 +29,13 @@ void register_dsort_command(CLI::App& app) {
         ->description(cmd->get_option("--config")->get_description() +
                       "; %r in its name and in its device paths is replaced by the rank");
     add_block_size_options(cmd, o->br, o->bw, o->memory, "memory budget M of each rank (IEC units)");
-    cmd->add_option("--records", o->records, "records to sort, over all ranks")
-        ->required()
-        ->check(whole_number(1, std::uint64_t(1) << 40));
+    auto* records = cmd->add_option("--records", o->records, "records to generate and sort, over all ranks")
+                        ->check(whole_number(1, std::uint64_t(1) << 40));
+    cmd->add_option("--input", o->input,
+                    "sort existing records instead: rank R reads DIR/input-R (raw 100-byte records, as "
+                    "--keep-input writes them)")
+        ->check(existing_directory())
+        ->excludes(records);
     cmd->add_option("--out", o->out,
                     "directory for part-R (rank R's sorted records) and, with --keep-input, input-R")
         ->required()

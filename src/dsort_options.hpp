@@ -12,7 +12,8 @@ namespace flashxxl::cli {
 struct dsort_options {
     machine_choice choice; // %r in --backing-dir, --config and the config's device paths: the rank
     std::string br, bw, memory = "256MiB";
-    std::uint64_t records = 0;
+    std::uint64_t records = 0; // 0: --input instead
+    std::string input;         // DIR: rank R reads DIR/input-R
     std::string out;
     bool keep_input = false;
     bool baseline = false; // flashxxl::sort in one process instead (the benchmark's reference)

@@ -84,6 +84,36 @@ void export_records(record_vector& v, const std::string& path, fd::part_validato
         throw io_failure("dsort: writing '" + path + "' failed: " + std::strerror(ok ? errno : e));
 }
 
+//! Appends the records of the plain file `path` (raw 100-byte records, as part-R and input-R) to
+//! `w`, adding each to `sum`. input_error naming the file when it is missing or not whole records.
+void read_records(const std::string& path, record_vector::stream_writer& w, fd::record_checksum& sum) {
+    std::error_code ec;
+    const std::uint64_t bytes = std::filesystem::file_size(path, ec);
+    if (ec) throw input_error("dsort --input: cannot read '" + path + "': " + ec.message());
+    if (bytes % sizeof(fd::sort_record) != 0)
+        throw input_error("dsort --input: '" + path + "' holds " + std::to_string(bytes) +
+                          " bytes, not a whole number of 100-byte records");
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw input_error("dsort --input: cannot open '" + path + "': " + std::strerror(errno));
+    std::vector<fd::sort_record> chunk(4096);
+    std::uint64_t left = bytes / sizeof(fd::sort_record);
+    while (left > 0) {
+        const std::size_t want = std::size_t(std::min<std::uint64_t>(left, chunk.size()));
+        const std::size_t got = std::fread(chunk.data(), sizeof(fd::sort_record), want, f);
+        for (std::size_t k = 0; k < got; ++k) {
+            w.push(chunk[k]);
+            sum.add(chunk[k]);
+        }
+        left -= got;
+        if (got < want) break;
+    }
+    const int e = errno;
+    std::fclose(f);
+    if (left > 0)
+        throw io_failure("dsort --input: reading '" + path + "' stopped " + std::to_string(left) +
+                         " records before its end: " + std::strerror(e));
+}
+
 //! One rank's figures, gathered to every rank for the report.
 struct rank_figures {
     std::uint64_t input_items = 0, output_items = 0, runs = 0, rounds = 0, steps = 0, selection_pages = 0;
@@ -168,7 +198,7 @@ nlohmann::json rank_json(const rank_figures& f, bool baseline) {
             {"phases", phases}};
 }
 
-void print_report(const dsort_options& o, const std::vector<rank_figures>& ranks,
+void print_report(const dsort_options& o, std::uint64_t records, const std::vector<rank_figures>& ranks,
                   const fd::validation_result& v, const block_sizes& b, std::uint64_t memory,
                   const fd::network_model& net) {
     rank_figures total;
@@ -186,7 +216,7 @@ void print_report(const dsort_options& o, const std::vector<rank_figures>& ranks
         slowest_modelled = std::max(slowest_modelled, f.modelled_serial());
         slowest_wall = std::max(slowest_wall, f.wall());
     }
-    const std::uint64_t input_bytes = o.records * sizeof(fd::sort_record);
+    const std::uint64_t input_bytes = records * sizeof(fd::sort_record);
     const double p = double(ranks.size());
     const double per_node_modelled = gb_per_min(input_bytes, slowest_modelled) / p;
     const double per_node_wall = gb_per_min(input_bytes, slowest_wall) / p;
@@ -202,7 +232,7 @@ void print_report(const dsort_options& o, const std::vector<rank_figures>& ranks
             {"command", "dsort"},
             {"algorithm", o.baseline ? "flashxxl::sort (one process)" : "distributed_sort"},
             {"ranks", ranks.size()},
-            {"records", o.records},
+            {"records", records},
             {"input_bytes", input_bytes},
             {"br", b.br},
             {"bw", b.bw},
@@ -229,7 +259,7 @@ void print_report(const dsort_options& o, const std::vector<rank_figures>& ranks
     std::printf("dsort: %llu records (%s) on %zu ranks, Br = %s, Bw = %s, M = %s per rank; network model "
                 "%.3g Gbit/s, "
                 "%.3g us per step\n",
-                (unsigned long long)o.records, format_bytes(double(input_bytes)).c_str(), ranks.size(),
+                (unsigned long long)records, format_bytes(double(input_bytes)).c_str(), ranks.size(),
                 format_size(b.br).c_str(), format_size(b.bw).c_str(), format_bytes(double(memory)).c_str(),
                 net.bandwidth_bps * 8 / 1e9, net.latency_s * 1e6);
     std::printf("%5s %12s %5s %7s %10s %10s %6s %6s %10s %10s %10s %10s %9s\n", "rank", "records", "runs",
@@ -290,6 +320,9 @@ void run_dsort(const dsort_options& o) {
     fd::mpi_communicator world;
     const fd::network_model net{o.net_gbit * 1e9 / 8, o.net_latency_us * 1e-6};
     fd::metered_communicator c(world, net);
+    if (o.input.empty() == (o.records == 0))
+        throw config_error(
+            "dsort: give --records N (generated input) or --input DIR (DIR/input-R per rank), one of them");
     if (o.baseline && o.keep_input)
         throw config_error("dsort: --baseline sorts the input in place; leave out --keep-input");
     const int rank = c.rank(), ranks = c.size();
@@ -309,17 +342,22 @@ void run_dsort(const dsort_options& o) {
         output(*m, record_vector::min_memory(b), b, role::stream);
     fd::record_checksum input_sum;
     fd::agree_on_failure(c, "input", [&] {
-        const fd::record_generator gen(o.seed);
         record_vector::stream_writer w(input);
-        for (std::uint64_t i = gen.first_of(o.records, rank, ranks);
-             i < gen.first_of(o.records, rank + 1, ranks); ++i) {
-            const fd::sort_record x = gen(i);
-            w.push(x);
-            input_sum.add(x);
+        if (!o.input.empty()) {
+            read_records(o.input + "/input-" + std::to_string(rank), w, input_sum);
+        } else {
+            const fd::record_generator gen(o.seed);
+            for (std::uint64_t i = gen.first_of(o.records, rank, ranks);
+                 i < gen.first_of(o.records, rank + 1, ranks); ++i) {
+                const fd::sort_record x = gen(i);
+                w.push(x);
+                input_sum.add(x);
+            }
         }
         w.finish();
         if (o.keep_input) export_records(input, o.out + "/input-" + std::to_string(rank), nullptr);
     });
+    const std::uint64_t records = fd::all_sum(c, input.size());
     fd::distributed_sort_config config;
     config.memory = memory;
     config.blocks = b;
@@ -332,14 +370,14 @@ void run_dsort(const dsort_options& o) {
     fd::agree_on_failure(c, "output file",
                          [&] { export_records(o.baseline ? input : output, part, &check); });
     const fd::validation_result v =
-        fd::validate_parts(c, check.summary(), o.records, fd::all_sum(c, input_sum.value()));
+        fd::validate_parts(c, check.summary(), records, fd::all_sum(c, input_sum.value()));
     const std::vector<std::vector<rank_figures>> all =
         fd::all_gather_items(c, std::vector<rank_figures>{figures_of(report)});
     if (rank == 0) {
         std::vector<rank_figures> per_rank;
         for (const auto& one : all)
             per_rank.push_back(one.at(0));
-        print_report(o, per_rank, v, b, memory, net);
+        print_report(o, records, per_rank, v, b, memory, net);
     }
     if (!v.ok) throw error("dsort: the output in " + o.out + " failed validation: " + v.problems.front());
 }

@@ -16,9 +16,10 @@ run() { timeout 120 mpirun --oversubscribe -np "$@"; }
 # Each rank: a 64 MiB emulated SSD, Br = 4 KiB, Bw = 16 KiB, M = 1 MiB: 60 000 records (6 MB) give
 # every rank several runs and several exchange rounds.
 printf 'name=rank\nflash=memory,64MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/rank.cfg"
-opts=(--br 4KiB --bw 16KiB --memory 1MiB --records 60000 --threads 1 --no-progress)
+opts=(--br 4KiB --bw 16KiB --memory 1MiB --threads 1 --no-progress)
+gen=(--records 60000)
 for p in 1 2 4; do
-    check "-np $p sorts and validates" 0 "validation: ok \(60000 records" run $p "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" --out "$work/np$p"
+    check "-np $p sorts and validates" 0 "validation: ok \(60000 records" run $p "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" "${gen[@]}" --out "$work/np$p"
     cat "$work/np$p"/part-* > "$work/all$p" 2> /dev/null
 done
 for p in 2 4; do
@@ -27,13 +28,28 @@ for p in 2 4; do
 done
 [ "$(stat -c %s "$work/all1")" = 6000000 ] && echo "ok   60000 records of 100 bytes" || { echo "FAIL output size"; fail=1; }
 # --keep-input: the generated input, which sorted (bytes as unsigned, like the validator) is the output.
-check "-np 2 --keep-input" 0 "validation: ok" run 2 "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" --out "$work/keep" --keep-input
+check "-np 2 --keep-input" 0 "validation: ok" run 2 "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" "${gen[@]}" --out "$work/keep" --keep-input
 if [ -s "$work/keep/input-0" ] && [ -s "$work/keep/input-1" ] && ! cmp -s "$work/keep/input-0" "$work/keep/part-0"; then
     echo "ok   input-R written beside part-R"; else echo "FAIL input-R missing or already sorted"; fail=1; fi
+# --input: the kept input, read back by 4 ranks (input-0 and input-1 split differently), sorts to the same bytes.
+mkdir -p "$work/in4"
+cat "$work/keep/input-0" "$work/keep/input-1" > "$work/in1"
+head -c 1500000 "$work/in1" > "$work/in4/input-0"; tail -c +1500001 "$work/in1" | head -c 1000000 > "$work/in4/input-1"
+tail -c +2500001 "$work/in1" | head -c 2000000 > "$work/in4/input-2"; tail -c +4500001 "$work/in1" > "$work/in4/input-3"
+check "-np 4 --input of uneven files" 0 "validation: ok \(60000 records" run 4 "$bin" dsort --config "$work/rank.cfg" \
+    "${opts[@]}" --out "$work/fromfile" --input "$work/in4"
+cat "$work/fromfile"/part-* > "$work/allf" 2> /dev/null
+cmp -s "$work/all1" "$work/allf" && echo "ok   --input output is byte-identical to the generated run" ||
+    { echo "FAIL --input output differs"; fail=1; }
+head -c 150 "$work/in1" > "$work/in4/input-3"
+out=$(run 4 "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" --out "$work/torn" --input "$work/in4" 2>&1); rc=$?
+if [ "$rc" -ne 0 ] && grep -q "input-3' holds 150 bytes, not a whole number of 100-byte records" <<<"$out" &&
+    grep -q "rank 3 failed" <<<"$out"; then echo "ok   --input with a torn record: every rank stops, the file named"
+else echo "FAIL --input with a torn record: exit $rc"; echo "$out" | head -5; fail=1; fi
 # The JSON: every rank reads its data twice and writes it twice (in Br pages of 40 records), plus the
 # selection's pages and the Br page at the start of each piece (P x Q x R pages: the two-pass
 # condition's overhead, a few percent at this size); exchange volume = input volume.
-run 4 "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" --out "$work/json" --json > "$work/d.json" 2> "$work/d.err"
+run 4 "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" "${gen[@]}" --out "$work/json" --json > "$work/d.json" 2> "$work/d.err"
 if python3 - "$work/d.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -56,10 +72,11 @@ then echo "ok   JSON: exchange = input, 2 reads + 2 writes per item (+ boundary 
 # Rank 1's device is too small for its runs: every rank ends with an error, none hangs (timeout 120 s).
 printf 'name=small\nflash=memory,4MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n' > "$work/rank-1.cfg"
 cp "$work/rank.cfg" "$work/rank-0.cfg"
-out=$(run 2 "$bin" dsort "${opts[@]}" --config "$work/rank-%r.cfg" --out "$work/oos" 2>&1); rc=$?
+out=$(run 2 "$bin" dsort "${opts[@]}" "${gen[@]}" --config "$work/rank-%r.cfg" --out "$work/oos" 2>&1); rc=$?
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "out of space on device 'ssd'" <<<"$out" && grep -q "rank 1 failed" <<<"$out"; then
     echo "ok   a rank out of space: both ranks stop with an error (exit $rc)"
 else echo "FAIL out of space on rank 1: exit $rc"; echo "$out" | head -8; fail=1; fi
-# Usage: --records and --out are required.
-check "--records is required" 2 "records is required" "$bin" dsort --out "$work/x"
+# Usage: one of --records and --input, and --out, are required.
+check "--records or --input is required" 2 "give --records N \(generated input\) or --input DIR" "$bin" dsort --out "$work/x"
+check "--out is required" 2 "out is required" "$bin" dsort --records 10
 exit $fail
