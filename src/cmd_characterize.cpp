@@ -25,14 +25,17 @@
 #include "flashxxl/comma_list.hpp"
 #include "flashxxl/characterize/block_device_target.hpp"
 #include "flashxxl/characterize/csv_report.hpp"
+#include "flashxxl/characterize/device_hints.hpp"
 #include "flashxxl/characterize/experiment_check.hpp"
 #include "flashxxl/characterize/experiment_file.hpp"
 #include "flashxxl/characterize/file_target.hpp"
+#include "flashxxl/characterize/fit_report.hpp"
 #include "flashxxl/characterize/gnuplot_report.hpp"
 #include "flashxxl/characterize/io_log.hpp"
 #include "flashxxl/characterize/json_report.hpp"
 #include "flashxxl/characterize/memory_estimate.hpp"
 #include "flashxxl/characterize/misalignment.hpp"
+#include "flashxxl/characterize/model_fit.hpp"
 #include "flashxxl/characterize/model_target.hpp"
 #include "flashxxl/characterize/plan_estimate.hpp"
 #include "flashxxl/characterize/plans.hpp"
@@ -72,6 +75,9 @@ struct characterize_args {
     std::uint64_t seed = 1;
     std::string queue_depths;      // --queue-depths: empty = default (real targets only), "none" = skip
     double queue_depth_time_s = 2; // --queue-depth-time
+    std::string fit;               // --fit MODEL: empty = no fit
+    std::string fit_holdout = "alternate"; // --fit-holdout
+    std::string fit_config_path;           // --fit-config FILE
 };
 
 //! --queue-depths as depths: "none" -> empty; the default for real targets when not given.
@@ -338,8 +344,24 @@ std::string mib(double x) {
     return s.str();
 }
 
+//! The first line of a config file --fit-config writes (it may replace only such a file).
+const char* const fit_config_signature = "# fitted by flashxxl characterize";
+
+//! The sysfs hints as JSON, each absent one null.
+nlohmann::json hints_json(const ch::device_hints& h) {
+    auto value = [](const std::optional<std::uint64_t>& v) {
+        return v ? nlohmann::json(*v) : nlohmann::json();
+    };
+    return {{"device", h.device},
+            {"physical_block_size_bytes", value(h.physical_block_size)},
+            {"minimum_io_size_bytes", value(h.minimum_io_size)},
+            {"optimal_io_size_bytes", value(h.optimal_io_size)},
+            {"rotational", h.rotational ? nlohmann::json(*h.rotational) : nlohmann::json()},
+            {"nr_requests", value(h.nr_requests)}};
+}
+
 void print_summary(std::ostream& out, const ch::characterization& c, const ch::recommendation& r,
-                   const std::string& snippet) {
+                   const std::string& snippet, const ch::device_hints& hints) {
     out << "target: " << c.target_name << " (" << c.target_kind
         << (c.modelled ? ", modelled time" : ", measured") << "), " << format_bytes(double(c.capacity))
         << ", alignment " << c.alignment << " B";
@@ -409,6 +431,7 @@ void print_summary(std::ostream& out, const ch::characterization& c, const ch::r
         << "   (block-aligned offsets: what flashxxl's containers issue)\n";
     out << "  Bw = " << (r.bw_unaligned ? format_size(*r.bw_unaligned) : "not reached")
         << "   (4 KiB-granular offsets: what the papers' numbers imply)\n";
+    if (!hints.empty()) out << "  device (Linux sysfs queue limits): " << hints.text() << "\n";
     if (!r.queue_depths.empty()) {
         out << "\nrandom reads of " << format_size(r.queue_depths.front().block)
             << " by queue depth (MiB/s):";
@@ -438,7 +461,7 @@ struct made_directory {
 struct report_outputs {
     made_directory out_dir; // first: goes after the files
     std::string json_path, csv_path, plot_prefix, terminal;
-    std::unique_ptr<safe_output_file> json, csv, io_log;
+    std::unique_ptr<safe_output_file> json, csv, io_log, fit_config;
 };
 
 //! Where `path` lands: the real path of its directory (as far as it exists) plus its name.
@@ -479,16 +502,17 @@ report_outputs open_outputs(const characterize_args& a) {
         if (!a.no_plots) {
             r.terminal = gnuplot_terminal();
             r.plot_prefix = a.out_dir + "/characterize";
-            plot_files = ch::gnuplot_outputs(r.plot_prefix,
-                                             r.terminal == "svg" || r.terminal.empty() ? ".svg" : ".png");
+            const std::string ext = r.terminal == "svg" || r.terminal.empty() ? ".svg" : ".png";
+            plot_files = ch::gnuplot_outputs(r.plot_prefix, ext);
+            if (!a.fit.empty())
+                for (const auto& f : ch::fit_gnuplot_outputs(r.plot_prefix, ext))
+                    plot_files.push_back(f);
         }
     }
     std::string json_opt = "--out", csv_opt = a.csv_path.empty() ? "--out" : "--csv";
-    std::vector<std::pair<std::string, std::string>> named{{"--file", a.file},
-                                                           {"--block-device", a.block_device},
-                                                           {json_opt, r.json_path},
-                                                           {csv_opt, r.csv_path},
-                                                           {"--io-log", a.io_log_path}};
+    std::vector<std::pair<std::string, std::string>> named{
+        {"--file", a.file},    {"--block-device", a.block_device}, {json_opt, r.json_path},
+        {csv_opt, r.csv_path}, {"--io-log", a.io_log_path},        {"--fit-config", a.fit_config_path}};
     for (const auto& p : plot_files)
         named.emplace_back("--out", p);
     check_distinct_paths(named);
@@ -499,6 +523,8 @@ report_outputs open_outputs(const characterize_args& a) {
         if (!r.csv_path.empty()) check_output_path(r.csv_path, csv_opt, a.force, {ch::csv_header});
         if (!a.io_log_path.empty())
             check_output_path(a.io_log_path, "--io-log", a.force, {ch::io_log_header});
+        if (!a.fit_config_path.empty())
+            check_output_path(a.fit_config_path, "--fit-config", a.force, {fit_config_signature});
         return r;
     }
     if (!a.out_dir.empty()) {
@@ -517,6 +543,9 @@ report_outputs open_outputs(const characterize_args& a) {
     if (!a.io_log_path.empty())
         r.io_log = std::make_unique<safe_output_file>(a.io_log_path, "--io-log", a.force,
                                                       std::vector<std::string>{ch::io_log_header});
+    if (!a.fit_config_path.empty())
+        r.fit_config = std::make_unique<safe_output_file>(a.fit_config_path, "--fit-config", a.force,
+                                                          std::vector<std::string>{fit_config_signature});
     return r;
 }
 
@@ -542,52 +571,58 @@ void draw_charts(const characterize_args& a, const ch::gnuplot_files& g) {
     }
 }
 
-int run_characterize(const characterize_args& a) {
+//! The limits of a run given on the command line: --max-write and --memory.
+struct run_limits {
     std::optional<std::uint64_t> max_write;
-    if (!a.max_write_text.empty()) max_write = parse_size_option("--max-write", a.max_write_text);
     std::uint64_t memory = ch::default_memory_budget;
+};
+
+run_limits parse_run_limits(const characterize_args& a) {
+    run_limits l;
+    if (!a.max_write_text.empty()) l.max_write = parse_size_option("--max-write", a.max_write_text);
     if (!a.memory_text.empty()) {
-        memory = parse_size_option("--memory", a.memory_text);
-        if (memory == 0)
+        l.memory = parse_size_option("--memory", a.memory_text);
+        if (l.memory == 0)
             throw config_error("--memory " + a.memory_text + ": expected a positive size (e.g. 256MiB)");
     }
-    // Every output path is checked before the target is touched (an --out directory this run
-    // creates is removed again if the run fails before writing into it).
-    report_outputs outs = open_outputs(a);
-    // A target that issues no I/O (a planned file, or an existing one opened without writing)
-    // for planning and the write-volume check; the real one is made after the check.
-    characterize_args probe = a;
-    probe.dry_run = true;
-    made_target m = make_target(probe);
-    ch::target* tp = m.t.get();
-    ch::target& t = *tp;
+    return l;
+}
 
-    ch::plan_options po;
-    po.alignment = t.alignment();
+//! A run's plan, checked against its target (and, for a real one, its write volume) before any I/O.
+struct planned_run {
+    std::string plan;             //!< the built-in plan's name, empty with --experiments
+    ch::plan_options po;          //!< the knobs it was made with
+    std::string queue_depth_list; //!< --queue-depths as given or defaulted
+    std::vector<unsigned> queue_depths;
+    std::vector<ch::experiment_step> steps;   //!< as parsed (the runner checks its own copy)
+    std::vector<ch::experiment_step> checked; //!< checked against the target: spans resolved
+    ch::plan_cost estimate;
+    std::string write_refusal; //!< dry run: why the write volume would be refused
+    ch::plan_memory needed;
+    std::string memory_refusal; //!< dry run: why the memory bound would be refused
+    bool plot_data = false;
+};
+
+//! The span a plan uses: --span, or on a model 8 GiB of flash / 112 GiB of disk, or the target.
+std::uint64_t plan_span(const characterize_args& a, const ch::target& t) {
+    std::uint64_t span = t.capacity();
     if (!a.span_text.empty())
-        po.span = parse_size_option("--span", a.span_text);
+        span = parse_size_option("--span", a.span_text);
     else if (t.modelled())
-        po.span =
-            std::min<std::uint64_t>(t.capacity(), t.klass() == device_class::flash ? 8 * GiB : 112 * GiB);
-    else
-        po.span = t.capacity();
-    if (po.span % t.alignment() || po.span == 0 || po.span > t.capacity())
-        throw config_error("--span " + format_size(po.span) + " must be a positive multiple of " +
+        span = std::min<std::uint64_t>(t.capacity(), t.klass() == device_class::flash ? 8 * GiB : 112 * GiB);
+    if (span % t.alignment() || span == 0 || span > t.capacity())
+        throw config_error("--span " + format_size(span) + " must be a positive multiple of " +
                            std::to_string(t.alignment()) + " bytes and at most the target's " +
                            format_size(t.capacity()));
-    if (a.dry_run && a.json) throw config_error("--dry-run prints a plan as text; it takes no --json");
-    // Requests in flight: a model's clock serves one at a time, so only real targets measure them.
-    const std::string queue_depth_list =
-        a.queue_depths.empty() ? (t.modelled() ? "none" : "1,2,4,8,16") : a.queue_depths;
-    const std::vector<unsigned> queue_depths = parse_queue_depths(queue_depth_list);
-    if (t.modelled() && !queue_depths.empty())
-        throw config_error(
-            "--queue-depths " + a.queue_depths + ": '" + t.name() +
-            "' is a model, which serves one request at a time; queue depths apply to a file or "
-            "block device");
-    std::string plan = a.plan.empty() && a.experiments.empty() ? "quick" : a.plan;
-    if (!plan.empty() && !a.experiments.empty())
-        throw config_error("give either --plan or --experiments, not both");
+    return span;
+}
+
+//! The built-in plans' knobs from the options: the plan's defaults, then --time, --count, ...
+ch::plan_options plan_knobs(const characterize_args& a, const ch::target& t, const std::string& plan,
+                            std::uint64_t span) {
+    ch::plan_options po;
+    po.alignment = t.alignment();
+    po.span = span;
     if (plan == "quick") {
         po.repeats = 1;
         // a real SSD: 0.5 s per point, about a minute in all; a model: 300 requests per point
@@ -611,173 +646,248 @@ int run_characterize(const characterize_args& a) {
     po.bursts = !a.no_bursts;
     po.misaligned = !a.no_misaligned;
     po.between_s = t.modelled() ? 0 : 1;
+    return po;
+}
 
-    std::vector<ch::experiment_step> steps;
+//! The plan and its checks: steps, queue depths, write volume and memory (a dry run keeps a
+//! refusal to print it; a real run throws it).
+planned_run make_plan(const characterize_args& a, const ch::target& t, const run_limits& limits,
+                      bool plot_data) {
+    planned_run p;
+    const std::uint64_t span = plan_span(a, t);
+    if (a.dry_run && a.json) throw config_error("--dry-run prints a plan as text; it takes no --json");
+    // Requests in flight: a model's clock serves one at a time, so only real targets measure them.
+    p.queue_depth_list = a.queue_depths.empty() ? (t.modelled() ? "none" : "1,2,4,8,16") : a.queue_depths;
+    p.queue_depths = parse_queue_depths(p.queue_depth_list);
+    if (t.modelled() && !p.queue_depths.empty())
+        throw config_error(
+            "--queue-depths " + a.queue_depths + ": '" + t.name() +
+            "' is a model, which serves one request at a time; queue depths apply to a file or "
+            "block device");
+    p.plan = a.plan.empty() && a.experiments.empty() ? "quick" : a.plan;
+    if (!p.plan.empty() && !a.experiments.empty())
+        throw config_error("give either --plan or --experiments, not both");
+    p.po = plan_knobs(a, t, p.plan, span);
     if (!a.experiments.empty())
-        steps = ch::load_experiments(a.experiments);
+        p.steps = ch::load_experiments(a.experiments);
     else
-        steps = ch::parse_experiments(ch::plan_text(plan, po), "plan " + plan);
+        p.steps = ch::parse_experiments(ch::plan_text(p.plan, p.po), "plan " + p.plan);
     if (a.seed != 1)
-        for (auto& s : steps)
+        for (auto& s : p.steps)
             s.seed = s.seed * 1000003ull + a.seed;
-    std::vector<ch::experiment_step> checked = steps;
-    ch::check_experiments(checked, t.capacity(), t.alignment());
-    ch::plan_cost estimate = ch::estimate_plan(checked);
-    std::string refusal;
+    p.checked = p.steps;
+    ch::check_experiments(p.checked, t.capacity(), t.alignment());
+    p.estimate = ch::estimate_plan(p.checked);
     if (!t.modelled()) {
         try {
-            ch::check_write_volume(estimate.bytes_written, t.capacity(), t.name(), max_write, a.force);
+            ch::check_write_volume(p.estimate.bytes_written, t.capacity(), t.name(), limits.max_write,
+                                   a.force);
         } catch (const config_error& e) {
             if (!a.dry_run) throw;
-            refusal = e.what();
+            p.write_refusal = e.what();
         }
     }
     // What the measurements hold does not grow with the request count, only with the records
     // the plan makes (memory_estimate.hpp): checked against --memory before any I/O.
-    const bool plot_data = !outs.plot_prefix.empty();
-    const ch::plan_memory needed = ch::estimate_memory(checked, ch::recorder_limits{}, plot_data);
-    std::string memory_refusal;
+    p.plot_data = plot_data;
+    p.needed = ch::estimate_memory(p.checked, ch::recorder_limits{}, plot_data);
     try {
-        ch::check_memory(needed, memory);
+        ch::check_memory(p.needed, limits.memory);
     } catch (const config_error& e) {
         if (!a.dry_run) throw;
-        memory_refusal = e.what();
+        p.memory_refusal = e.what();
     }
+    return p;
+}
 
-    if (a.dry_run) {
-        std::cout << "plan (" << (a.experiments.empty() ? "built-in " + plan : a.experiments) << ") for "
-                  << t.name() << " [" << t.kind() << ", " << format_bytes(double(t.capacity())) << "]:\n";
-        for (const auto& s : checked)
-            std::cout << "  " << s.where() << ": " << s.text << "\n";
-        ch::plan_cost cost;
-        if (t.modelled() && memory_refusal.empty()) {
-            ch::model_target fresh(make_model(m.preset, m.params), m.preset);
-            ch::runner_options dro;
-            dro.plot_data = false;
-            dro.memory_bytes = memory;
-            ch::runner r(fresh, dro);
-            ch::characterization c = r.run(steps);
-            cost.bytes_written = c.bytes_written;
-            cost.bytes_read = c.bytes_read;
-            cost.seconds = c.device_seconds;
-            cost.exact = true;
-        } else {
-            cost = estimate;
-        }
-        const bool saturated = cost.bytes_written == ch::saturated_bytes; // "more than 16777216 TiB (...)"
-        std::cout << "bytes to write: " << (cost.exact || saturated ? "" : "at most ")
-                  << ch::format_bound(cost.bytes_written) << " (" << (saturated ? "more than " : "")
-                  << cost.bytes_written << ")";
-        if (!t.modelled())
-            std::cout << ", " << std::fixed << std::setprecision(1)
-                      << double(cost.bytes_written) / double(std::max<std::uint64_t>(t.capacity(), 1))
-                      << " x the target; to read: about ";
-        else
-            std::cout << ", to read: ";
-        std::cout << ch::format_bound(cost.bytes_read) << "\n";
-        if (!t.modelled())
-            std::cout << "write limit: "
-                      << (max_write ? "--max-write " + format_bytes(double(*max_write))
-                          : a.force ? std::string("none (--force)")
-                                    : std::to_string(ch::default_write_multiple) + " x the target (" +
-                                          format_bytes(double(
-                                              ch::saturating_mul(ch::default_write_multiple, t.capacity()))) +
-                                          ")")
-                      << (refusal.empty() ? ": within it\n"
-                                          : ": EXCEEDED, the run would be refused:\n  " + refusal + "\n");
-        std::cout << "memory: at most " << ch::format_bound(needed.total()) << " for the measurements ("
-                  << needed.run_records << " run records, " << needed.burst_records << " bursts, "
-                  << needed.stride_records << " stride tests; whatever their request counts), limit --memory "
-                  << format_bytes(double(memory))
-                  << (memory_refusal.empty()
+//! --dry-run: the checked plan, the bytes it writes and reads, the limits, the expected time.
+void print_dry_run(const characterize_args& a, const made_target& m, const planned_run& p,
+                   const run_limits& limits) {
+    const ch::target& t = *m.t;
+    std::cout << "plan (" << (a.experiments.empty() ? "built-in " + p.plan : a.experiments) << ") for "
+              << t.name() << " [" << t.kind() << ", " << format_bytes(double(t.capacity())) << "]:\n";
+    for (const auto& s : p.checked)
+        std::cout << "  " << s.where() << ": " << s.text << "\n";
+    ch::plan_cost cost;
+    if (t.modelled() && p.memory_refusal.empty()) {
+        ch::model_target fresh(make_model(m.preset, m.params), m.preset);
+        ch::runner_options dro;
+        dro.plot_data = false;
+        dro.memory_bytes = limits.memory;
+        ch::runner r(fresh, dro);
+        ch::characterization c = r.run(p.steps);
+        cost.bytes_written = c.bytes_written;
+        cost.bytes_read = c.bytes_read;
+        cost.seconds = c.device_seconds;
+        cost.exact = true;
+    } else {
+        cost = p.estimate;
+    }
+    const bool saturated = cost.bytes_written == ch::saturated_bytes; // "more than 16777216 TiB (...)"
+    std::cout << "bytes to write: " << (cost.exact || saturated ? "" : "at most ")
+              << ch::format_bound(cost.bytes_written) << " (" << (saturated ? "more than " : "")
+              << cost.bytes_written << ")";
+    if (!t.modelled())
+        std::cout << ", " << std::fixed << std::setprecision(1)
+                  << double(cost.bytes_written) / double(std::max<std::uint64_t>(t.capacity(), 1))
+                  << " x the target; to read: about ";
+    else
+        std::cout << ", to read: ";
+    std::cout << ch::format_bound(cost.bytes_read) << "\n";
+    if (!t.modelled())
+        std::cout << "write limit: "
+                  << (limits.max_write ? "--max-write " + format_bytes(double(*limits.max_write))
+                      : a.force        ? std::string("none (--force)")
+                                       : std::to_string(ch::default_write_multiple) + " x the target (" +
+                                      format_bytes(double(
+                                          ch::saturating_mul(ch::default_write_multiple, t.capacity()))) +
+                                      ")")
+                  << (p.write_refusal.empty()
                           ? ": within it\n"
-                          : ": EXCEEDED, the run would be refused:\n  " + memory_refusal + "\n");
-        if (!queue_depths.empty())
-            std::cout << "then: random reads of the recommended Br at queue depths " << queue_depth_list
-                      << ", at most " << a.queue_depth_time_s << " s each (reads only)\n";
-        std::cout << "expected time: " << std::fixed << std::setprecision(1) << cost.seconds << " s"
-                  << (cost.exact
-                          ? " of modelled device time (exact: the plan was run on a fresh copy of the model)"
-                      : t.modelled()
-                          ? " (estimate: the plan exceeds --memory, so it was not run on the model)"
-                          : " (estimate at 100 MiB/s and 0.2 ms per request; time limits count in full)")
-                  << "\nnothing was written (dry run)\n";
-        return 0;
+                          : ": EXCEEDED, the run would be refused:\n  " + p.write_refusal + "\n");
+    std::cout << "memory: at most " << ch::format_bound(p.needed.total()) << " for the measurements ("
+              << p.needed.run_records << " run records, " << p.needed.burst_records << " bursts, "
+              << p.needed.stride_records << " stride tests; whatever their request counts), limit --memory "
+              << format_bytes(double(limits.memory))
+              << (p.memory_refusal.empty()
+                      ? ": within it\n"
+                      : ": EXCEEDED, the run would be refused:\n  " + p.memory_refusal + "\n");
+    if (!p.queue_depths.empty())
+        std::cout << "then: random reads of the recommended Br at queue depths " << p.queue_depth_list
+                  << ", at most " << a.queue_depth_time_s << " s each (reads only)\n";
+    if (!a.fit.empty())
+        std::cout << "then: fit model " << a.fit << " to the results (held out: " << a.fit_holdout
+                  << "; no I/O)\n";
+    std::cout << "expected time: " << std::fixed << std::setprecision(1) << cost.seconds << " s"
+              << (cost.exact
+                      ? " of modelled device time (exact: the plan was run on a fresh copy of the model)"
+                  : t.modelled()
+                      ? " (estimate: the plan exceeds --memory, so it was not run on the model)"
+                      : " (estimate at 100 MiB/s and 0.2 ms per request; time limits count in full)")
+              << "\nnothing was written (dry run)\n";
+}
+
+//! The target a run measures. A real one is opened (or created) only now, after the checks,
+//! and wrapped so that the first SIGINT / SIGTERM stops the run before its next request;
+//! release() puts the signals' actions back once the last request is done.
+class measured_target {
+public:
+    measured_target(made_target& m, const characterize_args& a) {
+        if (m.t->modelled()) {
+            target_ = m.t.get();
+            return;
+        }
+        catcher_.emplace(); // from here on Ctrl-C / SIGTERM unwind: a target file made here is removed
+        m.t.reset();        // the probe goes before the real target is opened or created
+        m = make_target(a);
+        stoppable_.emplace(*m.t);
+        target_ = &*stoppable_;
+    }
+    ch::target& get() const { return *target_; }
+    //! After the last request: signals act as before the run again (one that came after the
+    //! last request's check still stops the run here).
+    void release() {
+        if (!stoppable_) return;
+        catcher_.reset();
+        stoppable_->stop_if_interrupted();
     }
 
-    std::optional<interrupt_catcher> catcher;
-    std::optional<interruptible_target> stoppable;
-    if (!t.modelled()) {
-        catcher.emplace(); // from here on Ctrl-C / SIGTERM unwind: a target file made here is removed
-        m.t.reset();       // the probe goes before the real target is opened or created
-        m = make_target(a);
-        tp = m.t.get();
-        stoppable.emplace(*tp);
-    }
-    ch::target& real = stoppable ? static_cast<ch::target&>(*stoppable) : *tp;
+private:
+    std::optional<interrupt_catcher> catcher_;
+    std::optional<interruptible_target> stoppable_;
+    ch::target* target_ = nullptr;
+};
+
+//! Runs the plan's steps on `t` with a progress bar and the per-IO log, if asked for.
+ch::characterization measure(const characterize_args& a, ch::target& t, const planned_run& p,
+                             const run_limits& limits, report_outputs& outs) {
     // Off a terminal the bar prints a few plain lines, as every long command of the CLI does.
-    bool show = !a.quiet && !a.no_progress && !a.json;
+    const bool show = !a.quiet && !a.no_progress && !a.json;
     progress_bar bar(stderr, show);
     ch::runner_options ro;
-    ro.plot_data = plot_data;
-    ro.memory_bytes = memory;
+    ro.plot_data = p.plot_data;
+    ro.memory_bytes = limits.memory;
     // The per-IO log streams into its (temporary) file as the requests complete: nothing per
     // request is held; a failed or interrupted run discards it with the other outputs.
     std::optional<ch::io_log_writer> io_log;
-    if (outs.io_log) io_log.emplace(outs.io_log->stream(), real.base_offset());
+    if (outs.io_log) io_log.emplace(outs.io_log->stream(), t.base_offset());
     if (io_log) ro.observer = &*io_log;
     if (show) ro.progress = [&](double f, const std::string& what) { bar.update(f, what); };
-    ch::runner r(real, ro);
-    ch::characterization c = r.run(steps);
+    ch::runner r(t, ro);
+    ch::characterization c = r.run(p.steps);
     bar.finish();
+    return c;
+}
 
-    ch::recommendation_options rop;
-    rop.read_share = a.read_share;
-    rop.write_share = a.write_share;
-    rop.unaligned_granularity = std::max<std::uint64_t>(4 * KiB, real.alignment());
-    ch::recommendation rec = ch::recommend(c, rop);
-    std::string queue_depth_note;
-    if (!queue_depths.empty() && rec.br) {
-        ch::queue_depth_options qo;
-        qo.block = *rec.br;
-        // One buffer per request in flight: depths whose buffers pass the bound are left out, and said so.
-        qo.depths.clear();
-        for (unsigned d : queue_depths) {
-            if (d * qo.block <= qo.max_buffer_bytes)
-                qo.depths.push_back(d);
-            else
-                queue_depth_note += "note: queue depth " + std::to_string(d) +
-                                    " left out: " + std::to_string(d) +
-                                    " reads of Br = " + format_size(qo.block) + " need more than " +
-                                    format_size(qo.max_buffer_bytes) + " of buffers\n";
-        }
-        qo.span = po.span;
-        qo.seconds_per_depth = a.queue_depth_time_s;
-        qo.seed = a.seed;
-        progress_bar depth_bar(stderr, show); // a bar of its own: the plan's ended at 100 %
-        if (show) qo.progress = [&](double f, const std::string& what) { depth_bar.update(f, what); };
-        if (!qo.depths.empty()) rec.queue_depths = ch::measure_queue_depths(real, qo);
-        depth_bar.finish();
-        rec.io_threads = ch::recommend_io_threads(rec.queue_depths, rec.io_threads_share);
-    } else if (!queue_depths.empty()) {
-        queue_depth_note =
-            "note: no Br was reached, so no queue depths were measured (they read Br blocks)\n";
+//! Random reads of the recommended Br at the plan's queue depths, into `rec` (queue_depths,
+//! io_threads); returns the notes on depths left out or not measured.
+std::string measure_queue_depths(const characterize_args& a, ch::target& t, const planned_run& p,
+                                 ch::recommendation& rec) {
+    if (p.queue_depths.empty()) return "";
+    if (!rec.br) return "note: no Br was reached, so no queue depths were measured (they read Br blocks)\n";
+    std::string note;
+    ch::queue_depth_options qo;
+    qo.block = *rec.br;
+    // One buffer per request in flight: depths whose buffers pass the bound are left out, and said so.
+    qo.depths.clear();
+    for (unsigned d : p.queue_depths) {
+        if (d * qo.block <= qo.max_buffer_bytes)
+            qo.depths.push_back(d);
+        else
+            note += "note: queue depth " + std::to_string(d) + " left out: " + std::to_string(d) +
+                    " reads of Br = " + format_size(qo.block) + " need more than " +
+                    format_size(qo.max_buffer_bytes) + " of buffers\n";
     }
-    if (stoppable) { // the last request is done: signals act as before the run again
-        catcher.reset();
-        stoppable->stop_if_interrupted(); // one that came after the last request's check
-    }
-    std::string snippet = ch::config_snippet(
-        rec, a.config_path.empty() ? m.snippet_path : a.config_path, real.capacity(),
-        a.config_name.empty() ? m.snippet_name : a.config_name, real.klass() == device_class::flash);
+    qo.span = p.po.span;
+    qo.seconds_per_depth = a.queue_depth_time_s;
+    qo.seed = a.seed;
+    const bool show = !a.quiet && !a.no_progress && !a.json;
+    progress_bar depth_bar(stderr, show); // a bar of its own: the plan's ended at 100 %
+    if (show) qo.progress = [&](double f, const std::string& what) { depth_bar.update(f, what); };
+    if (!qo.depths.empty()) rec.queue_depths = ch::measure_queue_depths(t, qo);
+    depth_bar.finish();
+    rec.io_threads = ch::recommend_io_threads(rec.queue_depths, rec.io_threads_share);
+    return note;
+}
+
+//! What Linux says of the device of a file or block device target (none for a model).
+ch::device_hints target_hints(const characterize_args& a) {
+    if (!a.block_device.empty()) return ch::read_device_hints(a.block_device);
+    if (!a.file.empty()) return ch::read_device_hints(a.file);
+    return {};
+}
+
+//! --fit: the model fitted to `c`, which the plan's checked steps produced on `t`.
+ch::model_fit fit_results(const characterize_args& a, const ch::target& t, const ch::characterization& c,
+                          const planned_run& p, const ch::device_hints& hints) {
+    ch::fit_options fo;
+    fo.model = a.fit;
+    fo.holdout = a.fit_holdout;
+    if (t.modelled()) fo.klass = t.klass();
+    fo.hints = hints.start();
+    fo.hints.rotational.reset(); // not trusted to pick the kind: a virtio disk says 1 whatever backs it
+    const bool show = !a.quiet && !a.no_progress && !a.json;
+    if (show) std::cerr << "fitting " << a.fit << " model to " << c.runs.size() << " runs ...\n";
+    return ch::fit_model(c, p.checked, fo);
+}
+
+//! The fitted model's device line: --config-path / --config-name as the snippet's ("memory":
+//! a memory backing).
+std::string fit_config_line(const characterize_args& a, const made_target& m, const ch::model_fit& f,
+                            std::uint64_t capacity) {
+    const std::string path = a.config_path.empty() ? m.snippet_path : a.config_path;
+    std::string line = f.config_line(path, capacity, a.config_name.empty() ? m.snippet_name : a.config_name);
+    if (path == "memory") line.replace(line.find(",syscall "), 9, ",memory ");
+    return line;
+}
+
+//! Writes the JSON, CSV, per-IO log, fitted config and plots that were asked for, and says so.
+void write_reports(const characterize_args& a, report_outputs& outs, const ch::characterization& c,
+                   const ch::recommendation& rec, const nlohmann::json& report, const ch::model_fit* fit,
+                   const std::string& fit_line) {
     // With --json stdout holds the report only; the notes on written files go to stderr.
     std::ostream& notes = a.json ? std::cerr : std::cout;
     const bool say = !a.quiet;
-    if (say && !a.json) print_summary(std::cout, c, rec, snippet);
-    if (say && !queue_depth_note.empty()) notes << queue_depth_note;
-
-    nlohmann::json report = ch::to_json(c, rec, snippet);
-    report.update(run_metadata()); // version, command line, timestamp
     if (outs.json) {
         outs.json->stream() << ch::to_json_text(report);
         outs.json->commit();
@@ -792,16 +902,78 @@ int run_characterize(const characterize_args& a) {
         outs.io_log->commit();
         if (say) notes << "wrote " << a.io_log_path << "\n";
     }
+    if (outs.fit_config && fit) {
+        outs.fit_config->stream() << fit_config_signature << " (" << fit->kind << ", median error "
+                                  << fit->median_error << ", held out " << fit->holdout_median_error << ")\n"
+                                  << fit_line << "\n";
+        outs.fit_config->commit();
+        if (say) notes << "wrote " << a.fit_config_path << "\n";
+    }
     if (!outs.plot_prefix.empty()) {
-        ch::gnuplot_files g = ch::write_gnuplot(outs.plot_prefix, c, rec,
-                                                outs.terminal.empty() ? "svg" : outs.terminal, a.force);
-        if (outs.terminal.empty()) {
-            if (say)
-                notes << "gnuplot not found: wrote " << g.script << " (run it with gnuplot for the plots)\n";
-        } else {
-            draw_charts(a, g);
+        const std::string terminal = outs.terminal.empty() ? "svg" : outs.terminal;
+        std::vector<ch::gnuplot_files> scripts{
+            ch::write_gnuplot(outs.plot_prefix, c, rec, terminal, a.force)};
+        if (fit) scripts.push_back(ch::write_fit_gnuplot(outs.plot_prefix, *fit, terminal, a.force));
+        for (const auto& g : scripts) {
+            if (outs.terminal.empty()) {
+                if (say)
+                    notes << "gnuplot not found: wrote " << g.script
+                          << " (run it with gnuplot for the plots)\n";
+            } else {
+                draw_charts(a, g);
+            }
         }
     }
+}
+
+int run_characterize(const characterize_args& a) {
+    const run_limits limits = parse_run_limits(a);
+    // Every output path is checked before the target is touched (an --out directory this run
+    // creates is removed again if the run fails before writing into it).
+    report_outputs outs = open_outputs(a);
+    // A target that issues no I/O (a planned file, or an existing one opened without writing)
+    // for planning and the write-volume check; the real one is made after the check.
+    characterize_args probe = a;
+    probe.dry_run = true;
+    made_target m = make_target(probe);
+    const planned_run plan = make_plan(a, *m.t, limits, !outs.plot_prefix.empty());
+    if (a.dry_run) {
+        print_dry_run(a, m, plan, limits);
+        return 0;
+    }
+    measured_target target(m, a);
+    ch::target& real = target.get();
+    ch::characterization c = measure(a, real, plan, limits, outs);
+
+    ch::recommendation_options rop;
+    rop.read_share = a.read_share;
+    rop.write_share = a.write_share;
+    rop.unaligned_granularity = std::max<std::uint64_t>(4 * KiB, real.alignment());
+    ch::recommendation rec = ch::recommend(c, rop);
+    const std::string queue_depth_note = measure_queue_depths(a, real, plan, rec);
+    target.release(); // the last request is done
+    const ch::device_hints hints = target_hints(a);
+    std::string snippet = ch::config_snippet(
+        rec, a.config_path.empty() ? m.snippet_path : a.config_path, real.capacity(),
+        a.config_name.empty() ? m.snippet_name : a.config_name, real.klass() == device_class::flash);
+    std::optional<ch::model_fit> fit;
+    std::string fit_line;
+    if (!a.fit.empty()) {
+        fit = fit_results(a, real, c, plan, hints);
+        fit_line = fit_config_line(a, m, *fit, real.capacity());
+    }
+    const bool say = !a.quiet;
+    if (say && !a.json) {
+        print_summary(std::cout, c, rec, snippet, hints);
+        if (fit) ch::print_fit(std::cout, *fit, fit_line);
+    }
+    if (say && !queue_depth_note.empty()) (a.json ? std::cerr : std::cout) << queue_depth_note;
+
+    nlohmann::json report = ch::to_json(c, rec, snippet);
+    report.update(run_metadata()); // version, command line, timestamp
+    if (!hints.empty()) report["device_hints"] = hints_json(hints);
+    if (fit) report["fit"] = ch::fit_json(*fit, fit_line);
+    write_reports(a, outs, c, rec, report, fit ? &*fit : nullptr, fit_line);
     if (a.json) std::cout << ch::to_json_text(report);
     return 0;
 }
@@ -900,7 +1072,29 @@ void register_characterize_command(CLI::App& app) {
                     "io_threads of the snippet (default 1,2,4,8,16; none: skip)");
     cmd->add_option("--queue-depth-time", a->queue_depth_time_s, "seconds per queue depth (default 2)")
         ->check(finite_number(0.001, 3600));
-    cmd->add_option("--config-path", a->config_path, "path to put into the machine-config snippet");
+    cmd->add_option("--fit", a->fit,
+                    "fit a device model to the results (" + ch::fit_model_choices() +
+                        "): parameters, measured vs fitted per experiment, held-out error, and the "
+                        "machine-config line that emulates the device (docs/characterize.md)")
+        ->check([](const std::string& v) {
+            try {
+                ch::fit_kinds(v, std::nullopt, {});
+            } catch (const config_error& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        });
+    cmd->add_option("--fit-holdout", a->fit_holdout,
+                    "experiments the check fit leaves out to report the held-out error: alternate (every "
+                    "other block size of each pattern, default) or large (block sizes above 128 KiB)")
+        ->check(CLI::IsMember({"alternate", "large"}));
+    cmd->add_option("--fit-config", a->fit_config_path,
+                    "with --fit: write the fitted device line as a machine config here (for --config of "
+                    "every command)")
+        ->check(non_empty_path("a file"));
+    cmd->add_option("--config-path", a->config_path,
+                    "path to put into the machine-config snippet (and the fitted line; memory: a memory "
+                    "backing)");
     cmd->add_option("--config-name", a->config_name, "device name for the machine-config snippet");
     cmd->add_flag("--dry-run", a->dry_run,
                   "print the plan, the bytes to write and the expected time; write nothing");

@@ -138,28 +138,26 @@ public:
         return out;
     }
 
-    //! Mean squared log ratio over the points `use` marks: each pattern and block size counts once.
+    //! Mean squared residual over the points `use` marks: each pattern and block size counts once.
     double objective(const std::vector<double>& predicted, const std::vector<bool>& use) const {
         if (predicted.empty()) return 1e6;
+        const std::vector<double> r = residuals(predicted, use);
         double sum = 0;
-        std::size_t n = 0;
-        for (std::size_t i = 0; i < points_.size(); ++i) {
-            if (!use[i] || points_[i].mib_s() <= 0) continue;
-            const double r = predicted[i] > 0 ? std::log(predicted[i] / points_[i].mib_s()) : 10;
-            sum += r * r;
-            ++n;
-        }
-        return n ? sum / double(n) : 0;
+        for (double x : r)
+            sum += x * x;
+        return r.empty() ? 0 : sum / double(r.size());
     }
 
-    //! The log ratios predicted / measured of the points `use` marks (10 where nothing was predicted).
+    //! The log ratios predicted / measured of the points `use` marks, softly capped at 1 (tanh):
+    //! a point off by far more (a stall of the real device during one run) weighs no more than
+    //! one off by a factor of e, while small ratios count as they are. Nothing predicted: 1.
     std::vector<double> residuals(const std::vector<double>& predicted, const std::vector<bool>& use) const {
         std::vector<double> r;
         for (std::size_t i = 0; i < points_.size(); ++i) {
             if (!use[i] || points_[i].mib_s() <= 0) continue;
             r.push_back(predicted.size() == points_.size() && predicted[i] > 0
-                            ? std::log(predicted[i] / points_[i].mib_s())
-                            : 10);
+                            ? std::tanh(std::log(predicted[i] / points_[i].mib_s()))
+                            : 1);
         }
         return r;
     }
