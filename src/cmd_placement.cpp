@@ -236,6 +236,7 @@ void run(const placement_options& o) {
                                 {"wall_io_wait_s", p.wait_s()},
                                 {"wall_s", p.wall_s},
                                 {"busiest_modelled_s", p.busiest_modelled_s()},
+                                {"modelled_energy_j", energy_json(machine_total(p.devices))},
                                 {"paper_total_s", r.conf.paper_total_h * 3600},
                                 {"paper_io_wait_s", r.conf.paper_io_wait_h * 3600},
                                 {"result", r.result.bfs}};
@@ -243,7 +244,8 @@ void run(const placement_options& o) {
                 c["devices"].push_back({{"name", p.device_names[d]},
                                         {"rdv_bytes", p.devices[d].total.read_bytes},
                                         {"wrv_bytes", p.devices[d].total.write_bytes},
-                                        {"modelled_s", p.devices[d].total.modelled_s}});
+                                        {"modelled_s", p.devices[d].total.modelled_s},
+                                        {"modelled_energy_j", energy_json(p.devices[d].total)}});
             c["machine_spec"] = machine_spec_json(preset_machine_spec(r.conf.preset, spec_options));
             j["configurations"].push_back(c);
         }
@@ -262,16 +264,17 @@ void run(const placement_options& o) {
         format_bytes(double(memory)).c_str(),
         o.pace ? ("on, scale " + std::to_string(o.scale)).c_str() : "off");
     std::printf("%-36s %5s %12s %12s %10s  %s\n", "configuration", "mu", "modelled", "I/O wait", "wall",
-                "per device: RDV / WRV / modelled busy time");
+                "per device: RDV / WRV / modelled busy time / modelled energy");
     for (const table41_row& r : rows) {
         const phase_stats& p = r.bfs_phase();
         std::string devices;
         for (std::size_t d = 0; d < p.devices.size(); ++d) {
             char buf[160];
-            std::snprintf(buf, sizeof buf, "%s%s %s / %s / %.1f s", d ? "; " : "", p.device_names[d].c_str(),
+            std::snprintf(buf, sizeof buf, "%s%s %s / %s / %.1f s / %s", d ? "; " : "",
+                          p.device_names[d].c_str(),
                           format_bytes(double(p.devices[d].total.read_bytes)).c_str(),
                           format_bytes(double(p.devices[d].total.write_bytes)).c_str(),
-                          p.devices[d].total.modelled_s);
+                          p.devices[d].total.modelled_s, energy_with_unit(p.devices[d].total).c_str());
             devices += buf;
         }
         std::printf("%-36s %5llu %10.1f s %10.1f s %8.1f s  %s\n", r.conf.label.c_str(),
