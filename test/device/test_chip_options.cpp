@@ -2,10 +2,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
 #include <random>
 #include <string>
 
+#include "flashxxl/device/emulated_file.hpp"
 #include "flashxxl/device/model_presets.hpp"
+#include "flashxxl/device/modelled_clock.hpp"
+#include "flashxxl/device/sparse_memory_file.hpp"
 #include "flashxxl/reproduce/grupp_chip_experiment.hpp"
 #include "flashxxl/reproduce/grupp_paper.hpp"
 
@@ -123,4 +129,39 @@ TEST(ChipOptions, IdleTimeCleansUpToTheHighMark) {
     const std::uint64_t plain_erases = plain->counters().erases;
     plain->idle(1.0);
     EXPECT_EQ(plain->counters().erases, plain_erases);
+}
+
+TEST(ChipOptions, TheEmulatedFileGivesTheModelTheHostsIdleTime) {
+    // Random page overwrites through the emulated file fill the chip; host compute time between
+    // two requests is idle time in which a unit with a high water mark cleans.
+    const model_params marks{{"gc_low_blocks", "2"}, {"gc_medium_blocks", "2"}, {"gc_high_blocks", "8"}};
+    auto model = small_chip_model("chip-a-slc4", 64, marks, 28);
+    const std::uint64_t capacity = model->capacity(), page = 4 * KiB; // two of the chip's pages
+    const page_mapped_ssd* chip = model.get();
+    modelled_clock clock;
+    emulated_file f("chip", std::make_unique<sparse_memory_file>(capacity), std::move(model), capacity,
+                    (6 << 20) + 1);
+    f.set_clock(&clock);
+    char* buf = static_cast<char*>(::operator new(page, std::align_val_t(4096)));
+    std::memset(buf, 7, page);
+    std::mt19937_64 rng(4);
+    std::uniform_int_distribution<std::uint64_t> pick(0, capacity / page - 1);
+    auto write = [&](std::uint64_t p) {
+        f.submit(io_op::write, buf, p * page, page, role::scratch)->wait(false);
+        clock.wait_until(f.free_at_s());
+    };
+    for (std::uint64_t p = 0; p < capacity / page; ++p)
+        write(p);
+    for (int i = 0; i < 20000; ++i)
+        write(pick(rng));
+    const std::uint64_t erases = chip->counters().erases;
+    const std::uint32_t before = chip->free_blocks(0);
+    ASSERT_LT(before, 6u);
+    write(0); // no idle time: only the low mark could make it collect
+    EXPECT_LE(chip->free_blocks(0), before);
+    clock.compute(1.0);
+    write(1);
+    EXPECT_GE(chip->free_blocks(0), 7u); // cleaned to 8, then the write may open one
+    EXPECT_GT(chip->counters().erases, erases);
+    ::operator delete(buf, std::align_val_t(4096));
 }
