@@ -12,8 +12,9 @@ namespace flashxxl::cli {
 struct dsort_options {
     machine_choice choice; // %r in --backing-dir, --config and the config's device paths: the rank
     std::string br, bw, memory = "256MiB";
-    std::uint64_t records = 0; // 0: --input instead
-    std::string input;         // DIR: rank R reads DIR/input-R
+    std::uint64_t records = 0;    // 0: --input instead
+    std::string input;            // DIR: rank R reads DIR/input-R
+    std::string type = "records"; // records (100 bytes, 10-byte keys) or u64 (8-byte integers)
     std::string out;
     bool keep_input = false;
     bool baseline = false; // flashxxl::sort in one process instead (the benchmark's reference)

@@ -2,14 +2,17 @@
 #ifdef FLASHXXL_WITH_MPI
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +24,7 @@
 #include "flashxxl/distributed/distributed_sort.hpp"
 #include "flashxxl/distributed/mpi_communicator.hpp"
 #include "flashxxl/distributed/record_checksum.hpp"
+#include "flashxxl/distributed/integer_generator.hpp"
 #include "flashxxl/distributed/record_generator.hpp"
 #include "flashxxl/distributed/record_validator.hpp"
 #include "flashxxl/error.hpp"
@@ -28,12 +32,30 @@
 #include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
 #include "machine_options.hpp"
+#include "out_of_space_hint.hpp"
+#include "reported_failure.hpp"
 
 namespace flashxxl::cli {
 namespace {
 
 namespace fd = flashxxl::distributed;
-using record_vector = vector<fd::sort_record>;
+
+//! What differs between the item types dsort sorts: the order, the generator, the name.
+template <class T> struct item_kind;
+template <> struct item_kind<fd::sort_record> {
+    using less = fd::record_less;
+    static constexpr const char* name = "records";
+    static fd::sort_record make(std::uint64_t seed, std::uint64_t index) {
+        return fd::record_generator(seed)(index);
+    }
+};
+template <> struct item_kind<std::uint64_t> {
+    using less = std::less<std::uint64_t>;
+    static constexpr const char* name = "u64";
+    static std::uint64_t make(std::uint64_t seed, std::uint64_t index) {
+        return fd::integer_generator(seed)(index);
+    }
+};
 
 //! Published per-node rates of the sort benchmark's Indy GraySort (100 TB) winners.
 struct published_rate {
@@ -69,13 +91,13 @@ machine_spec rank_machine_spec(machine_choice choice, int rank) {
 }
 
 //! Copies `v` into the plain file `path` (the records' raw bytes), feeding `check` on the way.
-void export_records(record_vector& v, const std::string& path, fd::part_validator* check) {
+template <class T, class Check> void export_records(vector<T>& v, const std::string& path, Check* check) {
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) throw io_failure("dsort: cannot create '" + path + "': " + std::strerror(errno));
     bool ok = true;
-    for (record_vector::stream_reader in(v); !in.empty() && ok;) {
+    for (typename vector<T>::stream_reader in(v); !in.empty() && ok;) {
         const std::uint64_t k = in.run();
-        ok = std::fwrite(&*in, sizeof(fd::sort_record), k, f) == k;
+        ok = std::fwrite(&*in, sizeof(T), k, f) == k;
         if (check) check->add(&*in, k);
         in.skip(k);
     }
@@ -86,20 +108,21 @@ void export_records(record_vector& v, const std::string& path, fd::part_validato
 
 //! Appends the records of the plain file `path` (raw 100-byte records, as part-R and input-R) to
 //! `w`, adding each to `sum`. input_error naming the file when it is missing or not whole records.
-void read_records(const std::string& path, record_vector::stream_writer& w, fd::record_checksum& sum) {
+template <class T>
+void read_records(const std::string& path, typename vector<T>::stream_writer& w, fd::item_checksum<T>& sum) {
     std::error_code ec;
     const std::uint64_t bytes = std::filesystem::file_size(path, ec);
     if (ec) throw input_error("dsort --input: cannot read '" + path + "': " + ec.message());
-    if (bytes % sizeof(fd::sort_record) != 0)
+    if (bytes % sizeof(T) != 0)
         throw input_error("dsort --input: '" + path + "' holds " + std::to_string(bytes) +
-                          " bytes, not a whole number of 100-byte records");
+                          " bytes, not a whole number of " + std::to_string(sizeof(T)) + "-byte items");
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw input_error("dsort --input: cannot open '" + path + "': " + std::strerror(errno));
-    std::vector<fd::sort_record> chunk(4096);
-    std::uint64_t left = bytes / sizeof(fd::sort_record);
+    std::vector<T> chunk(4096);
+    std::uint64_t left = bytes / sizeof(T);
     while (left > 0) {
         const std::size_t want = std::size_t(std::min<std::uint64_t>(left, chunk.size()));
-        const std::size_t got = std::fread(chunk.data(), sizeof(fd::sort_record), want, f);
+        const std::size_t got = std::fread(chunk.data(), sizeof(T), want, f);
         for (std::size_t k = 0; k < got; ++k) {
             w.push(chunk[k]);
             sum.add(chunk[k]);
@@ -116,6 +139,7 @@ void read_records(const std::string& path, record_vector::stream_writer& w, fd::
 
 //! One rank's figures, gathered to every rank for the report.
 struct rank_figures {
+    std::uint64_t item_bytes = 0;
     std::uint64_t input_items = 0, output_items = 0, runs = 0, rounds = 0, steps = 0, selection_pages = 0;
     std::uint64_t exchanged = 0, sent = 0, network_bytes = 0;
     std::uint64_t read[3] = {}, written[3] = {};
@@ -137,8 +161,9 @@ struct rank_figures {
     }
 };
 
-rank_figures figures_of(const fd::distributed_sort_report& r) {
+rank_figures figures_of(const fd::distributed_sort_report& r, std::uint64_t item_bytes) {
     rank_figures f;
+    f.item_bytes = item_bytes;
     f.input_items = r.input_items;
     f.output_items = r.output_items;
     f.runs = r.runs;
@@ -164,7 +189,7 @@ double gb_per_min(std::uint64_t bytes, double seconds) {
 }
 
 nlohmann::json rank_json(const rank_figures& f, bool baseline) {
-    const std::uint64_t in = f.input_items * sizeof(fd::sort_record);
+    const std::uint64_t in = f.input_items * f.item_bytes;
     nlohmann::json phases = nlohmann::json::array();
     const char* names[3] = {"run formation", "selection", "exchange and merge"};
     for (int i = 0; i < (baseline ? 1 : 3); ++i)
@@ -216,7 +241,7 @@ void print_report(const dsort_options& o, std::uint64_t records, const std::vect
         slowest_modelled = std::max(slowest_modelled, f.modelled_serial());
         slowest_wall = std::max(slowest_wall, f.wall());
     }
-    const std::uint64_t input_bytes = records * sizeof(fd::sort_record);
+    const std::uint64_t input_bytes = records * ranks.front().item_bytes;
     const double p = double(ranks.size());
     const double per_node_modelled = gb_per_min(input_bytes, slowest_modelled) / p;
     const double per_node_wall = gb_per_min(input_bytes, slowest_wall) / p;
@@ -267,7 +292,7 @@ void print_report(const dsort_options& o, std::uint64_t records, const std::vect
                 "modelled s", "wall s");
     for (std::size_t r = 0; r < ranks.size(); ++r) {
         const rank_figures& f = ranks[r];
-        const double in = double(f.input_items * sizeof(fd::sort_record));
+        const double in = double(f.input_items * f.item_bytes);
         std::printf(
             "%5zu %12llu %5llu %7llu %10s %10s %6.3f %6.3f %10s %10.3f %10.3f %10.3f %9.3f\n", r,
             (unsigned long long)f.output_items, (unsigned long long)f.runs, (unsigned long long)f.rounds,
@@ -296,7 +321,8 @@ void print_report(const dsort_options& o, std::uint64_t records, const std::vect
 
 //! --baseline: the single-process flashxxl::sort of the rank's whole input, in place, reported
 //! as the first phase (one rank only).
-fd::distributed_sort_report baseline_sort(fd::metered_communicator& c, record_vector& input,
+template <class T>
+fd::distributed_sort_report baseline_sort(fd::metered_communicator& c, vector<T>& input,
                                           const fd::distributed_sort_config& config) {
     if (c.size() != 1)
         throw config_error(
@@ -306,25 +332,17 @@ fd::distributed_sort_report baseline_sort(fd::metered_communicator& c, record_ve
     report.input_items = report.global_items = input.size();
     fd::phase_measure phase("flashxxl::sort", input.get_machine(), c);
     const sort_report r =
-        flashxxl::sort(input, fd::record_less(), config.memory, config.run_role, config.threads);
+        flashxxl::sort(input, typename item_kind<T>::less(), config.memory, config.run_role, config.threads);
     report.runs = r.runs;
     report.output_items = input.size();
     report.phases.push_back(phase.finish());
     return report;
 }
 
-} // namespace
-
-void run_dsort(const dsort_options& o) {
-    fd::mpi_session_scope mpi(nullptr, nullptr);
-    fd::mpi_communicator world;
-    const fd::network_model net{o.net_gbit * 1e9 / 8, o.net_latency_us * 1e-6};
-    fd::metered_communicator c(world, net);
-    if (o.input.empty() == (o.records == 0))
-        throw config_error(
-            "dsort: give --records N (generated input) or --input DIR (DIR/input-R per rank), one of them");
-    if (o.baseline && o.keep_input)
-        throw config_error("dsort: --baseline sorts the input in place; leave out --keep-input");
+//! The run of one rank for items T, after MPI is up and the options are checked.
+template <class T>
+void run_typed(const dsort_options& o, fd::metered_communicator& c, const fd::network_model& net) {
+    using less = typename item_kind<T>::less;
     const int rank = c.rank(), ranks = c.size();
     const std::uint64_t memory = parse_memory_option(o.memory);
     std::unique_ptr<machine> m;
@@ -338,24 +356,25 @@ void run_dsort(const dsort_options& o) {
     });
     const std::string part = o.out + "/part-" + std::to_string(rank);
     // The input: this rank's share of the global sequence, on its machine (role stream), not measured.
-    record_vector input(*m, record_vector::min_memory(b), b, role::stream),
-        output(*m, record_vector::min_memory(b), b, role::stream);
-    fd::record_checksum input_sum;
+    vector<T> input(*m, vector<T>::min_memory(b), b, role::stream),
+        output(*m, vector<T>::min_memory(b), b, role::stream);
+    fd::item_checksum<T> input_sum;
     fd::agree_on_failure(c, "input", [&] {
-        record_vector::stream_writer w(input);
+        typename vector<T>::stream_writer w(input);
         if (!o.input.empty()) {
-            read_records(o.input + "/input-" + std::to_string(rank), w, input_sum);
+            read_records<T>(o.input + "/input-" + std::to_string(rank), w, input_sum);
         } else {
-            const fd::record_generator gen(o.seed);
-            for (std::uint64_t i = gen.first_of(o.records, rank, ranks);
-                 i < gen.first_of(o.records, rank + 1, ranks); ++i) {
-                const fd::sort_record x = gen(i);
+            for (std::uint64_t i = fd::record_generator::first_of(o.records, rank, ranks);
+                 i < fd::record_generator::first_of(o.records, rank + 1, ranks); ++i) {
+                const T x = item_kind<T>::make(o.seed, i);
                 w.push(x);
                 input_sum.add(x);
             }
         }
         w.finish();
-        if (o.keep_input) export_records(input, o.out + "/input-" + std::to_string(rank), nullptr);
+        if (o.keep_input)
+            export_records(input, o.out + "/input-" + std::to_string(rank),
+                           static_cast<fd::part_validator<T, less>*>(nullptr));
     });
     const std::uint64_t records = fd::all_sum(c, input.size());
     fd::distributed_sort_config config;
@@ -364,15 +383,14 @@ void run_dsort(const dsort_options& o) {
     config.threads = o.threads;
     config.release_input = true;
     const fd::distributed_sort_report report =
-        o.baseline ? baseline_sort(c, input, config)
-                   : fd::distributed_sort(c, input, output, config, fd::record_less());
-    fd::part_validator check;
+        o.baseline ? baseline_sort(c, input, config) : fd::distributed_sort(c, input, output, config, less());
+    fd::part_validator<T, less> check;
     fd::agree_on_failure(c, "output file",
                          [&] { export_records(o.baseline ? input : output, part, &check); });
     const fd::validation_result v =
-        fd::validate_parts(c, check.summary(), records, fd::all_sum(c, input_sum.value()));
+        fd::validate_parts<T, less>(c, check.summary(), records, fd::all_sum(c, input_sum.value()));
     const std::vector<std::vector<rank_figures>> all =
-        fd::all_gather_items(c, std::vector<rank_figures>{figures_of(report)});
+        fd::all_gather_items(c, std::vector<rank_figures>{figures_of(report, sizeof(T))});
     if (rank == 0) {
         std::vector<rank_figures> per_rank;
         for (const auto& one : all)
@@ -380,6 +398,53 @@ void run_dsort(const dsort_options& o) {
         print_report(o, records, per_rank, v, b, memory, net);
     }
     if (!v.ok) throw error("dsort: the output in " + o.out + " failed validation: " + v.problems.front());
+}
+
+//! Prints the failure `e` as main() would, naming the rank, and returns main()'s exit status for it.
+int report_failure(const std::exception& e, int rank, int ranks) {
+    const std::string who =
+        ranks > 1 ? "flashxxl: error: rank " + std::to_string(rank) + ": " : "flashxxl: error: ";
+    std::cerr << who << e.what() << "\n";
+    if (const auto* space = dynamic_cast<const out_of_space*>(&e))
+        std::cerr << "flashxxl: hint: " << out_of_space_hint(*space) << "\n";
+    std::cerr.flush();
+    const bool usage = dynamic_cast<const config_error*>(&e) || dynamic_cast<const input_error*>(&e);
+    return usage ? 2 : 1;
+}
+
+//! run_dsort after MPI is up.
+void run_checked(const dsort_options& o, fd::mpi_communicator& world) {
+    const fd::network_model net{o.net_gbit * 1e9 / 8, o.net_latency_us * 1e-6};
+    fd::metered_communicator c(world, net);
+    if (o.input.empty() == (o.records == 0))
+        throw config_error(
+            "dsort: give --records N (generated input) or --input DIR (DIR/input-R per rank), one of them");
+    if (o.baseline && o.keep_input)
+        throw config_error("dsort: --baseline sorts the input in place; leave out --keep-input");
+    if (o.type == item_kind<fd::sort_record>::name)
+        run_typed<fd::sort_record>(o, c, net);
+    else if (o.type == item_kind<std::uint64_t>::name)
+        run_typed<std::uint64_t>(o, c, net);
+    else
+        throw config_error("dsort --type '" + o.type + "' (expected records or u64)");
+}
+
+} // namespace
+
+void run_dsort(const dsort_options& o) {
+    fd::mpi_session_scope mpi(nullptr, nullptr);
+    fd::mpi_communicator world;
+    try {
+        run_checked(o, world);
+    } catch (const std::exception& e) {
+        // Every rank says why before MPI ends: the ranks learn of a failure at the same agreement
+        // and print at once, and the pause keeps the first to exit from having mpirun stop the
+        // others before they printed. (A rank failing alone, outside an agreement, is stopped by
+        // mpirun when it exits, as before.)
+        const int status = report_failure(e, world.rank(), world.size());
+        if (world.size() > 1) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        throw reported_failure{status};
+    }
 }
 
 } // namespace flashxxl::cli

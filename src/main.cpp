@@ -18,6 +18,7 @@
 #include "invocation.hpp"
 #include "option_checks.hpp"
 #include "out_of_space_hint.hpp"
+#include "reported_failure.hpp"
 #include "stxxl_messages.hpp"
 
 namespace {
@@ -103,6 +104,8 @@ int main(int argc, char** argv) {
             for (const std::string& line : flashxxl::cli::did_you_mean(app, argc, argv))
                 std::cerr << line << "\n";
         return code == 0 ? exit_success : exit_usage_error;
+    } catch (const flashxxl::cli::reported_failure& f) { // printed by the command (dsort: on every rank)
+        return f.exit_status;
     } catch (const flashxxl::config_error& e) { // options, configs, experiment files, model parameters
         std::cerr << "flashxxl: error: " << e.what() << "\n";
         return exit_usage_error;

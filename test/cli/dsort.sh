@@ -43,9 +43,21 @@ cmp -s "$work/all1" "$work/allf" && echo "ok   --input output is byte-identical 
     { echo "FAIL --input output differs"; fail=1; }
 head -c 150 "$work/in1" > "$work/in4/input-3"
 out=$(run 4 "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" --out "$work/torn" --input "$work/in4" 2>&1); rc=$?
-if [ "$rc" -ne 0 ] && grep -q "input-3' holds 150 bytes, not a whole number of 100-byte records" <<<"$out" &&
+if [ "$rc" -ne 0 ] && grep -q "input-3' holds 150 bytes, not a whole number of 100-byte items" <<<"$out" &&
     grep -q "rank 3 failed" <<<"$out"; then echo "ok   --input with a torn record: every rank stops, the file named"
 else echo "FAIL --input with a torn record: exit $rc"; echo "$out" | head -5; fail=1; fi
+# --type u64: 8-byte integers, the same bytes for -np 1 and 3, sorted as numbers.
+for p in 1 3; do
+    check "--type u64 -np $p" 0 "validation: ok \(200000 records" run $p "$bin" dsort --config "$work/rank.cfg" \
+        "${opts[@]}" --type u64 --records 200000 --out "$work/u$p"
+done
+if cmp -s <(cat "$work/u1"/part-*) <(cat "$work/u3"/part-*) && python3 - "$work/u3" <<'PY'
+import struct, sys, glob
+data = b"".join(open(f, "rb").read() for f in sorted(glob.glob(sys.argv[1] + "/part-*")))
+keys = struct.unpack("<%dQ" % (len(data) // 8), data)
+assert len(keys) == 200000 and all(a <= b for a, b in zip(keys, keys[1:]))
+PY
+then echo "ok   --type u64: byte-identical for -np 1 and 3, ascending as numbers"; else echo "FAIL --type u64 output"; fail=1; fi
 # The JSON: every rank reads its data twice and writes it twice (in Br pages of 40 records), plus the
 # selection's pages and the Br page at the start of each piece (P x Q x R pages: the two-pass
 # condition's overhead, a few percent at this size); exchange volume = input volume.

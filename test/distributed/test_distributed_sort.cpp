@@ -36,7 +36,7 @@ flashxxl::machine rank_machine(const std::string& size) {
 struct rank_outcome {
     std::vector<fd::sort_record> output;
     fd::distributed_sort_report report;
-    fd::part_summary summary;
+    fd::part_summary<> summary;
     std::string error;
 };
 
@@ -81,7 +81,7 @@ run_result sort_in_process(std::uint64_t n, int ranks, std::uint64_t memory,
                 config.blocks = b;
                 config.threads = 1;
                 mine.report = fd::distributed_sort(c, input, output, config, fd::record_less());
-                fd::part_validator check;
+                fd::part_validator<> check;
                 for (flashxxl::vector<fd::sort_record>::stream_reader in(output); !in.empty(); ++in) {
                     mine.output.push_back(*in);
                     check.add(*in);
@@ -199,7 +199,7 @@ TEST(RecordValidator, FindsDisorderAcrossRanksAndAMissingRecord) {
     for (int r = 0; r < 2; ++r)
         threads.emplace_back([&, r] {
             fd::in_process_communicator c(group, r);
-            fd::part_validator v;
+            fd::part_validator<> v;
             // Rank 0 gets the upper half, rank 1 the lower half but its first record: out of order, one
             // missing.
             if (r == 0)
