@@ -55,7 +55,7 @@ export STXXLLOGFILE=/dev/null STXXLERRLOGFILE=/dev/null
 # The tests run under ThreadSanitizer (./run.sh test): those that start threads of their own.
 TSAN_TESTS="container_test_parallel_merge container_test_sorter_threads container_test_sorter_workers
 device_test_emulated_file tl_test_tl_randomized tl_test_translation_layer tl_test_tl_determinism
-characterize_test_queue_depth"
+characterize_test_queue_depth distributed_test_multisequence_selection distributed_test_distributed_sort"
 
 case "${1:-run}" in
 run)
