@@ -44,6 +44,7 @@ void register_dsort_command(CLI::App& app) {
                     "items: records (100 bytes, 10-byte keys compared as unsigned bytes) or u64 (8-byte "
                     "unsigned integers, native byte order in the files)")
         ->capture_default_str();
+    cmd->add_flag("--force", o->force, "replace existing DIR/part-R and DIR/input-R files");
     cmd->add_flag("--keep-input", o->keep_input, "also write each rank's generated input as DIR/input-R");
     cmd->add_flag("--baseline", o->baseline,
                   "sort with the single-process flashxxl::sort instead (one rank): the reference of "

@@ -17,6 +17,7 @@ struct dsort_options {
     std::string type = "records"; // records (100 bytes, 10-byte keys) or u64 (8-byte integers)
     std::string out;
     bool keep_input = false;
+    bool force = false;    // replace existing part-R / input-R
     bool baseline = false; // flashxxl::sort in one process instead (the benchmark's reference)
     std::uint64_t seed = 1;
     std::size_t threads = 0;

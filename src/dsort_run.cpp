@@ -106,6 +106,19 @@ template <class T, class Check> void export_records(vector<T>& v, const std::str
         throw io_failure("dsort: writing '" + path + "' failed: " + std::strerror(ok ? errno : e));
 }
 
+//! Refuses an output path that exists (a file flashxxl cannot tell from a user's: the parts are
+//! raw records) unless `force`; never anything but a regular file.
+void refuse_to_replace(const std::string& path, bool force) {
+    std::error_code ec;
+    const auto st = std::filesystem::symlink_status(path, ec);
+    if (ec || !std::filesystem::exists(st)) return;
+    if (!std::filesystem::is_regular_file(st))
+        throw refused_output("dsort --out: '" + path + "' exists and is not a regular file; remove it");
+    if (!force)
+        throw refused_output("dsort --out: '" + path +
+                             "' exists; remove it, choose another --out, or give --force");
+}
+
 //! Appends the records of the plain file `path` (raw 100-byte records, as part-R and input-R) to
 //! `w`, adding each to `sum`. input_error naming the file when it is missing or not whole records.
 template <class T>
@@ -353,6 +366,8 @@ void run_typed(const dsort_options& o, fd::metered_communicator& c, const fd::ne
         std::error_code ec;
         std::filesystem::create_directories(o.out, ec); // another rank may create it at the same time
         check_writable_directory(o.out, "dsort --out");
+        refuse_to_replace(o.out + "/part-" + std::to_string(rank), o.force);
+        if (o.keep_input) refuse_to_replace(o.out + "/input-" + std::to_string(rank), o.force);
     });
     const std::string part = o.out + "/part-" + std::to_string(rank);
     // The input: this rank's share of the global sequence, on its machine (role stream), not measured.

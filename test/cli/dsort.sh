@@ -88,6 +88,12 @@ out=$(run 2 "$bin" dsort "${opts[@]}" "${gen[@]}" --config "$work/rank-%r.cfg" -
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "out of space on device 'ssd'" <<<"$out" && grep -q "rank 1 failed" <<<"$out"; then
     echo "ok   a rank out of space: both ranks stop with an error (exit $rc)"
 else echo "FAIL out of space on rank 1: exit $rc"; echo "$out" | head -8; fail=1; fi
+# An existing part is not replaced without --force, on every rank.
+out=$(run 2 "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" "${gen[@]}" --out "$work/np2" 2>&1); rc=$?
+if [ "$rc" -ne 0 ] && grep -q "part-0' exists; remove it, choose another --out, or give --force" <<<"$out"; then
+    echo "ok   existing parts are refused without --force"; else echo "FAIL existing parts: exit $rc"; fail=1; fi
+check "--force replaces them" 0 "validation: ok" run 2 "$bin" dsort --config "$work/rank.cfg" "${opts[@]}" "${gen[@]}" \
+    --out "$work/np2" --force
 # Usage: one of --records and --input, and --out, are required.
 check "--records or --input is required" 2 "give --records N \(generated input\) or --input DIR" "$bin" dsort --out "$work/x"
 check "--out is required" 2 "out is required" "$bin" dsort --records 10
