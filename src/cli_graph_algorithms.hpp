@@ -29,10 +29,10 @@ struct cli_bfs_visitor : bfs_visitor {
 } // namespace flashxxl::cli
 
 namespace flashxxl {
-extern template bfs_result mm_bfs<cli::cli_bfs_visitor, void>(machine&, csr_graph&, std::uint64_t,
+extern template bfs_result mm_bfs<cli::cli_bfs_visitor, void>(machine&, csr_graph&, const memory_budget&,
                                                               const block_sizes&, std::uint64_t,
                                                               cli::cli_bfs_visitor&, const mm_bfs_options&);
-extern template bfs_result mr_bfs<cli::cli_bfs_visitor, void>(machine&, csr_graph&, std::uint64_t,
+extern template bfs_result mr_bfs<cli::cli_bfs_visitor, void>(machine&, csr_graph&, const memory_budget&,
                                                               const block_sizes&, std::uint64_t,
                                                               cli::cli_bfs_visitor&, const mr_bfs_options&);
 extern template std::unique_ptr<csr_graph>

@@ -2,7 +2,7 @@
 #include "cli_graph_algorithms.hpp"
 
 namespace flashxxl {
-template bfs_result mr_bfs<cli::cli_bfs_visitor, void>(machine&, csr_graph&, std::uint64_t,
+template bfs_result mr_bfs<cli::cli_bfs_visitor, void>(machine&, csr_graph&, const memory_budget&,
                                                        const block_sizes&, std::uint64_t,
                                                        cli::cli_bfs_visitor&, const mr_bfs_options&);
 } // namespace flashxxl

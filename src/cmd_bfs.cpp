@@ -27,7 +27,7 @@ namespace {
 
 struct bfs_options : graph_command_options {
     std::string algo = "mm";
-    std::uint64_t mu = 0, seed = 1, source = 0;
+    std::uint64_t mu = 0, seed = 1;
     std::uint64_t cache_ranks = mm_bfs_options{}.frontier_ranks;
     std::string mr_adjacency = to_string(mr_bfs_options{}.adjacency);
     std::string cut_clusters = mm_bfs_options{}.complete_straddling_clusters ? "complete" : "reread";
@@ -158,41 +158,34 @@ void register_bfs_command(CLI::App& app) {
         app.add_subcommand("bfs", "external BFS (Mehlhorn-Meyer mm or Munagala-Ranade mr) with RDV, WRV and "
                                   "modelled time per device and role, per phase (csr, preprocessing, bfs)");
     auto o = std::make_shared<bfs_options>();
-    add_machine_options(cmd, o->choice);
-    cmd->add_option("graph", o->graph, std::string("the graph: ") + graph_spec_help())->required();
-    cmd->add_option("--algo", o->algo, "mm (Mehlhorn-Meyer) or mr (Munagala-Ranade)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"mm", "mr"}));
-    add_block_size_options(cmd, o->br, o->bw, o->memory, "memory budget M of each phase (IEC units)");
-    cmd->add_option("--mu", o->mu, "mm: target cluster size in nodes (0: sqrt(Br / (12 x log2 |V|)))")
-        ->capture_default_str();
-    cmd->add_option("--seed", o->seed, "mm: seed of the master choice")->capture_default_str();
-    cmd->add_option(
-           "--cache-ranks", o->cache_ranks,
-           "mm: ranks of nearness to the frontier by which the cache of neighbouring clusters keeps them "
-           "(1: near or far; 0: first come)")
-        ->capture_default_str()
-        ->check(whole_number(0, 254));
-    cmd->add_option(
-           "--cut-clusters", o->cut_clusters,
-           "mm: a cluster that a read's first or last block boundary cuts: complete (the read takes "
-           "the blocks that complete it while the cache could hold the whole cluster file) or reread "
-           "(it is read with both its blocks when requested)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"complete", "reread"}));
-    cmd->add_option(
-           "--mr-adjacency", o->mr_adjacency,
-           "mr: how each level's adjacency lists are read: automatic (per level, the cheaper way by the "
-           "devices' models), random (through the graph's page caches) or scan (one sequential scan)")
-        ->capture_default_str();
-    cmd->add_option("--source", o->source, "BFS source node")->capture_default_str();
-    cmd->add_option(
-           "--out", o->out,
-           "write `node level parent` lines (discovery order) to this file, after a `# flashxxl bfs --out:` "
-           "line; an existing file only if an earlier --out wrote it, or with --force")
-        ->check(non_empty_path("a file"));
-    add_plot_options(cmd, *o);
-    add_report_flags(cmd, o->json, o->no_progress);
+    graph_option_texts texts{"memory budget M of each phase (IEC units)", "BFS source node",
+                             "`node level parent` lines (discovery order)"};
+    add_graph_command_options(cmd, *o, texts, [&] {
+        cmd->add_option("--algo", o->algo, "mm (Mehlhorn-Meyer) or mr (Munagala-Ranade)")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"mm", "mr"}));
+        cmd->add_option("--mu", o->mu, "mm: target cluster size in nodes (0: sqrt(Br / (12 x log2 |V|)))")
+            ->capture_default_str();
+        cmd->add_option("--seed", o->seed, "mm: seed of the master choice")->capture_default_str();
+        cmd->add_option(
+               "--cache-ranks", o->cache_ranks,
+               "mm: ranks of nearness to the frontier by which the cache of neighbouring clusters keeps them "
+               "(1: near or far; 0: first come)")
+            ->capture_default_str()
+            ->check(whole_number(0, 254));
+        cmd->add_option(
+               "--cut-clusters", o->cut_clusters,
+               "mm: a cluster that a read's first or last block boundary cuts: complete (the read takes "
+               "the blocks that complete it while the cache could hold the whole cluster file) or reread "
+               "(it is read with both its blocks when requested)")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"complete", "reread"}));
+        cmd->add_option(
+               "--mr-adjacency", o->mr_adjacency,
+               "mr: how each level's adjacency lists are read: automatic (per level, the cheaper way by the "
+               "devices' models), random (through the graph's page caches) or scan (one sequential scan)")
+            ->capture_default_str();
+    });
     cmd->callback([o] { run(*o); });
 }
 

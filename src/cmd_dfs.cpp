@@ -29,7 +29,6 @@ namespace {
 
 struct dfs_cli_options : graph_command_options {
     std::string variant = "separate";
-    std::uint64_t source = 0;
     double cache_share = 0;
 };
 
@@ -94,8 +93,8 @@ void run(const dfs_cli_options& o) {
     vis.lines = out.get();
     vis.bar = &bar;
     dfs_run r;
-    // The translation layers' buffers and maps are held from the machine's start: charged to
-    // M in both phases (as bfs does), so the CSR build gets M less them.
+    // The translation layers' buffers and maps are held from the machine's start: taken off M
+    // once (usable_memory), for both phases (as bfs does).
     const std::uint64_t tl_memory = translation_layer_memory(m);
     const std::uint64_t need = std::max(csr_build_min_memory(blocks), dfs_min_memory(blocks)) + tl_memory;
     require_memory("dfs", memory, need, o.memory, blocks, tl_memory);
@@ -103,11 +102,12 @@ void run(const dfs_cli_options& o) {
     r.bw = blocks.bw;
     bar.update(0, "building CSR");
     phase_meter meter(m, "csr");
-    auto g = build_csr(m, memory - tl_memory, blocks, *source, memory / 8);
+    const memory_budget usable = usable_memory(m, memory);
+    auto g = build_csr(m, usable.bytes(), blocks, *source, memory / 8);
     r.phases.push_back(meter.finish());
     r.csr = g->build_stats();
     vis.nodes = g->node_count() ? g->node_count() : 1;
-    r.dfs = dfs(m, *g, memory, blocks, o.source, vis, dopts);
+    r.dfs = dfs(m, *g, usable, blocks, o.source, vis, dopts);
     for (const phase_stats& p : r.dfs.phases)
         r.phases.push_back(p);
     bar.finish();
@@ -165,32 +165,22 @@ void register_dfs_command(CLI::App& app) {
         "dfs", "external DFS (visited marks + stack, seeds/001 Section 4) with RDV, WRV and "
                "modelled time per device and role, per phase (csr, dfs)");
     auto o = std::make_shared<dfs_cli_options>();
-    add_machine_options(cmd, o->choice);
-    cmd->add_option("graph", o->graph, std::string("the graph: ") + graph_spec_help())->required();
-    cmd->add_option("--variant", o->variant,
-                    "separate (one mark byte per node in its own vector) or with-nodes (a mark in a 24-byte "
-                    "record per node that also holds its adjacency range)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"separate", "with-nodes"}));
-    add_block_size_options(cmd, o->br, o->bw, o->memory,
-                           "memory budget M of each phase (IEC units); the graph's caches get M/8 more");
-    cmd->add_option(
-           "--cache-share", o->cache_share,
-           "cap the marks' page cache at this share of their structure (0: all of M left; 0.5: seeds/001's "
-           "\"cache at most half of an external memory data structure\")")
-        ->capture_default_str()
-        ->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--source", o->source, "DFS source node (other components follow from nodes 0, 1, ...)")
-        ->capture_default_str();
-    cmd->add_option(
-           "--out", o->out,
-           "write `d node time parent` (discovery; a root is its own parent) and `f node time` (finish) "
-           "lines in event order to this file, after a `# flashxxl dfs --out:` line; an existing file only "
-           "if "
-           "an earlier --out wrote it, or with --force")
-        ->check(non_empty_path("a file"));
-    add_plot_options(cmd, *o);
-    add_report_flags(cmd, o->json, o->no_progress);
+    graph_option_texts texts{"memory budget M of each phase (IEC units); the graph's caches get M/8 more",
+                             "DFS source node (other components follow from nodes 0, 1, ...)",
+                             "`d node time parent` (discovery; a root is its own parent) and `f node time` "
+                             "(finish) lines in event order"};
+    add_graph_command_options(cmd, *o, texts, [&] {
+        cmd->add_option("--variant", o->variant,
+                        "separate (one mark byte per node in its own vector) or with-nodes (a mark in a "
+                        "24-byte record per node that also holds its adjacency range)")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"separate", "with-nodes"}));
+        cmd->add_option("--cache-share", o->cache_share,
+                        "cap the marks' page cache at this share of their structure (0: all of M left; 0.5: "
+                        "seeds/001's \"cache at most half of an external memory data structure\")")
+            ->capture_default_str()
+            ->check(CLI::Range(0.0, 1.0));
+    });
     cmd->callback([o] { run(*o); });
 }
 

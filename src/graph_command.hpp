@@ -15,10 +15,12 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/bfs_result.hpp"
 #include "flashxxl/graph/csr_graph.hpp"
+#include "flashxxl/graph/graph_source.hpp"
 #include "flashxxl/block_sizes.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/safe_output.hpp"
 #include "flashxxl/units.hpp"
+#include "common_options.hpp"
 #include "machine_options.hpp"
 #include "option_checks.hpp"
 #include "plot_output.hpp"
@@ -30,6 +32,7 @@ struct graph_command_options {
     machine_choice choice;
     std::string graph;
     std::string br, bw, memory = "256MiB"; // br, bw empty: the device's (resolve_block_sizes)
+    std::uint64_t source = 0;
     std::string out;
     std::string plot; // --plot DIR
     bool force = false;
@@ -43,6 +46,32 @@ inline void add_plot_options(CLI::App* cmd, graph_command_options& o) {
         ->check(non_empty_path("a directory for the charts"));
     cmd->add_flag("--force", o.force,
                   "with --plot or --out: replace files flashxxl did not write (never the input graph)");
+}
+
+//! What the options of add_graph_command_options say that differs between the commands.
+struct graph_option_texts {
+    std::string memory; //!< --memory's help
+    std::string source; //!< --source's help
+    std::string out;    //!< what --out writes ("`node level parent` lines (discovery order)")
+};
+
+//! The options every graph command takes, set up once: the machine options, the graph, --br /
+//! --bw / --memory, --source, --out, --plot / --force, --json / --no-progress. `add_own` adds the
+//! command's own options after the graph and block sizes, where --help lists them.
+template <class AddOwn>
+void add_graph_command_options(CLI::App* cmd, graph_command_options& o, const graph_option_texts& texts,
+                               AddOwn add_own) {
+    add_machine_options(cmd, o.choice);
+    cmd->add_option("graph", o.graph, std::string("the graph: ") + graph_spec_help())->required();
+    add_own();
+    add_block_size_options(cmd, o.br, o.bw, o.memory, texts.memory);
+    cmd->add_option("--source", o.source, texts.source)->capture_default_str();
+    cmd->add_option("--out", o.out,
+                    "write " + texts.out + " to this file, after a `# flashxxl " + cmd->get_name() +
+                        " --out:` line; an existing file only if an earlier --out wrote it, or with --force")
+        ->check(non_empty_path("a file"));
+    add_plot_options(cmd, o);
+    add_report_flags(cmd, o.json, o.no_progress);
 }
 
 //! Chart `name`-phases of --plot DIR: per phase, each device's modelled busy time stacked, and

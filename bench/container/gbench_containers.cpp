@@ -476,7 +476,7 @@ void bm_stack(benchmark::State& state, const block_sizes& b) {
     bool ok = true;
     io_meter io(m);
     for (auto _ : state) {
-        stack_type s(m, stack_type::memory_usage(b), b);
+        stack_type s(m, stack_type::min_memory(b), b);
         for (std::uint64_t i = 0; i < n; ++i)
             s.push(i);
         for (std::uint64_t i = n; i-- > 0;) {
@@ -499,7 +499,7 @@ void bm_queue(benchmark::State& state, const block_sizes& b) {
     bool ok = true;
     io_meter io(m);
     for (auto _ : state) {
-        queue_type q(m, queue_type::memory_usage(b), b);
+        queue_type q(m, queue_type::min_memory(b), b);
         for (std::uint64_t i = 0; i < n; ++i)
             q.push(i);
         for (std::uint64_t i = 0; i < n; ++i) {

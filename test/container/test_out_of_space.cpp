@@ -238,7 +238,7 @@ TEST(out_of_space, stack_unchanged) {
     for (std::uint64_t bytes : {8 * KiB, 2 * small.bw}) {
         SCOPED_TRACE("device of " + std::to_string(bytes) + " bytes");
         machine m = machine_of(bytes);
-        stack<std::uint64_t> s(m, stack<std::uint64_t>::memory_usage(small), small);
+        stack<std::uint64_t> s(m, stack<std::uint64_t>::min_memory(small), small);
         std::uint64_t pushed = 0;
         const std::string what = out_of_space_of([&] {
             for (; pushed < 10 * s.half_items(); ++pushed)
@@ -257,7 +257,7 @@ TEST(out_of_space, queue_unchanged) {
     for (std::uint64_t bytes : {8 * KiB, 2 * small.bw}) {
         SCOPED_TRACE("device of " + std::to_string(bytes) + " bytes");
         machine m = machine_of(bytes);
-        queue<std::uint64_t> q(m, queue<std::uint64_t>::memory_usage(small), small);
+        queue<std::uint64_t> q(m, queue<std::uint64_t>::min_memory(small), small);
         std::uint64_t pushed = 0;
         const std::string what = out_of_space_of([&] {
             for (; pushed < 10 * q.buffer_items(); ++pushed)

@@ -89,12 +89,12 @@ template <class T, class S> void stack_matches_std_stack(const block_sizes& b, b
     flashxxl_test::alloc_tracker::start();
     std::int64_t peak = 0;
     {
-        S s = make<S>(m, S::memory_usage(b), b, legacy, role::hot);
+        S s = make<S>(m, S::min_memory(b), b, legacy, role::hot);
         flashxxl_test::alloc_tracker::stop(); // the reference stack is not ours to count
         EXPECT_EQ(s.blocks(), b);
         const std::uint64_t ops = legacy ? 12000 : std::max<std::uint64_t>(12000, 3 * s.half_items());
         random_ops<S, std::stack<T>, T>(m, s, ref, 11, false, ops);
-        EXPECT_LE(s.account().peak(), S::memory_usage(b));
+        EXPECT_LE(s.account().peak(), S::min_memory(b));
         while (!ref.empty()) {
             ASSERT_TRUE(s.top() == ref.top());
             s.pop();
@@ -104,7 +104,7 @@ template <class T, class S> void stack_matches_std_stack(const block_sizes& b, b
         EXPECT_THROW(s.pop(), invalid_request);
         peak = flashxxl_test::alloc_tracker::peak();
     }
-    EXPECT_LE(peak, std::int64_t(S::memory_usage(b) + 4096));
+    EXPECT_LE(peak, std::int64_t(S::min_memory(b) + 4096));
     device_stats st = flashxxl_test::total_stats(m);
     const io_counters& c = st.of(role::hot);
     EXPECT_GT(c.write_ops, 2u);
@@ -117,11 +117,11 @@ template <class T, class Q> void queue_matches_std_queue(const block_sizes& b, b
     machine m = flashxxl_test::tiny_machine();
     std::queue<T> ref;
     {
-        Q q = make<Q>(m, Q::memory_usage(b), b, legacy, role::hot);
+        Q q = make<Q>(m, Q::min_memory(b), b, legacy, role::hot);
         EXPECT_EQ(q.blocks(), b);
         const std::uint64_t ops = legacy ? 12000 : std::max<std::uint64_t>(12000, 3 * q.buffer_items());
         random_ops<Q, std::queue<T>, T>(m, q, ref, 12, true, ops);
-        EXPECT_LE(q.account().peak(), Q::memory_usage(b));
+        EXPECT_LE(q.account().peak(), Q::min_memory(b));
         while (!ref.empty()) {
             ASSERT_TRUE(q.front() == ref.front());
             q.pop();
@@ -140,7 +140,7 @@ template <class T, class Q> void queue_matches_std_queue(const block_sizes& b, b
 
 template <class Q> void small_queue_does_no_io(const block_sizes& b, bool legacy) {
     machine m = flashxxl_test::tiny_machine();
-    Q q = make<Q>(m, Q::memory_usage(b), b, legacy, role::hot);
+    Q q = make<Q>(m, Q::min_memory(b), b, legacy, role::hot);
     for (int round = 0; round < 100; ++round) {
         for (std::uint64_t i = 0; i < 100; ++i)
             q.push(i);
@@ -152,7 +152,7 @@ template <class Q> void small_queue_does_no_io(const block_sizes& b, bool legacy
 
 template <class Q> void long_queue_streams_through_the_device(const block_sizes& b, bool legacy) {
     machine m = flashxxl_test::tiny_machine();
-    Q q = make<Q>(m, Q::memory_usage(b), b, legacy, role::hot);
+    Q q = make<Q>(m, Q::min_memory(b), b, legacy, role::hot);
     const std::uint64_t n = 10 * q.buffer_items() + 123;
     for (std::uint64_t i = 0; i < n; ++i)
         q.push(i);
@@ -166,7 +166,7 @@ template <class Q> void long_queue_streams_through_the_device(const block_sizes&
 template <class S, class Q> void out_of_space_then_recover(const block_sizes& b, bool legacy) {
     machine m = machine_of(3 * b.bw); // three Bw extents
     {
-        S s = make<S>(m, S::memory_usage(b), b, legacy, role::hot);
+        S s = make<S>(m, S::min_memory(b), b, legacy, role::hot);
         std::uint64_t pushed = 0;
         EXPECT_THROW(
             {
@@ -180,7 +180,7 @@ template <class S, class Q> void out_of_space_then_recover(const block_sizes& b,
     }
     EXPECT_EQ(m.dev(0).allocator().used_bytes(), 0u);
     {
-        Q q = make<Q>(m, Q::memory_usage(b), b, legacy, role::hot);
+        Q q = make<Q>(m, Q::min_memory(b), b, legacy, role::hot);
         std::uint64_t pushed = 0;
         EXPECT_THROW(
             {
@@ -248,18 +248,21 @@ TEST(stack_queue, out_of_space_then_recover) {
 // zero-argument forms (seeds/001's 128 KiB / 16 MiB).
 TEST(stack_queue, static_memory_helpers_follow_the_block_sizes) {
     const block_sizes odd(12 * KiB, 36 * KiB), seeds;
-    EXPECT_EQ(stack<std::uint64_t>::memory_usage(odd), 72 * KiB);
-    EXPECT_EQ(stack<std::uint64_t>::memory_usage(), 2 * seeds.bw);
-    EXPECT_EQ(stack<std::uint64_t>::memory_usage(small_blocks{}), 2 * bw);
-    EXPECT_EQ(queue<std::uint64_t>::memory_usage(odd), 72 * KiB + 24 * KiB);
-    EXPECT_EQ(queue<std::uint64_t>::memory_usage(), 2 * seeds.bw + 2 * seeds.br);
-    EXPECT_EQ(queue<std::uint64_t>::memory_usage(small_blocks{}), 2 * bw + 2 * br);
+    EXPECT_EQ(stack<std::uint64_t>::min_memory(odd), 72 * KiB);
+    EXPECT_EQ(stack<std::uint64_t>::min_memory(), 2 * seeds.bw);
+    EXPECT_EQ(stack<std::uint64_t>::min_memory(small_blocks{}), 2 * bw);
+    EXPECT_EQ(queue<std::uint64_t>::min_memory(odd), 72 * KiB + 24 * KiB);
+    EXPECT_EQ(queue<std::uint64_t>::min_memory(), 2 * seeds.bw + 2 * seeds.br);
+    EXPECT_EQ(queue<std::uint64_t>::min_memory(small_blocks{}), 2 * bw + 2 * br);
+    // What they hold does not grow with the budget: memory_usage(M, b) is the minimum for any M.
+    EXPECT_EQ(stack<std::uint64_t>::memory_usage(64 * MiB, odd), 72 * KiB);
+    EXPECT_EQ(queue<std::uint64_t>::memory_usage(64 * MiB, odd), 72 * KiB + 24 * KiB);
     machine m = flashxxl_test::tiny_machine();
-    stack<item<40>> s(m, stack<item<40>>::memory_usage(odd), odd);
-    EXPECT_EQ(s.account().peak(), stack<item<40>>::memory_usage(odd));
+    stack<item<40>> s(m, stack<item<40>>::min_memory(odd), odd);
+    EXPECT_EQ(s.account().peak(), stack<item<40>>::min_memory(odd));
     EXPECT_EQ(s.half_items(), 3u * (12 * KiB / 40));
-    queue<item<40>> q(m, queue<item<40>>::memory_usage(odd), odd);
-    EXPECT_EQ(q.account().peak(), queue<item<40>>::memory_usage(odd));
+    queue<item<40>> q(m, queue<item<40>>::min_memory(odd), odd);
+    EXPECT_EQ(q.account().peak(), queue<item<40>>::min_memory(odd));
     EXPECT_EQ(q.buffer_items(), 3u * (12 * KiB / 40));
 }
 
@@ -270,13 +273,13 @@ TEST(stack_queue, default_sizes_come_from_the_device_or_from_blocks) {
                                           "placement=single device=ssd\n",
                                           "blocks.cfg");
     const block_sizes odd(12 * KiB, 36 * KiB);
-    stack<std::uint64_t> s(m, stack<std::uint64_t>::memory_usage(odd));
+    stack<std::uint64_t> s(m, stack<std::uint64_t>::min_memory(odd));
     EXPECT_EQ(s.blocks(), odd);
-    queue<std::uint64_t> q(m, queue<std::uint64_t>::memory_usage(odd));
+    queue<std::uint64_t> q(m, queue<std::uint64_t>::min_memory(odd));
     EXPECT_EQ(q.blocks(), odd);
-    stack<std::uint64_t> ls(m, stack<std::uint64_t>::memory_usage(small_blocks{}), small_blocks{});
+    stack<std::uint64_t> ls(m, stack<std::uint64_t>::min_memory(small_blocks{}), small_blocks{});
     EXPECT_EQ(ls.blocks(), block_sizes(br, bw));
-    queue<std::uint64_t> lq(m, queue<std::uint64_t>::memory_usage(small_blocks{}), small_blocks{});
+    queue<std::uint64_t> lq(m, queue<std::uint64_t>::min_memory(small_blocks{}), small_blocks{});
     EXPECT_EQ(lq.blocks(), block_sizes(br, bw));
 }
 
@@ -312,8 +315,8 @@ TEST(stack_queue, io_shapes_at_a_non_power_of_two_pair) {
     using T = item<40>; // padded: 12 KiB / 40 bytes leaves 8 bytes per page
     const block_sizes b(12 * KiB, 36 * KiB);
     machine m = flashxxl_test::tiny_machine();
-    stack<T> s(m, stack<T>::memory_usage(b), b);
-    queue<T> q(m, queue<T>::memory_usage(b), b);
+    stack<T> s(m, stack<T>::min_memory(b), b);
+    queue<T> q(m, queue<T>::min_memory(b), b);
     std::stack<T> sref;
     std::queue<T> qref;
     std::mt19937 rng(9);

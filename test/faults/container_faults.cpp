@@ -93,7 +93,7 @@ TEST_F(container_faults, the_shim_is_preloaded) {
 // A fresh device places the buffers' extents one after the other from byte 0.
 TEST_F(container_faults, queue_refuses_every_use_after_a_failed_write) {
     {
-        queue<std::uint64_t> q(m, queue<std::uint64_t>::memory_usage(small), small);
+        queue<std::uint64_t> q(m, queue<std::uint64_t>::min_memory(small), small);
         const std::uint64_t per_buffer = q.buffer_items();
         for (std::uint64_t i = 0; i < per_buffer; ++i)
             q.push(i);
@@ -119,7 +119,7 @@ TEST_F(container_faults, queue_refuses_every_use_after_a_failed_write) {
 // later use, instead of taking the head from the write buffer out of order.
 TEST_F(container_faults, queue_refuses_every_use_after_a_failed_read) {
     {
-        queue<std::uint64_t> q(m, queue<std::uint64_t>::memory_usage(small), small);
+        queue<std::uint64_t> q(m, queue<std::uint64_t>::min_memory(small), small);
         const std::uint64_t n = 4 * q.buffer_items();
         for (std::uint64_t i = 0; i < n; ++i)
             q.push(i);
@@ -147,7 +147,7 @@ TEST_F(container_faults, queue_refuses_every_use_after_a_failed_read) {
 // be retried once the device works.
 TEST_F(container_faults, stack_is_unchanged_by_a_failed_spill_or_read_back) {
     {
-        stack<std::uint64_t> s(m, stack<std::uint64_t>::memory_usage(small), small);
+        stack<std::uint64_t> s(m, stack<std::uint64_t>::min_memory(small), small);
         const std::uint64_t half = s.half_items();
         std::uint64_t next = 0;
         for (; next < 4 * half; ++next)

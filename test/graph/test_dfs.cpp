@@ -161,7 +161,7 @@ TEST(dfs, translation_layer_memory_counts_against_the_budget) {
     dfs_result r = dfs(m, *g, dfs_min_memory(b) + tl + 8192, b, 0);
     EXPECT_EQ(r.visited, 6u);
     EXPECT_EQ(r.tl_memory, tl);
-    EXPECT_EQ(r.marks_cache, dfs_min_memory(b) + 8192 - stack<detail::dfs_frame>::memory_usage(b));
+    EXPECT_EQ(r.marks_cache, dfs_min_memory(b) + 8192 - stack<detail::dfs_frame>::min_memory(b));
 }
 
 TEST(dfs, cache_share_caps_the_marks_cache_and_rejects_a_cap_below_the_minimum) {

@@ -149,7 +149,7 @@ TEST_P(dfs_memory, half_caches_stay_within_m) {
             measured r = run_dfs(tl, side, memory, o);
             EXPECT_EQ(r.res.marks_cache,
                       std::min(dfs_marks_bytes(marks, side * side) / 2,
-                               memory - stack<detail::dfs_frame>::memory_usage(dfs_blocks)));
+                               memory - stack<detail::dfs_frame>::min_memory(dfs_blocks)));
             expect_within(r, o, side * side);
         }
     }

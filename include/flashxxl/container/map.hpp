@@ -24,6 +24,7 @@
 #include "flashxxl/saturating.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/memory_budget.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 
@@ -136,8 +137,11 @@ public:
 
     //! Memory kept aside from M for bookkeeping other than the sub-block cache's.
     static constexpr std::uint64_t reserve(std::uint64_t memory) { return 64 * KiB + memory / 64; }
-    //! The map holds at most M in buffers and bookkeeping.
-    static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
+    //! Memory a map with budget M and block sizes `b` holds at most in buffers and bookkeeping:
+    //! all of M.
+    static std::uint64_t memory_usage(const memory_budget& memory, const block_sizes&) {
+        return memory.bytes();
+    }
     //! The smallest M accepted with block sizes `b`: three node frames and the staging block
     //! (4 Bw), four cached sub-blocks, the reserve.
     static std::uint64_t min_memory(const block_sizes& b) {
@@ -181,11 +185,19 @@ public:
 
     //! An empty map on machine `m` with budget `memory` and block sizes `b`, its nodes of role
     //! `r`. config_error when `b` breaks a rule of block_sizes, when a node cannot hold 4
-    //! entries, or when the budget is below min_memory(b).
-    map(machine& m, std::uint64_t memory, const block_sizes& b, Cmp cmp = Cmp(), role r = role::static_data)
-        : machine_(&m), memory_(memory), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
-          leaf_layout_(blocks_, "leaf"), inner_layout_(blocks_, "inner"),
-          frame_count_(plan_frames(memory, blocks_)), slot_count_(plan_slots(memory, blocks_, frame_count_)),
+    //! entries, or when the budget is below min_memory(b). Its account rolls up into the
+    //! budget's (memory_budget::account).
+    map(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
+        role r = role::static_data)
+        : machine_(&m), memory_(budget.bytes()), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
+          leaf_layout_(blocks_, "leaf"), inner_layout_(blocks_, "inner"), account_(budget.account()),
+          frame_count_(plan_frames((budget.require(min_memory(blocks_), "flashxxl::map",
+                                                   "three node frames and a staging block of Bw, four Br "
+                                                   "sub-blocks, " +
+                                                       blocks_.describe()),
+                                    memory_),
+                                   blocks_)),
+          slot_count_(plan_slots(memory_, blocks_, frame_count_)),
           cache_(slot_count_, blocks_.br, &account_) {
         staging_ = aligned_buffer(blocks_.bw, &account_);
         frames_.resize(frame_count_);
@@ -194,8 +206,8 @@ public:
         frame_of_.reserve(frame_count_);
     }
     //! The same with the block sizes of the device role `r` is placed on.
-    map(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::static_data)
-        : map(m, memory, m.block_sizes_for(r), std::move(cmp), r) {}
+    map(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::static_data)
+        : map(m, budget, m.block_sizes_for(r), std::move(cmp), r) {}
     map(const map&) = delete;
     map& operator=(const map&) = delete;
     //! Drops everything without writing: the nodes' extents go back to their devices.

@@ -25,6 +25,7 @@
 #include "flashxxl/io/block_reader.hpp"
 #include "flashxxl/io/block_writer.hpp"
 #include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/memory_budget.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
@@ -80,7 +81,10 @@ public:
 
     //! Memory set aside from M for bookkeeping (selection trees, array directory, requests).
     static constexpr std::uint64_t reserve(std::uint64_t memory) { return 16 * 1024 + memory / 64; }
-    static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
+    //! Memory a queue with budget M and block sizes `b` holds at most: all of M.
+    static std::uint64_t memory_usage(const memory_budget& memory, const block_sizes&) {
+        return memory.bytes();
+    }
     //! Bound on the external arrays' directories for `items` items queued, held besides M:
     //! one 48-byte segment record per Bw written, counted four times (the inputs and the
     //! output of a merge, vector slack). For Bw = 16 MiB that is 12 bytes per MiB queued.
@@ -101,10 +105,15 @@ public:
     //! A queue with budget `memory` (bytes of buffers and bookkeeping) and block sizes `b`,
     //! writing its external arrays under role `r`. config_error when `b` breaks a rule of
     //! block_sizes, when an item does not fit in one Br block, or when the budget is below
-    //! min_memory(b).
-    priority_queue(machine& m, std::uint64_t memory, const block_sizes& b, Cmp cmp = Cmp(),
+    //! min_memory(b). Its account rolls up into the budget's (memory_budget::account).
+    priority_queue(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
                    role r = role::hot)
-        : machine_(&m), memory_(memory), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r) {
+        : machine_(&m), memory_(budget.bytes()), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
+          account_(budget.account()) {
+        budget.require(min_memory(blocks_), "flashxxl::priority_queue",
+                       std::string("a 2 x Bw writer, 4 reader slots and a small insertion heap, Br = ") +
+                           format_bytes(double(blocks_.br)) + ", Bw = " + format_bytes(double(blocks_.bw)));
+        const std::uint64_t memory = memory_;
         (void)block_layout<T>(blocks_.br); // config_error when an item does not fit in one read block
         std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
         if (usable < buffer_floor(blocks_))
@@ -133,8 +142,8 @@ public:
         rebuild_tree();
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
-    priority_queue(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::hot)
-        : priority_queue(m, memory, m.block_sizes_for(r), std::move(cmp), r) {}
+    priority_queue(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::hot)
+        : priority_queue(m, budget, m.block_sizes_for(r), std::move(cmp), r) {}
     priority_queue(const priority_queue&) = delete;
     priority_queue& operator=(const priority_queue&) = delete;
     ~priority_queue() = default; // readers wait for their requests; their segments give the extents back

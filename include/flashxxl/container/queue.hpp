@@ -14,6 +14,7 @@
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/block_reader.hpp"
 #include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/memory_budget.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
@@ -29,7 +30,8 @@ namespace flashxxl {
 //! Br and Bw are the run-time block_sizes given to the constructor (or, without them, those of
 //! the device the role is placed on; a compile-time blocks<Br, Bw>{} converts to block_sizes).
 //!
-//! Memory: memory_usage(b) = 2 x Bw + 2 x Br. T must be trivially copyable; it need not be
+//! Memory: a queue holds 2 x Bw + 2 x Br whatever its budget (memory_usage(M, b)); the budget
+//! must cover that (min_memory(b)). T must be trivially copyable; it need not be
 //! default-constructible. Not thread-safe.
 //!
 //! Failures: a push whose buffer finds no extent (out_of_space, naming the device, the role and
@@ -41,29 +43,30 @@ public:
     using value_type = T;
     using layout_type = block_layout<T>;
 
-    //! Memory a queue with block sizes `b` holds: two Bw buffers and the reader's two Br blocks.
-    static std::uint64_t memory_usage(const block_sizes& b) {
+    //! The least budget a queue with block sizes `b` accepts: two Bw buffers and the reader's
+    //! two Br blocks.
+    static std::uint64_t min_memory(const block_sizes& b) {
         return 2 * b.bw + block_reader<T>::memory_usage(b, 1);
     }
-    //! memory_usage(b) for seeds/001's sizes (128 KiB / 16 MiB).
-    static std::uint64_t memory_usage() { return memory_usage(block_sizes()); }
+    //! min_memory(b) for seeds/001's sizes (128 KiB / 16 MiB).
+    static std::uint64_t min_memory() { return min_memory(block_sizes()); }
+    //! Memory a queue with budget M and block sizes `b` holds: its buffers, however large M is.
+    static std::uint64_t memory_usage(const memory_budget&, const block_sizes& b) { return min_memory(b); }
 
     //! An empty queue on machine `m` whose extents have role `r`, with block sizes `b`
     //! (config_error when they break a rule of block_sizes, an item does not fit in Br, or the
-    //! budget is below memory_usage(b)).
-    queue(machine& m, std::uint64_t memory, const block_sizes& b, role r = role::hot)
+    //! budget is below min_memory(b)). `memory` may name an account the queue's rolls up into.
+    queue(machine& m, const memory_budget& memory, const block_sizes& b, role r = role::hot)
         : machine_(&m), role_(r), blocks_((b.validate(), b)), layout_(b.br),
           per_block_(layout_.items_per_block()), buffer_items_(b.reads_per_write() * per_block_),
-          reader_(m, r, b, &account_, 1) {
-        if (memory < memory_usage(b))
-            throw config_error("flashxxl::queue: memory budget " + format_bytes(double(memory)) +
-                               " is below the " + format_bytes(double(memory_usage(b))) +
-                               " it needs (2 x Bw + 2 x Br, " + b.describe() + ")");
+          account_(memory.account()), reader_(m, r, b, &account_, 1) {
+        memory.require(min_memory(b), "flashxxl::queue", "2 x Bw + 2 x Br, " + b.describe());
         for (auto& buf : buffers_)
             buf = aligned_buffer(b.bw, &account_);
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
-    queue(machine& m, std::uint64_t memory, role r = role::hot) : queue(m, memory, m.block_sizes_for(r), r) {}
+    queue(machine& m, const memory_budget& memory, role r = role::hot)
+        : queue(m, memory, m.block_sizes_for(r), r) {}
     queue(const queue&) = delete;
     queue& operator=(const queue&) = delete;
     //! Waits for the write in flight; its extent (and the reader's) go back with the members.

@@ -9,6 +9,7 @@
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/memory_budget.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl {
@@ -33,15 +34,15 @@ namespace detail {
 
 //! sort()'s work; sort() names itself in an out_of_space from it.
 template <class T, class Cmp>
-sort_report sort_vector(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratch, std::size_t threads) {
+sort_report sort_vector(vector<T>& v, Cmp cmp, const memory_budget& budget, role scratch,
+                        std::size_t threads) {
     using sorter_type = sorter<T, Cmp>;
     const block_sizes b = v.blocks();
     const std::uint64_t streams = sort_stream_memory<T>(b);
-    const std::uint64_t minimum = streams + sorter_type::min_memory(b);
-    if (memory < minimum)
-        throw config_error("flashxxl::sort: memory budget " + format_bytes(double(memory)) +
-                           " is below the minimum " + format_bytes(double(minimum)) + " for " + b.describe());
-    memory_account account;
+    budget.require(streams + sorter_type::min_memory(b), "flashxxl::sort",
+                   "its input reader, output writer and a sorter for " + b.describe());
+    const std::uint64_t memory = budget.bytes();
+    memory_account account(budget.account());
     sort_report report;
     report.items = v.size();
     sorter_type s(v.get_machine(), memory - streams, b, std::move(cmp), scratch, &account);
@@ -76,7 +77,8 @@ sort_report sort_vector(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratc
 } // namespace detail
 
 //! Sorts `v` by `cmp` using at most `memory` bytes of buffers (besides the vector's own cache,
-//! which is written back and emptied first): the input is read once to form runs (role
+//! which is written back and emptied first; the input reader and output writer included,
+//! charged to the budget's account when it has one): the input is read once to form runs (role
 //! `scratch` by default), the runs are merged as by sorter, and the result is written back into
 //! the vector with Bw writes. The sorter uses the vector's block sizes (v.blocks()) and
 //! `threads` threads (0: default_threads(), see sorter::set_threads). Throws config_error if
@@ -91,14 +93,14 @@ sort_report sort_vector(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratc
 //! leaves the vector as it was. An out_of_space names the device, the role and the structure
 //! ("flashxxl::sorter in flashxxl::sort", "flashxxl::vector in flashxxl::sort").
 template <class T, class Cmp>
-sort_report sort(vector<T>& v, Cmp cmp, std::uint64_t memory, role scratch = role::scratch,
+sort_report sort(vector<T>& v, Cmp cmp, const memory_budget& memory, role scratch = role::scratch,
                  std::size_t threads = 0) {
     return rethrow_out_of_space_in(
         "flashxxl::sort", [&] { return detail::sort_vector(v, std::move(cmp), memory, scratch, threads); });
 }
 
 //! sort(v, std::less<T>(), memory).
-template <class T> sort_report sort(vector<T>& v, std::uint64_t memory) {
+template <class T> sort_report sort(vector<T>& v, const memory_budget& memory) {
     return sort(v, std::less<T>(), memory);
 }
 

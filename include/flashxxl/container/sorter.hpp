@@ -24,6 +24,7 @@
 #include "flashxxl/io/block_writer.hpp"
 #include "flashxxl/io/forecast_prefetcher.hpp"
 #include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/memory_budget.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
@@ -83,8 +84,11 @@ public:
 
     //! Memory set aside from M for bookkeeping (merge tree, directories, request objects).
     static constexpr std::uint64_t reserve(std::uint64_t memory) { return 16 * 1024 + memory / 64; }
-    //! Memory a sorter with budget M holds at most in buffers and bookkeeping.
-    static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
+    //! Memory a sorter with budget M and block sizes `b` holds at most in buffers and
+    //! bookkeeping: all of M.
+    static std::uint64_t memory_usage(const memory_budget& memory, const block_sizes&) {
+        return memory.bytes();
+    }
     //! Bound on the run directory for `items` items, held besides M: one 48-byte segment record
     //! per Bw written and one key (sizeof(T)) per Br written, counted four times (old and new
     //! level during a merge, vector slack). For Br = 128 KiB, Bw = 16 MiB and 8-byte items that
@@ -119,13 +123,19 @@ public:
     }
 
     //! A sorter with budget `memory` (bytes of buffers, see memory_usage) and block sizes `b`,
-    //! writing its runs under role `r`; its buffers are charged to `account` (its own when
-    //! nullptr). config_error when `b` breaks a rule of block_sizes, when an item does not fit
-    //! in one Br block, or when the budget is below min_memory(b).
-    sorter(machine& m, std::uint64_t memory, const block_sizes& b, Cmp cmp = Cmp(), role r = role::scratch,
-           memory_account* account = nullptr)
-        : machine_(&m), memory_(memory), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
-          account_(account ? account : &own_account_) {
+    //! writing its runs under role `r`; its buffers are charged to `account` when given (which
+    //! then has to be the sorter's alone: small_sorter shares it), else to its own account,
+    //! which rolls up into the budget's (memory_budget::account). config_error when `b` breaks a
+    //! rule of block_sizes, when an item does not fit in one Br block, or when the budget is below
+    //! min_memory(b).
+    sorter(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
+           role r = role::scratch, memory_account* account = nullptr)
+        : machine_(&m), memory_(budget.bytes()), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
+          own_account_(budget.account()), account_(account ? account : &own_account_) {
+        budget.require(min_memory(blocks_), "flashxxl::sorter",
+                       std::string("two Bw write buffers and a merge pool of 4 Br, Br = ") +
+                           format_bytes(double(blocks_.br)) + ", Bw = " + format_bytes(double(blocks_.bw)));
+        const std::uint64_t memory = memory_;
         const std::uint64_t br = blocks_.br, bw = blocks_.bw;
         (void)layout_type(br); // config_error when an item does not fit in one read block
         std::uint64_t usable = memory > reserve(memory) ? memory - reserve(memory) : 0;
@@ -143,9 +153,9 @@ public:
         final_fan_in_ = fan_in_for(final_buffers_);
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
-    sorter(machine& m, std::uint64_t memory, Cmp cmp = Cmp(), role r = role::scratch,
+    sorter(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::scratch,
            memory_account* account = nullptr)
-        : sorter(m, memory, m.block_sizes_for(r), std::move(cmp), r, account) {}
+        : sorter(m, budget, m.block_sizes_for(r), std::move(cmp), r, account) {}
     sorter(const sorter&) = delete;
     sorter& operator=(const sorter&) = delete;
     ~sorter() { clear_noexcept(); }

@@ -12,6 +12,7 @@
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/memory_budget.hpp"
 #include "flashxxl/io/memory_charge.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/role.hpp"
@@ -33,10 +34,20 @@ template <class T> class spillable_list {
 public:
     using external_list = vector<T>;
 
+    //! A list with budget `memory` and block sizes `b` (the position every container takes
+    //! them in), charging an account of its own that rolls up into the budget's.
+    spillable_list(machine& m, const memory_budget& memory, const block_sizes& b)
+        : machine_(&m), blocks_(b), memory_(memory.bytes()), own_account_(memory.account()),
+          account_(&own_account_), charge_(account_, 0) {}
+    //! A list whose memory is charged to `account` directly (shared with its owner's other
+    //! structures, as MM_BFS's hot pool shares one).
     spillable_list(machine& m, const block_sizes& b, std::uint64_t memory, memory_account& account)
         : machine_(&m), blocks_(b), memory_(memory), account_(&account), charge_(&account, 0) {}
     spillable_list(const spillable_list&) = delete;
     spillable_list& operator=(const spillable_list&) = delete;
+
+    //! The account the list's memory is charged to.
+    const memory_account& account() const { return *account_; }
 
     //! Memory one cursor over a spilled list holds.
     static std::uint64_t cursor_memory(const block_sizes& b) {
@@ -185,6 +196,7 @@ private:
     machine* machine_;
     block_sizes blocks_;
     std::uint64_t memory_;
+    memory_account own_account_; // unused when the list charges its owner's account
     memory_account* account_;
     std::vector<T> mem_;
     memory_charge charge_;

@@ -12,6 +12,7 @@
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/memory_budget.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
@@ -27,7 +28,8 @@ namespace flashxxl {
 //! Br and Bw are the run-time block_sizes given to the constructor (or, without them, those of
 //! the device the role is placed on; a compile-time blocks<Br, Bw>{} converts to block_sizes).
 //!
-//! Memory: memory_usage(b) = 2 x Bw (the budget passed to the constructor must cover it).
+//! Memory: a stack holds 2 x Bw whatever its budget (memory_usage(M, b)); the budget must cover
+//! that (min_memory(b)).
 //! T must be trivially copyable; it need not be default-constructible. Not thread-safe.
 //!
 //! Failures leave the stack as it was: a push whose spill finds no extent (out_of_space) or
@@ -40,27 +42,27 @@ public:
     using value_type = T;
     using layout_type = block_layout<T>;
 
-    //! Memory a stack with block sizes `b` holds: two halves of Bw.
-    static std::uint64_t memory_usage(const block_sizes& b) { return 2 * b.bw; }
-    //! memory_usage(b) for seeds/001's sizes (128 KiB / 16 MiB).
-    static std::uint64_t memory_usage() { return memory_usage(block_sizes()); }
+    //! The least budget a stack with block sizes `b` accepts: two halves of Bw.
+    static std::uint64_t min_memory(const block_sizes& b) { return 2 * b.bw; }
+    //! min_memory(b) for seeds/001's sizes (128 KiB / 16 MiB).
+    static std::uint64_t min_memory() { return min_memory(block_sizes()); }
+    //! Memory a stack with budget M and block sizes `b` holds: its two halves, however large M is.
+    static std::uint64_t memory_usage(const memory_budget&, const block_sizes& b) { return min_memory(b); }
 
     //! An empty stack on machine `m` whose spilled halves have role `r`, with block sizes `b`
     //! (config_error when they break a rule of block_sizes, an item does not fit in Br, or the
-    //! budget is below memory_usage(b)).
-    stack(machine& m, std::uint64_t memory, const block_sizes& b, role r = role::hot)
+    //! budget is below min_memory(b)). `memory` may name an account the stack's rolls up into.
+    stack(machine& m, const memory_budget& memory, const block_sizes& b, role r = role::hot)
         : machine_(&m), role_(r), blocks_((b.validate(), b)), layout_(b.br),
           per_block_(layout_.items_per_block()), blocks_per_half_(b.reads_per_write()),
-          half_items_(blocks_per_half_ * per_block_) {
-        if (memory < memory_usage(b))
-            throw config_error("flashxxl::stack: memory budget " + format_bytes(double(memory)) +
-                               " is below the " + format_bytes(double(memory_usage(b))) +
-                               " it needs (2 x Bw, " + b.describe() + ")");
+          half_items_(blocks_per_half_ * per_block_), account_(memory.account()) {
+        memory.require(min_memory(b), "flashxxl::stack", "2 x Bw, " + b.describe());
         for (half& h : halves_)
             h.buf = aligned_buffer(b.bw, &account_);
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
-    stack(machine& m, std::uint64_t memory, role r = role::hot) : stack(m, memory, m.block_sizes_for(r), r) {}
+    stack(machine& m, const memory_budget& memory, role r = role::hot)
+        : stack(m, memory, m.block_sizes_for(r), r) {}
     stack(const stack&) = delete;
     stack& operator=(const stack&) = delete;
     ~stack() = default; // no I/O is ever in flight between calls; spilled extents go back with spilled_

@@ -19,6 +19,7 @@
 #include "flashxxl/io/block_reader.hpp"
 #include "flashxxl/io/fast_divisor.hpp"
 #include "flashxxl/io/memory_account.hpp"
+#include "flashxxl/memory_budget.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/io/span_append.hpp"
 #include "flashxxl/machine/machine.hpp"
@@ -40,8 +41,11 @@ namespace flashxxl {
 //! use the stream_reader (Br reads with prefetch) and stream_writer (Bw writes).
 //!
 //! Memory: the budget M given to the constructor covers a Bw staging buffer, the page frames
-//! and the page map (memory_usage(M) == M; at least min_memory(b)). Readers and writers hold
-//! their own buffers (their memory_usage(b)). T must be trivially copyable; it needs a default
+//! and the page map (memory_usage(M, b) == M; at least min_memory(b)). Readers and writers hold
+//! their own buffers (their memory_usage(b)), charged to the account given to them or, without
+//! one, to the vector's (which rolls up into the budget's): a stream_writer (2 Bw) takes the
+//! place of the cache, whose buffers it frees while it is alive, so the vector's peak stays
+//! within max(M, 2 Bw); a stream_reader (2 Br) is held beside the cache. T must be trivially copyable; it needs a default
 //! constructor only for resize(n) without a value. Not thread-safe; a stream_writer or
 //! stream_reader must be the only user of the vector while it is alive.
 //!
@@ -75,8 +79,12 @@ public:
     }
     //! min_memory(b) for seeds/001's sizes (128 KiB / 16 MiB).
     static std::uint64_t min_memory() { return min_memory(block_sizes()); }
-    //! Memory a vector with budget M holds at most (all of it: staging, frames, page map).
-    static constexpr std::uint64_t memory_usage(std::uint64_t memory) { return memory; }
+    //! Memory a vector with budget M and block sizes `b` holds at most: all of M (staging,
+    //! frames, page map); its stream readers and writers hold theirs besides (their
+    //! memory_usage(b)).
+    static std::uint64_t memory_usage(const memory_budget& memory, const block_sizes&) {
+        return memory.bytes();
+    }
 
     class reference;
     class iterator;
@@ -86,20 +94,19 @@ public:
 
     //! An empty vector on machine `m` whose groups have role `r`, with block sizes `b`
     //! (config_error when they break a rule of block_sizes or an item does not fit in Br).
-    vector(machine& m, std::uint64_t memory, const block_sizes& b, role r = role::stream)
-        : machine_(&m), role_(r), memory_(memory), blocks_((b.validate(), b)), layout_(b.br),
+    //! `memory` may name an account the vector's own rolls up into (memory_budget).
+    vector(machine& m, const memory_budget& memory, const block_sizes& b, role r = role::stream)
+        : machine_(&m), role_(r), memory_(memory.bytes()), blocks_((b.validate(), b)), layout_(b.br),
           items_per_page_(layout_.items_per_block()), pages_per_group_(b.reads_per_write()),
           items_per_group_(items_per_page_ * pages_per_group_), page_shift_(shift_of(items_per_page_)),
-          page_divisor_(items_per_page_) {
-        if (memory < min_memory(b))
-            throw config_error("flashxxl::vector: memory budget " + format_bytes(double(memory)) +
-                               " is below the minimum " + format_bytes(double(min_memory(b))) +
-                               " (one Bw = " + format_size(b.bw) +
-                               " staging buffer and two Br = " + format_size(b.br) + " pages)");
-        frame_count_ = (memory - b.bw - 4096) / (b.br + frame_overhead);
+          page_divisor_(items_per_page_), account_(memory.account()) {
+        memory.require(min_memory(b), "flashxxl::vector",
+                       "one Bw = " + format_size(b.bw) + " staging buffer and two Br = " + format_size(b.br) +
+                           " pages");
+        frame_count_ = (memory_ - b.bw - 4096) / (b.br + frame_overhead);
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
-    vector(machine& m, std::uint64_t memory, role r = role::stream)
+    vector(machine& m, const memory_budget& memory, role r = role::stream)
         : vector(m, memory, m.block_sizes_for(r), r) {}
     vector(const vector&) = delete;
     vector& operator=(const vector&) = delete;
@@ -304,7 +311,7 @@ public:
         }
         explicit stream_reader(vector& v, size_type first = 0, size_type last = size_type(-1),
                                std::size_t prefetch = 1, memory_account* account = nullptr)
-            : reader_(*v.machine_, v.role_, v.blocks_, account, prefetch) {
+            : reader_(*v.machine_, v.role_, v.blocks_, account ? account : &v.account_, prefetch) {
             v.failed_.check("flashxxl::vector::stream_reader");
             v.flush();
             if (last > v.size_) last = v.size_;
@@ -358,9 +365,10 @@ public:
             v.failed_.check("flashxxl::vector::stream_writer");
             v.flush();
             v.drop_cache();
+            v.release_cache_buffers(); // the writer's buffers take their place
             const std::uint64_t br = v.blocks_.br;
             for (auto& s : slots_)
-                s.buf = aligned_buffer(v.blocks_.bw, account);
+                s.buf = aligned_buffer(v.blocks_.bw, account ? account : &v.account_);
             group_ = v.size_ / v.items_per_group_;
             fill_ = v.size_ % v.items_per_group_;
             if (fill_ > 0) {
@@ -673,6 +681,13 @@ private:
             fr = frame{};
         page_map_.clear();
         last_page_ = no_page;
+    }
+
+    //! Frees the (dropped) cache's buffers; ensure_buffers() allocates them again when needed.
+    void release_cache_buffers() {
+        staging_ = aligned_buffer();
+        frames_buf_ = aligned_buffer();
+        frames_.clear();
     }
 
     machine* machine_;

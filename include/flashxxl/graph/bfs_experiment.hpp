@@ -90,16 +90,18 @@ bfs_experiment_result run_bfs_experiment(machine& m, any_edge_source& source, co
                            format_bytes(double(bfs_experiment_min_memory(b, o.mm.cluster_blocks))) +
                            " that " + b.describe() + describe_cluster_blocks(b, o.mm.cluster_blocks) +
                            " need");
-    r.memory = o.memory - r.tl_memory;
+    // Taken off once here; mm_bfs and mr_bfs see a budget net of it and do not take it again.
+    const memory_budget usable = usable_memory(o.memory, r.tl_memory, "the translation layers");
+    r.memory = usable.bytes();
     phase_meter meter(m, "csr");
     auto g = build_csr(m, r.memory, b, source, r.memory / 8);
     phase_stats csr_phase = meter.finish();
     r.csr = g->build_stats();
     if (o.on_graph) o.on_graph(*g);
     if (o.algo == "mm")
-        r.bfs = mm_bfs(m, *g, r.memory, b, o.source, vis, o.mm);
+        r.bfs = mm_bfs(m, *g, usable, b, o.source, vis, o.mm);
     else
-        r.bfs = mr_bfs(m, *g, r.memory, b, o.source, vis, o.mr);
+        r.bfs = mr_bfs(m, *g, usable, b, o.source, vis, o.mr);
     r.bfs.phases.insert(r.bfs.phases.begin(), csr_phase);
     return r;
 }

@@ -106,7 +106,7 @@ static_assert(sizeof(detail::dfs_node_record) == 24, "dfs_marks_bytes assumes 24
 //! Memory dfs needs at least with block sizes `b` (besides the graph's page caches and the
 //! machine's translation layers, translation_layer_memory(), which dfs also charges to M).
 inline std::uint64_t dfs_min_memory(const block_sizes& b) {
-    return stack<detail::dfs_frame>::memory_usage(b) +
+    return stack<detail::dfs_frame>::min_memory(b) +
            std::max(vector<detail::dfs_node_record>::min_memory(b), vector<std::uint8_t>::min_memory(b));
 }
 
@@ -115,8 +115,7 @@ inline std::uint64_t dfs_min_memory(const block_sizes& b) {
 //! config_error (naming the sizes) when the cap is below the vector's minimum.
 inline std::uint64_t dfs_marks_cache(std::uint64_t memory, const block_sizes& b, std::uint64_t nodes,
                                      const dfs_options& opts, std::uint64_t tl_memory = 0) {
-    const std::uint64_t left =
-        memory - std::min(memory, stack<detail::dfs_frame>::memory_usage(b) + tl_memory);
+    const std::uint64_t left = memory - std::min(memory, stack<detail::dfs_frame>::min_memory(b) + tl_memory);
     if (opts.cache_share == 0) return left;
     std::ostringstream share;
     share << opts.cache_share;
@@ -139,8 +138,8 @@ inline std::uint64_t dfs_marks_cache(std::uint64_t memory, const block_sizes& b,
 namespace detail {
 //! dfs without its failure context (dfs() adds it).
 template <class Visitor>
-dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                   Visitor& vis, const dfs_options& opts) {
+dfs_result dfs_run(machine& m, csr_graph& g, const memory_budget& budget, const block_sizes& b,
+                   std::uint64_t source, Visitor& vis, const dfs_options& opts) {
     using frame_stack = stack<detail::dfs_frame>;
     using mark_vector = vector<std::uint8_t>;
     using node_vector = vector<detail::dfs_node_record>;
@@ -150,7 +149,11 @@ dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_s
     if (source >= n)
         throw config_error("dfs: source " + std::to_string(source) +
                            " is not a node (|V| = " + std::to_string(n) + ")");
-    const std::uint64_t tl_memory = translation_layer_memory(m);
+    // M as the whole run sees it: a budget net of the machine's overhead (usable_memory) gets it
+    // back here, so that dfs takes it off once either way.
+    const std::uint64_t tl_memory =
+        budget.machine_overhead_deducted() ? budget.machine_overhead() : translation_layer_memory(m);
+    const std::uint64_t memory = budget.bytes() + (budget.machine_overhead_deducted() ? tl_memory : 0);
     if (memory < dfs_min_memory(b) + tl_memory)
         throw config_error(
             "dfs: memory budget " + format_bytes(double(memory)) + " is below the minimum " +
@@ -163,15 +166,15 @@ dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_s
     std::unique_ptr<mark_vector> marks;
     std::unique_ptr<node_vector> nodes;
     // The stream writer that fills the marks' structure (gone before the stack comes).
-    memory_account filler;
+    memory_account filler(budget.account());
     if (opts.marks == dfs_marks::separate) {
-        marks = std::make_unique<mark_vector>(m, marks_memory, b, role::hot);
+        marks = std::make_unique<mark_vector>(m, budget.part(marks_memory), b, role::hot);
         mark_vector::stream_writer w(*marks, &filler); // resize(n, 0)'s fast path, counted
         for (std::uint64_t v = 0; v < n; ++v)
             w.push(0);
         w.finish();
     } else {
-        nodes = std::make_unique<node_vector>(m, marks_memory, b, role::hot);
+        nodes = std::make_unique<node_vector>(m, budget.part(marks_memory), b, role::hot);
         node_vector::stream_writer w(*nodes, &filler);
         // The offsets come in order through the graph's page cache (each Br page read once),
         // which is on top of M: a stream_reader of them would hold 2 Br of the graph's sizes
@@ -189,7 +192,7 @@ dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_s
     const auto marks_peak = [&] { return marks ? marks->account().peak() : nodes->account().peak(); };
     const std::uint64_t fill_peak = filler.peak() + marks_peak();
     phase_meter meter(m, "dfs");
-    frame_stack st(m, frame_stack::memory_usage(b), b, role::hot);
+    frame_stack st(m, budget.part(frame_stack::min_memory(b)), b, role::hot);
     std::uint64_t time = 0;
     // Marks v visited and returns its list range.
     auto visit = [&](std::uint64_t v) -> std::pair<std::uint64_t, std::uint64_t> {
@@ -256,7 +259,8 @@ dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_s
 //! one Bw group at a time: the model's O(|E| Br + |V| Bw) cost. The stack (role hot) keeps 2 Bw
 //! in memory. `memory` covers the stack, the marks' page cache (both with block sizes `b`;
 //! config_error for an invalid pair) and the memory of the machine's translation layers
-//! (translation_layer_memory(m): their segment buffers and maps); the graph's caches come on
+//! (translation_layer_memory(m): their segment buffers and maps; a budget already net of them,
+//! usable_memory(m, M), is not charged them again); the graph's caches come on
 //! top, with the graph's own sizes. options.cache_share caps the marks' cache. Starts at
 //! `source`; with options.whole_graph it then covers every other component.
 //!
@@ -272,14 +276,14 @@ dfs_result dfs_run(machine& m, csr_graph& g, std::uint64_t memory, const block_s
 //! finished among it), and every extent dfs took is given back.
 template <class Visitor,
           class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, dfs_options>::value>>
-dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-               Visitor& vis, const dfs_options& opts = {}) {
+dfs_result dfs(machine& m, csr_graph& g, const memory_budget& memory, const block_sizes& b,
+               std::uint64_t source, Visitor& vis, const dfs_options& opts = {}) {
     return rethrow_out_of_space_in("flashxxl::dfs",
                                    [&] { return detail::dfs_run(m, g, memory, b, source, vis, opts); });
 }
 
 //! dfs without a visitor.
-inline dfs_result dfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b,
+inline dfs_result dfs(machine& m, csr_graph& g, const memory_budget& memory, const block_sizes& b,
                       std::uint64_t source, const dfs_options& opts = {}) {
     dfs_visitor vis;
     return dfs(m, g, memory, b, source, vis, opts);

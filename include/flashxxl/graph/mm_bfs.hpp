@@ -34,6 +34,8 @@
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/memory_charge.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/memory_budget.hpp"
+#include "flashxxl/tl/translation_layer_memory.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl {
@@ -284,7 +286,9 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
 //! graph: build_clusters (phase "preprocessing": masters with probability 1/mu, clusters by a
 //! parallel BFS, the cluster file on role static_data), then mm_bfs_phase (phase "bfs": one
 //! random read per cluster, hot pool on role hot). Each phase's device statistics are in the
-//! result. mu defaults to default_mu(Br, |V|). `memory` bounds the buffers of each phase, which
+//! result. mu defaults to default_mu(Br, |V|). `budget` less the machine's translation layers'
+//! memory (usable_memory(m, budget), unless the caller took it off already) bounds the buffers
+//! of each phase, charged to the budget's account when opts.account names none, which
 //! use block sizes `b` (config_error for an invalid pair; the graph's page caches keep the
 //! graph's own), the cluster file's write and read buffers (of opts.cluster_blocks' Bw)
 //! included: config_error below mm_bfs_min_memory(b, opts.cluster_blocks). The cluster index
@@ -297,9 +301,13 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
 //! took, the cluster file's included, is given back.
 template <class Visitor,
           class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mm_bfs_options>::value>>
-bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                  Visitor& vis, const mm_bfs_options& opts = {}) {
+bfs_result mm_bfs(machine& m, csr_graph& g, const memory_budget& budget, const block_sizes& b,
+                  std::uint64_t source, Visitor& vis, const mm_bfs_options& given = {}) {
     b.validate();
+    const std::uint64_t memory = usable_memory(m, budget).bytes();
+    mm_bfs_options opts = given;
+    memory_account rolled_up(budget.account()); // both phases' holdings, into the budget's account
+    if (!opts.account && budget.account()) opts.account = &rolled_up;
     if (&g.get_machine() != &m) throw config_error("mm_bfs: the graph lives on another machine");
     if (source >= g.node_count())
         throw config_error("mm_bfs: source " + std::to_string(source) +
@@ -338,7 +346,7 @@ bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_si
 }
 
 //! mm_bfs without a visitor.
-inline bfs_result mm_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b,
+inline bfs_result mm_bfs(machine& m, csr_graph& g, const memory_budget& memory, const block_sizes& b,
                          std::uint64_t source, const mm_bfs_options& opts = {}) {
     bfs_visitor vis;
     return mm_bfs(m, g, memory, b, source, vis, opts);

@@ -24,6 +24,8 @@
 #include "flashxxl/graph/sorted_subtraction.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/memory_budget.hpp"
+#include "flashxxl/tl/translation_layer_memory.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl {
@@ -427,15 +429,15 @@ bfs_result mr_bfs_run(machine& m, csr_graph& g, std::uint64_t memory, const bloc
 //!   (mr_scan_chunk_pages), merged with the sorted L(t-1).
 //! res.scanned_levels says per level which way was taken.
 //!
-//! `memory` bounds every buffer of the algorithm, which use block sizes `b` (config_error for
-//! an invalid pair; the scan's chunks use the graph's own): the neighbour sorter gets all but
-//! a reader of L(t-1) and a share for streams that is the larger of the subtraction's (two
-//! level readers and a level writer) and the scan's two chunks (the chunks take what the
-//! share holds, up to a Bw each), which never live at once; config_error below
-//! mr_bfs_min_memory(b, g.blocks()). Everything is charged to opts.account when given. The
-//! graph's page caches come on top (set when it was built, with the graph's own sizes). The
-//! visitor gets discover_vertex / tree_edge / finish_level (bfs_visitor.hpp). The result's
-//! only phase is "bfs".
+//! `memory` less the machine's translation layers' memory (usable_memory(m, memory), unless the
+//! caller took it off already) bounds every buffer of the algorithm, which use block sizes `b` (config_error
+//! for an invalid pair; the scan's chunks use the graph's own): the neighbour sorter gets all but a reader of
+//! L(t-1) and a share for streams that is the larger of the subtraction's (two level readers and a level
+//! writer) and the scan's two chunks (the chunks take what the share holds, up to a Bw each), which never
+//! live at once; config_error below mr_bfs_min_memory(b, g.blocks()). Everything is charged to opts.account
+//! when given, else to an account that rolls up into the budget's. The graph's page caches come on top (set
+//! when it was built, with the graph's own sizes). The visitor gets discover_vertex / tree_edge /
+//! finish_level (bfs_visitor.hpp). The result's only phase is "bfs".
 //!
 //! Failures: a structure that finds no room throws out_of_space naming the device, the role
 //! and the structure ("... in flashxxl::mr_bfs"); that, and any other failure, ends the search:
@@ -443,22 +445,26 @@ bfs_result mr_bfs_run(machine& m, csr_graph& g, std::uint64_t memory, const bloc
 //! part of it, without its finish_level), and every extent mr_bfs took is given back.
 template <class Visitor,
           class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mr_bfs_options>::value>>
-bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                  Visitor& vis, const mr_bfs_options& opts) {
+bfs_result mr_bfs(machine& m, csr_graph& g, const memory_budget& memory, const block_sizes& b,
+                  std::uint64_t source, Visitor& vis, const mr_bfs_options& given) {
+    const std::uint64_t usable = usable_memory(m, memory).bytes();
+    mr_bfs_options opts = given;
+    memory_account rolled_up(memory.account());
+    if (!opts.account && memory.account()) opts.account = &rolled_up;
     return rethrow_out_of_space_in("flashxxl::mr_bfs",
-                                   [&] { return detail::mr_bfs_run(m, g, memory, b, source, vis, opts); });
+                                   [&] { return detail::mr_bfs_run(m, g, usable, b, source, vis, opts); });
 }
 
 //! mr_bfs with the default options (automatic adjacency, no account).
 template <class Visitor,
           class = std::enable_if_t<!std::is_same<std::remove_cv_t<Visitor>, mr_bfs_options>::value>>
-bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b, std::uint64_t source,
-                  Visitor& vis) {
+bfs_result mr_bfs(machine& m, csr_graph& g, const memory_budget& memory, const block_sizes& b,
+                  std::uint64_t source, Visitor& vis) {
     return mr_bfs(m, g, memory, b, source, vis, mr_bfs_options{});
 }
 
 //! mr_bfs without a visitor.
-inline bfs_result mr_bfs(machine& m, csr_graph& g, std::uint64_t memory, const block_sizes& b,
+inline bfs_result mr_bfs(machine& m, csr_graph& g, const memory_budget& memory, const block_sizes& b,
                          std::uint64_t source, const mr_bfs_options& opts = {}) {
     bfs_visitor vis;
     return mr_bfs(m, g, memory, b, source, vis, opts);

@@ -11,8 +11,20 @@ namespace flashxxl {
 //! Counts the bytes of the buffers one container holds (every aligned_buffer it allocates
 //! reports here), with the peak. Not a global: each container owns one. Not thread-safe (the
 //! containers are not either).
+//!
+//! An account may have a parent (a memory_budget's account): every add and remove rolls up
+//! into it, so the parent's current and peak are those of all its children together (Thrill's
+//! mem::Manager hierarchy). The parent must outlive the child.
 class memory_account {
 public:
+    memory_account() = default;
+    explicit memory_account(memory_account* parent) : parent_(parent) {}
+    memory_account(const memory_account&) = delete;
+    memory_account& operator=(const memory_account&) = delete;
+
+    //! The account this one rolls up into, or nullptr.
+    memory_account* parent() const { return parent_; }
+
     void add(std::uint64_t bytes) {
         if (reclaim_ && !reclaiming_ && current_ + bytes > limit_) {
             reclaiming_ = true;
@@ -24,8 +36,13 @@ public:
         }
         current_ += bytes;
         peak_ = std::max(peak_, current_);
+        if (parent_) parent_->add(bytes);
     }
-    void remove(std::uint64_t bytes) { current_ -= std::min(bytes, current_); }
+    void remove(std::uint64_t bytes) {
+        const std::uint64_t removed = std::min(bytes, current_);
+        current_ -= removed;
+        if (parent_) parent_->remove(removed);
+    }
     //! Bytes held now.
     std::uint64_t current() const { return current_; }
     //! The most bytes ever held at once.
@@ -46,6 +63,7 @@ public:
     void clear_reclaimer() { reclaim_ = nullptr; }
 
 private:
+    memory_account* parent_ = nullptr;
     std::uint64_t current_ = 0;
     std::uint64_t peak_ = 0;
     std::uint64_t limit_ = 0;
