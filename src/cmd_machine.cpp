@@ -12,7 +12,10 @@
 #include "flashxxl/progress_bar.hpp"
 #include "flashxxl/device/device_model.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
+#include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/machine/placement_registry.hpp"
+#include "flashxxl/machine/presets.hpp"
 #include "flashxxl/tl/tl_stats_json.hpp"
 #include "flashxxl/tl/translation_layer.hpp"
 #include "flashxxl/units.hpp"
@@ -73,6 +76,68 @@ std::vector<probe_result> probe_device(device& dev, std::uint64_t small_block, s
     return out;
 }
 
+//! The containers and algorithms that put their blocks under each role unless given another.
+const char* default_users_of(role r) {
+    switch (r) {
+    case role::static_data:
+        return "map, the BFS cluster index, the CSR graph";
+    case role::hot:
+        return "priority_queue, stack, queue, the BFS hot pool";
+    case role::scratch:
+        return "sorter, sort's runs";
+    case role::stream:
+        return "vector";
+    }
+    return "";
+}
+
+//! Per role: which devices the placement puts it on and which containers use it by default
+//! (a container given no role lands here; a constructor's role argument changes it).
+nlohmann::json describe_roles(machine& m, bool print) {
+    nlohmann::json roles = nlohmann::json::array();
+    const std::vector<placement_device> view = m.placement_view();
+    if (print) std::cout << "roles (where each container lands unless given another role):\n";
+    for (role r : all_roles) {
+        std::vector<std::string> names;
+        for (std::size_t i : m.placement().devices_for(r, view))
+            names.push_back(m.dev(i).name());
+        roles.push_back({{"role", to_string(r)}, {"devices", names}, {"default_for", default_users_of(r)}});
+        if (!print) continue;
+        std::string list;
+        for (const std::string& n : names)
+            list += (list.empty() ? "" : ", ") + n;
+        std::printf("  %-11s -> %-12s %s\n", to_string(r), list.c_str(), default_users_of(r));
+    }
+    return roles;
+}
+
+//! `flashxxl machine --list`: the machine presets, device model presets and placement policies,
+//! each printed from its one table.
+void list_choices(bool json) {
+    nlohmann::json j;
+    for (const machine_preset& p : machine_presets())
+        j["machine_presets"].push_back({{"name", p.name}, {"description", p.description}});
+    for (const model_preset_info& p : model_presets())
+        j["model_presets"].push_back({{"name", p.name}, {"description", p.description}});
+    for (const placement_entry& p : placement_policies())
+        j["placement_policies"].push_back(
+            {{"name", p.name}, {"options", p.usage}, {"description", p.description}});
+    if (json) {
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    std::cout << "machine presets (--machine NAME):\n";
+    for (const machine_preset& p : machine_presets())
+        std::printf("  %-16s %s\n", p.name.c_str(), p.description.c_str());
+    std::cout << "device model presets (model=NAME in a config line, see docs/device-models.md):\n";
+    for (const model_preset_info& p : model_presets())
+        std::printf("  %-16s %s\n", p.name.c_str(), p.description.c_str());
+    std::cout << "placement policies (placement=NAME [options] in a config, --placement NAME):\n";
+    for (const placement_entry& p : placement_policies())
+        std::printf("  %-16s %s%s%s\n", p.name.c_str(), p.usage.c_str(), p.usage.empty() ? "" : ": ",
+                    p.description.c_str());
+}
+
 void run_machine(const machine_choice& choice, bool json, bool no_progress, bool probe,
                  std::uint64_t small_block, std::uint64_t large_block, std::uint64_t volume) {
     const machine_spec spec = effective_machine_spec(choice);
@@ -83,8 +148,9 @@ void run_machine(const machine_choice& choice, bool json, bool no_progress, bool
     if (!json) {
         std::cout << "machine " << m.name() << "\n";
         std::cout << "placement " << m.describe_placement() << "\n";
-        std::cout << "devices:\n";
     }
+    j["roles"] = describe_roles(m, !json);
+    if (!json) std::cout << "devices:\n";
     for (std::size_t i = 0; i < m.device_count(); ++i) {
         device& d = m.dev(i);
         const device_spec& s = d.spec();
@@ -189,6 +255,7 @@ void register_machine_command(CLI::App& app) {
     auto choice = std::make_shared<machine_choice>();
     auto json = std::make_shared<bool>(false);
     auto no_probe = std::make_shared<bool>(false);
+    auto list = std::make_shared<bool>(false);
     auto small_block = std::make_shared<std::string>("4KiB");
     auto large_block = std::make_shared<std::string>("1MiB");
     auto volume = std::make_shared<std::string>("64MiB");
@@ -196,11 +263,13 @@ void register_machine_command(CLI::App& app) {
     auto no_progress = std::make_shared<bool>(false);
     add_report_flags(cmd, *json, *no_progress);
     cmd->add_flag("--no-probe", *no_probe, "only describe the machine");
+    cmd->add_flag("--list", *list, "list the machine presets, device model presets and placement policies");
     cmd->add_option("--small-block", *small_block, "probe block size 1 (IEC units)")->capture_default_str();
     cmd->add_option("--large-block", *large_block, "probe block size 2 (IEC units)")->capture_default_str();
     cmd->add_option("--volume", *volume, "bytes per probe pattern (capped at 4096 requests)")
         ->capture_default_str();
     cmd->callback([=] {
+        if (*list) return list_choices(*json);
         std::uint64_t small = parse_size_option("--small-block", *small_block),
                       large = parse_size_option("--large-block", *large_block),
                       vol = parse_size_option("--volume", *volume);

@@ -22,4 +22,9 @@ check "refuses a file it did not create" 2 "already exists" "$bin" machine --con
 grep -q precious "$work/hdd.img" && echo "ok   foreign file untouched" || { echo "FAIL foreign file modified"; fail=1; }
 check "placement override" 0 "random_striping" "$bin" machine --no-probe --placement random_striping
 check "bad block size" 2 "multiples of 4 KiB" "$bin" machine --small-block 1000
+check "list names every placement policy" 0 "per_role" "$bin" machine --list
+check "list names the model presets" 0 "hama-ssd-2009" "$bin" machine --list
+check "roles say where a vector lands" 0 "stream .*-> hdd +vector" "$bin" machine --no-probe
+"$bin" machine --list --json > "$work/list.json" && python3 -c "import json; d=json.load(open('$work/list.json')); assert {p['name'] for p in d['placement_policies']} >= {'flash_aware','per_role','single','random_striping'}, d; assert len(d['model_presets']) >= 3 and len(d['machine_presets']) >= 3, d" \
+    && echo "ok   --list --json has the three tables" || { echo "FAIL --list --json"; fail=1; }
 exit $fail
