@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,34 +59,67 @@ inline std::vector<fit_point> fit_points(const characterization& c) {
     return out;
 }
 
-//! The plan a model replays to predict `points`: the same steps (checked: spans resolved) with
-//! every run limited to the requests the longest measured repeat of its line issued (at most
-//! `max_requests`) instead of by time, sweeps without self-scaling up to the largest block
-//! measured on their line, and the steps no point comes from (bursts, stride and write-then-read
+//! The plan a model replays to predict `points`: the same steps (checked: spans resolved), each
+//! sweep unrolled into its fills and one `run` per pattern and block size (same line, label,
+//! seed and offsets, so the same keys), every run limited to the requests its longest measured
+//! repeat issued, at most `max_requests` and at most `max_bytes` per repeat (but 32 requests),
+//! instead of by time, and the steps no point comes from (bursts, stride and write-then-read
 //! tests) left out.
 inline std::vector<experiment_step> replay_plan(const std::vector<experiment_step>& checked,
                                                 const std::vector<fit_point>& points,
-                                                std::uint64_t max_requests) {
-    std::map<std::size_t, std::uint64_t> most_ios, largest_block;
-    for (const auto& p : points) {
-        most_ios[p.line] = std::max(most_ios[p.line], p.most_ios);
-        largest_block[p.line] = std::max(largest_block[p.line], p.block);
-    }
+                                                std::uint64_t max_requests,
+                                                std::uint64_t max_bytes = 256 * MiB) {
+    std::map<std::string, std::uint64_t> most_ios;
+    for (const auto& p : points)
+        most_ios[p.key()] = p.most_ios;
+    auto limited = [&](experiment_step s, const io_pattern& p) {
+        fit_point key;
+        key.line = s.line, key.code = p.code(), key.block = p.block;
+        if (s.has_mix) key.mix_code = s.mix.code(), key.ratio = s.ratio;
+        auto it = most_ios.find(key.key());
+        if (it == most_ios.end()) return std::optional<experiment_step>();
+        const std::uint64_t by_bytes =
+            std::max<std::uint64_t>(32, max_bytes / std::max<std::uint64_t>(p.block, 1));
+        s.kind = step_kind::run;
+        s.pattern = p;
+        s.count = std::max<std::uint64_t>(1, std::min({it->second, max_requests, by_bytes}));
+        s.time_s = 0;
+        return std::optional<experiment_step>(s);
+    };
     std::vector<experiment_step> plan;
-    for (experiment_step s : checked) {
+    for (const experiment_step& s : checked) {
         if (s.kind == step_kind::burst || s.kind == step_kind::stride || s.kind == step_kind::write_read)
             continue;
-        if (s.kind == step_kind::run || s.kind == step_kind::sweep) {
-            if (!most_ios.count(s.line)) continue; // nothing measured on it
-            s.count = std::max<std::uint64_t>(1, std::min(most_ios[s.line], max_requests));
-            s.time_s = 0;
+        if (s.kind == step_kind::run) {
+            if (auto r = limited(s, s.pattern)) plan.push_back(*r);
+            continue;
         }
-        if (s.kind == step_kind::sweep) {
-            s.self_scale = false;
-            s.to = largest_block[s.line];
-            s.max_block = s.to;
+        if (s.kind != step_kind::sweep) {
+            plan.push_back(s);
+            continue;
         }
-        plan.push_back(s);
+        for (std::uint64_t b = s.from; b <= s.max_block && b <= s.pattern.span; b *= 2) {
+            std::vector<experiment_step> runs;
+            for (const sweep_pattern& sp : s.sweep_patterns) {
+                if (sp.granularity && b < sp.granularity) continue;
+                io_pattern p;
+                p.op = sp.op;
+                p.order = sp.random ? address_order::random : address_order::ordered;
+                p.granularity = sp.granularity;
+                p.block = b;
+                p.offset = s.pattern.offset;
+                p.span = s.pattern.span;
+                if (auto r = limited(s, p)) runs.push_back(*r);
+            }
+            if (runs.empty()) continue;
+            if (s.fill_block) {
+                experiment_step fill = s;
+                fill.kind = step_kind::fill;
+                fill.pattern.block = s.fill_block;
+                plan.push_back(fill);
+            }
+            plan.insert(plan.end(), runs.begin(), runs.end());
+        }
     }
     return plan;
 }

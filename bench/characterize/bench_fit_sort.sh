@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Closes the loop: fits a device model to a real file on this machine's disk (O_DIRECT), then sorts
+# on the real file and on the fitted model and compares modelled with measured time.
+#
+# usage: bench_fit_sort.sh path/to/flashxxl [work-dir]
+#   env: SIZE=1GiB (target file)  SORT=256MiB (sort input)  TIME=0.5 (seconds per plan point)
+#        FIT=auto (--fit)  HOLDOUT=alternate (--fit-holdout)  THREADS=2 (sort threads)
+# The work dir must be on the device to measure (not tmpfs); default: next to the binary.
+#
+# 1. `characterize --file` runs a fit plan (a fill, then SR / RR / SW / RW from 4 KiB to 4 MiB) and
+#    `--fit` fits the model, printing the held-out median error (the fit sees every other block
+#    size of each pattern and predicts the rest) and writing the fitted device line (memory backing).
+# 2. `sort` runs twice on the same input: on the real file (a `direct=on` device: wall-clock I/O)
+#    and on the fitted model (modelled I/O time). Printed: the fitted model's modelled I/O time
+#    against the real run's measured I/O time (the device's summed service time) and wall time.
+set -euo pipefail
+FLASHXXL=$(readlink -f "${1:?usage: bench_fit_sort.sh path/to/flashxxl [work-dir]}")
+DIR=${2:-$(dirname "$FLASHXXL")/bench-fit-sort}
+SIZE=${SIZE:-1GiB}
+SORT=${SORT:-256MiB}
+TIME=${TIME:-0.5}
+FIT=${FIT:-auto}
+HOLDOUT=${HOLDOUT:-alternate}
+THREADS=${THREADS:-2}
+export STXXLLOGFILE=/dev/null STXXLERRLOGFILE=/dev/null
+mkdir -p "$DIR"
+cd "$DIR"
+rm -f target.img real.img fitted.cfg real.cfg fit.json fit.txt real-sort.json model-sort.json bench_fit_sort.json
+
+cat > plan.txt <<PLAN
+fill block=1MiB
+sweep patterns=SR,RR,SW,RW from=4KiB to=4MiB selfscale=no time=$TIME count=2000
+PLAN
+start=$(date +%s)
+"$FLASHXXL" characterize --file "$DIR/target.img" --size "$SIZE" --experiments plan.txt --queue-depths none \
+    --fit "$FIT" --fit-holdout "$HOLDOUT" --config-path memory --config-name fitted --fit-config fitted.cfg \
+    --no-progress --out fit-out --no-plots > fit.txt
+echo "characterize + fit: $(( $(date +%s) - start )) s"
+sed -n '/^model fit:/,/^machine config (fitted model):/p' fit.txt
+
+printf 'flash=%s,%s,syscall name=real direct=on\n' "$DIR/real.img" "$SIZE" > real.cfg
+"$FLASHXXL" sort --config real.cfg --bytes "$SORT" --threads "$THREADS" --json --quiet > real-sort.json
+"$FLASHXXL" sort --config fitted.cfg --bytes "$SORT" --threads "$THREADS" --json --quiet > model-sort.json
+rm -f real.img target.img
+
+python3 - fit-out/characterize.json real-sort.json model-sort.json <<'PY' | tee bench_fit_sort.json
+import json, sys
+fit = json.load(open(sys.argv[1]))["fit"]
+real, model = (json.load(open(p)) for p in sys.argv[2:4])
+def io_seconds(run):  # summed service time of every device (measured on a real device, modelled on a model)
+    return sum(d["stats"]["total"]["service_s"] if "total" in d["stats"] else
+               sum(r["service_s"] for r in d["stats"]["by_role"].values()) for d in run["devices"])
+real_io, real_wall = io_seconds(real), real["wall_s"]
+modelled = model["modelled_elapsed_s"]
+rows = [("held-out median error", fit["holdout_median_error"] * 100, "%"),
+        ("median error (fit on all)", fit["median_error"] * 100, "%"),
+        ("real sort: wall", real_wall, "s"),
+        ("real sort: measured I/O (service time)", real_io, "s"),
+        ("fitted model sort: modelled I/O", modelled, "s"),
+        ("modelled / measured I/O", modelled / real_io if real_io else float("nan"), "x"),
+        ("modelled / real wall", modelled / real_wall, "x")]
+print("# 2 cores, a file on this machine's disk, O_DIRECT; model", fit["model"], "(" + fit["preset"] + ")", file=sys.stderr)
+for name, v, unit in rows:
+    print(f"# {name:42s} {v:10.3f} {unit}", file=sys.stderr)
+print(json.dumps({"bench": "fit_sort", "cores": 2, "fit_model": fit["model"], "config_line": fit["config_line"],
+                  "holdout": fit["holdout"], "holdout_median_error": fit["holdout_median_error"],
+                  "median_error": fit["median_error"], "sort_bytes": real["input_bytes"],
+                  "real_wall_s": real_wall, "real_io_s": real_io, "modelled_io_s": modelled,
+                  "modelled_over_real_io": modelled / real_io if real_io else None,
+                  "modelled_over_real_wall": modelled / real_wall}, indent=2))
+PY
