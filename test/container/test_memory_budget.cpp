@@ -20,7 +20,8 @@
 #include "flashxxl/container/spillable_list.hpp"
 #include "flashxxl/container/stack.hpp"
 #include "flashxxl/container/vector.hpp"
-#include "flashxxl/memory_budget.hpp"
+#include "flashxxl/io/memory_budget.hpp"
+#include "flashxxl/io/usable_memory.hpp"
 #include "flashxxl/tl/translation_layer_memory.hpp"
 #include "flashxxl/units.hpp"
 

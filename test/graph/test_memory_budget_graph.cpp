@@ -10,7 +10,8 @@
 #include "flashxxl/graph/grid_generator.hpp"
 #include "flashxxl/graph/mm_bfs.hpp"
 #include "flashxxl/graph/mr_bfs.hpp"
-#include "flashxxl/memory_budget.hpp"
+#include "flashxxl/io/memory_budget.hpp"
+#include "flashxxl/io/usable_memory.hpp"
 #include "flashxxl/tl/translation_layer_memory.hpp"
 #include "graph/test_bfs_support.hpp"
 

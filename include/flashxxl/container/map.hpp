@@ -24,7 +24,7 @@
 #include "flashxxl/saturating.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/memory_account.hpp"
-#include "flashxxl/memory_budget.hpp"
+#include "flashxxl/io/memory_budget.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
 

@@ -25,7 +25,7 @@
 #include "flashxxl/io/block_reader.hpp"
 #include "flashxxl/io/block_writer.hpp"
 #include "flashxxl/io/memory_account.hpp"
-#include "flashxxl/memory_budget.hpp"
+#include "flashxxl/io/memory_budget.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"

@@ -9,7 +9,7 @@
 #include "flashxxl/container/vector.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/memory_account.hpp"
-#include "flashxxl/memory_budget.hpp"
+#include "flashxxl/io/memory_budget.hpp"
 #include "flashxxl/units.hpp"
 
 namespace flashxxl {

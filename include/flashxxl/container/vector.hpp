@@ -19,7 +19,7 @@
 #include "flashxxl/io/block_reader.hpp"
 #include "flashxxl/io/fast_divisor.hpp"
 #include "flashxxl/io/memory_account.hpp"
-#include "flashxxl/memory_budget.hpp"
+#include "flashxxl/io/memory_budget.hpp"
 #include "flashxxl/io/segment.hpp"
 #include "flashxxl/io/span_append.hpp"
 #include "flashxxl/machine/machine.hpp"

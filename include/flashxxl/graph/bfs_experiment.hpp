@@ -16,6 +16,7 @@
 #include "flashxxl/graph/mm_bfs.hpp"
 #include "flashxxl/graph/mr_bfs.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/io/usable_memory.hpp"
 #include "flashxxl/tl/translation_layer_memory.hpp"
 #include "flashxxl/units.hpp"
 

@@ -20,6 +20,7 @@
 #include "flashxxl/graph/edge.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/machine/machine.hpp"
+#include "flashxxl/io/usable_memory.hpp"
 #include "flashxxl/tl/translation_layer_memory.hpp"
 #include "flashxxl/units.hpp"
 

@@ -34,7 +34,8 @@
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/io/memory_charge.hpp"
 #include "flashxxl/machine/machine.hpp"
-#include "flashxxl/memory_budget.hpp"
+#include "flashxxl/io/memory_budget.hpp"
+#include "flashxxl/io/usable_memory.hpp"
 #include "flashxxl/tl/translation_layer_memory.hpp"
 #include "flashxxl/units.hpp"
 

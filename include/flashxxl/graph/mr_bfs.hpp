@@ -24,7 +24,8 @@
 #include "flashxxl/graph/sorted_subtraction.hpp"
 #include "flashxxl/io/memory_account.hpp"
 #include "flashxxl/machine/machine.hpp"
-#include "flashxxl/memory_budget.hpp"
+#include "flashxxl/io/memory_budget.hpp"
+#include "flashxxl/io/usable_memory.hpp"
 #include "flashxxl/tl/translation_layer_memory.hpp"
 #include "flashxxl/units.hpp"
 
