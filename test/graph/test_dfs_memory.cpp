@@ -147,9 +147,8 @@ TEST_P(dfs_memory, half_caches_stay_within_m) {
             o.marks = marks;
             o.cache_share = 0.5;
             measured r = run_dfs(tl, side, memory, o);
-            EXPECT_EQ(r.res.marks_cache,
-                      std::min(dfs_marks_bytes(marks, side * side) / 2,
-                               memory - stack<detail::dfs_frame>::min_memory(dfs_blocks)));
+            EXPECT_EQ(r.res.marks_cache, std::min(dfs_marks_bytes(marks, side * side) / 2,
+                                                  memory - stack<detail::dfs_frame>::min_memory(dfs_blocks)));
             expect_within(r, o, side * side);
         }
     }

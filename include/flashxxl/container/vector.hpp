@@ -45,8 +45,8 @@ namespace flashxxl {
 //! their own buffers (their memory_usage(b)), charged to the account given to them or, without
 //! one, to the vector's (which rolls up into the budget's): a stream_writer (2 Bw) takes the
 //! place of the cache, whose buffers it frees while it is alive, so the vector's peak stays
-//! within max(M, 2 Bw); a stream_reader (2 Br) is held beside the cache. T must be trivially copyable; it needs a default
-//! constructor only for resize(n) without a value. Not thread-safe; a stream_writer or
+//! within max(M, 2 Bw); a stream_reader (2 Br) is held beside the cache. T must be trivially copyable; it
+//! needs a default constructor only for resize(n) without a value. Not thread-safe; a stream_writer or
 //! stream_reader must be the only user of the vector while it is alive.
 //!
 //! Failures: size() counts only items that are stored. An out_of_space names the vector
