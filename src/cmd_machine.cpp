@@ -1,4 +1,5 @@
 // `flashxxl machine`: prints a machine's devices, models and placement, then probes each device.
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -78,17 +79,11 @@ std::vector<probe_result> probe_device(device& dev, std::uint64_t small_block, s
 
 //! The containers and algorithms that put their blocks under each role unless given another.
 const char* default_users_of(role r) {
-    switch (r) {
-    case role::static_data:
-        return "map, the BFS cluster index, the CSR graph";
-    case role::hot:
-        return "priority_queue, stack, queue, the BFS hot pool";
-    case role::scratch:
-        return "sorter, sort's runs";
-    case role::stream:
-        return "vector";
-    }
-    return "";
+    // In the order of enum class role: static_data, hot, scratch, stream.
+    static const std::array<const char*, role_count> users = {
+        "map, the BFS cluster index, the CSR graph", "priority_queue, stack, queue, the BFS hot pool",
+        "sorter, sort's runs", "vector"};
+    return users[index_of(r)];
 }
 
 //! Per role: which devices the placement puts it on and which containers use it by default

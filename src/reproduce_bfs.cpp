@@ -27,13 +27,6 @@ using namespace flashxxl::reproduce; // the papers' experiments and figures
 
 namespace {
 
-//! `v` with `decimals` digits after the point ("0.342").
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
 std::optional<double> ratio(double a, double b) {
     if (b == 0) return std::nullopt;
     return a / b;

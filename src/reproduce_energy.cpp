@@ -30,13 +30,6 @@ using namespace flashxxl::reproduce; // the papers' experiments and figures
 
 namespace {
 
-//! `v` with `decimals` digits after the point.
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
 //! Table 2's rows of one chip: the paper's nJ/bit beside the model's, recomputed from op counts.
 void add_table2_rows(report_table& t, const grupp_table2_chip& paper) {
     const std::string chip = paper.chip;

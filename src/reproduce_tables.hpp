@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -19,6 +20,13 @@ enum class scale { tiny, quick, full };
 
 inline const char* to_string(scale s) {
     return s == scale::tiny ? "tiny" : s == scale::quick ? "quick" : "full";
+}
+
+//! `v` with `decimals` digits after the point ("0.342"): how the tables print their numbers.
+inline std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
 }
 
 //! Progress lines on stderr ("reproduce: <table>: <what>"), silent when not wanted.

@@ -154,6 +154,18 @@ struct experiment_step {
 
     //! "origin:line" for messages.
     std::string where() const { return origin + ":" + std::to_string(line); }
+
+    //! The run a sweep makes of baseline `sp` at block size `block`, over the sweep's span.
+    io_pattern sweep_run(const sweep_pattern& sp, std::uint64_t block) const {
+        io_pattern p;
+        p.op = sp.op;
+        p.order = sp.random ? address_order::random : address_order::ordered;
+        p.granularity = sp.granularity;
+        p.block = block;
+        p.offset = pattern.offset;
+        p.span = pattern.span;
+        return p;
+    }
 };
 
 } // namespace flashxxl::characterize

@@ -102,13 +102,7 @@ inline std::vector<experiment_step> replay_plan(const std::vector<experiment_ste
             std::vector<experiment_step> runs;
             for (const sweep_pattern& sp : s.sweep_patterns) {
                 if (sp.granularity && b < sp.granularity) continue;
-                io_pattern p;
-                p.op = sp.op;
-                p.order = sp.random ? address_order::random : address_order::ordered;
-                p.granularity = sp.granularity;
-                p.block = b;
-                p.offset = s.pattern.offset;
-                p.span = s.pattern.span;
+                io_pattern p = s.sweep_run(sp, b);
                 if (auto r = limited(s, p)) runs.push_back(*r);
             }
             if (runs.empty()) continue;

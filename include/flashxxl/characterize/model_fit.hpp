@@ -170,6 +170,34 @@ private:
     std::uint64_t alignment_;
 };
 
+//! Some dimensions of a fit_space as the coordinates of a search (their logs), the others held at
+//! the values the search started from.
+class fit_axes {
+public:
+    fit_axes(const fit_space& space, std::vector<std::size_t> axes, const std::vector<double>& held)
+        : space_(space), axes_(std::move(axes)), held_logs_(space.to_log(held)) {}
+    //! The parameter values at coordinates `x`.
+    std::vector<double> values(const std::vector<double>& x) const {
+        std::vector<double> logs = held_logs_;
+        for (std::size_t k = 0; k < axes_.size(); ++k)
+            logs[axes_[k]] = x[k];
+        return space_.from_log(logs);
+    }
+    //! The coordinates of parameter values `v`.
+    std::vector<double> coordinates(const std::vector<double>& v) const {
+        const std::vector<double> logs = space_.to_log(v);
+        std::vector<double> x;
+        for (std::size_t d : axes_)
+            x.push_back(logs[d]);
+        return x;
+    }
+
+private:
+    const fit_space& space_;
+    std::vector<std::size_t> axes_;
+    std::vector<double> held_logs_;
+};
+
 //! Nelder-Mead in log space over the dimensions `free` marks, the others held at `from`;
 //! restarted from its best twice (a collapsed simplex is a common false stop). Improves `best`.
 inline void simplex_search(const fit_space& space, fit_evaluator& ev, const std::vector<bool>& use,
@@ -178,21 +206,13 @@ inline void simplex_search(const fit_space& space, fit_evaluator& ev, const std:
     std::vector<std::size_t> axes;
     for (std::size_t d = 0; d < free.size(); ++d)
         if (free[d]) axes.push_back(d);
-    const std::vector<double> held = best;
-    auto full = [&](const std::vector<double>& x) {
-        std::vector<double> logs = space.to_log(held);
-        for (std::size_t k = 0; k < axes.size(); ++k)
-            logs[axes[k]] = x[k];
-        return space.from_log(logs);
-    };
+    const fit_axes view(space, axes, best);
+    auto full = [&](const std::vector<double>& x) { return view.values(x); };
     const std::size_t start_count = ev.evaluations;
     for (int round = 0; round < 3; ++round) {
         const std::size_t used = ev.evaluations - start_count;
         if (used >= budget) return;
-        std::vector<double> x;
-        const std::vector<double> logs = space.to_log(best);
-        for (std::size_t d : axes)
-            x.push_back(logs[d]);
+        std::vector<double> x = view.coordinates(best);
         nelder_mead_options o;
         o.max_evaluations = std::max<std::size_t>(std::size_t(20), (budget - used) / std::size_t(3 - round));
         o.initial_step = round == 0 ? first_step : first_step / 8;
@@ -211,17 +231,9 @@ inline void least_squares(const fit_space& space, fit_evaluator& ev, const std::
     std::vector<std::size_t> axes;
     for (std::size_t d = 0; d < space.dims.size(); ++d)
         if (space.dims[d].scale == fit_scale::real) axes.push_back(d);
-    const std::vector<double> held = best;
-    auto full = [&](const std::vector<double>& x) {
-        std::vector<double> logs = space.to_log(held);
-        for (std::size_t k = 0; k < axes.size(); ++k)
-            logs[axes[k]] = x[k];
-        return space.from_log(logs);
-    };
-    std::vector<double> x;
-    const std::vector<double> logs = space.to_log(best);
-    for (std::size_t d : axes)
-        x.push_back(logs[d]);
+    const fit_axes view(space, axes, best);
+    auto full = [&](const std::vector<double>& x) { return view.values(x); };
+    std::vector<double> x = view.coordinates(best);
     levenberg_marquardt(
         [&](const std::vector<double>& y) { return ev.residuals(ev.predict(space, full(y)), use); }, x);
     const std::vector<double> found = full(x);

@@ -258,13 +258,7 @@ private:
                 if (!st[i].active) continue;
                 const sweep_pattern& sp = s.sweep_patterns[i];
                 if (sp.granularity && b < sp.granularity) continue;
-                io_pattern p;
-                p.op = sp.op;
-                p.order = sp.random ? address_order::random : address_order::ordered;
-                p.granularity = sp.granularity;
-                p.block = b;
-                p.offset = s.pattern.offset;
-                p.span = s.pattern.span;
+                io_pattern p = s.sweep_run(sp, b);
                 if (b > p.span) {
                     st[i].active = false;
                     continue;

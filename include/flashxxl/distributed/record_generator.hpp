@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "flashxxl/distributed/sort_record.hpp"
+#include "flashxxl/graph/splitmix64.hpp"
 
 namespace flashxxl::distributed {
 
@@ -39,12 +40,7 @@ public:
 
 private:
     //! splitmix64's finalizer (Steele, Lea, Flood 2014).
-    static std::uint64_t mix(std::uint64_t z) {
-        z += 0x9e3779b97f4a7c15ULL;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
+    static std::uint64_t mix(std::uint64_t z) { return splitmix64::mix(z); }
     std::uint64_t seed_;
 };
 

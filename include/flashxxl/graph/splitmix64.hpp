@@ -17,7 +17,15 @@ public:
 
     //! The next 64 random bits.
     std::uint64_t operator()() {
-        std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+        const std::uint64_t z = state_;
+        state_ += 0x9e3779b97f4a7c15ULL;
+        return mix(z);
+    }
+
+    //! The output for state `z` (the state advanced once, then finalized): a stateless hash of
+    //! 64 bits, for generators whose item i depends only on a seed and i.
+    static constexpr std::uint64_t mix(std::uint64_t z) {
+        z += 0x9e3779b97f4a7c15ULL;
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         return z ^ (z >> 31);
