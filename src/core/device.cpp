@@ -21,6 +21,7 @@
 #include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/device/sparse_memory_file.hpp"
+#include "flashxxl/device/structure_meter.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/file_lock.hpp"
 #include "flashxxl/machine/io_failure_message.hpp"
@@ -64,7 +65,27 @@ stxxl::file& device::file() {
 
 const device_model* device::model() const { return emulated_->model(); }
 
+void device::meter_range(std::uint64_t offset, std::uint64_t length, structure_meter& meter) {
+    std::lock_guard<std::mutex> lock(meters_mutex_);
+    metered_[offset] = metered_range{offset + length, &meter};
+    any_metered_ = true;
+}
+
+void device::count_structure(io_op op, std::uint64_t offset, std::uint64_t length) {
+    if (!any_metered_) return;
+    std::lock_guard<std::mutex> lock(meters_mutex_);
+    auto it = metered_.upper_bound(offset);
+    if (it == metered_.begin()) return;
+    --it;
+    if (offset < it->second.end) it->second.meter->count(op, length);
+}
+
 void device::release_range(std::uint64_t offset, std::uint64_t length) noexcept {
+    if (any_metered_) {
+        std::lock_guard<std::mutex> lock(meters_mutex_);
+        metered_.erase(offset);
+        any_metered_ = !metered_.empty();
+    }
     std::uint64_t a = allocator_->alignment();
     try {
         file().discard(offset, (length + a - 1) / a * a);
@@ -446,10 +467,15 @@ void device::machine_build_failed() noexcept { build_failed_ = true; }
 
 stxxl::request_ptr device::submit(io_op op, void* buffer, std::uint64_t offset, std::uint64_t length, role r,
                                   const stxxl::completion_handler& on_complete) {
-    if (!tl_) return emulated_->submit(op, buffer, offset, length, r, on_complete);
+    if (!tl_) {
+        stxxl::request_ptr req = emulated_->submit(op, buffer, offset, length, r, on_complete);
+        count_structure(op, offset, length); // counted once the device took it
+        return req;
+    }
     stxxl::request_ptr req = op == io_op::read ? tl_->aread(buffer, offset, length, on_complete)
                                                : tl_->awrite(buffer, offset, length, on_complete);
     // counted once the layer took it (a request it refuses, unaligned or out of range, is not I/O)
+    count_structure(op, offset, length);
     std::lock_guard<std::mutex> lock(host_mutex_);
     host_by_role_[index_of(r)].add(op, length);
     return req;

@@ -135,7 +135,8 @@ void machine::set_placement(std::unique_ptr<placement_policy> policy) {
     placement_ = std::move(policy);
 }
 
-owned_extent machine::allocate(role r, std::uint64_t bytes, std::uint64_t block_index) {
+owned_extent machine::allocate(role r, std::uint64_t bytes, std::uint64_t block_index,
+                               structure_meter* meter) {
     std::lock_guard<std::mutex> lock(*lock_);
     std::vector<placement_device> view = placement_view();
     // Free bytes are not room: scattered in holes smaller than the request, or short of it once
@@ -149,7 +150,9 @@ owned_extent machine::allocate(role r, std::uint64_t bytes, std::uint64_t block_
         device& d = *devices_[i];
         try {
             std::uint64_t offset = d.allocator().allocate(bytes);
-            return owned_extent(extent{&d, offset, bytes, r});
+            owned_extent owned(extent{&d, offset, bytes, r});
+            if (meter) d.meter_range(offset, bytes, *meter);
+            return owned;
         } catch (const out_of_space& e) {
             if (view[i].free_bytes == 0) throw e.with_role(to_string(r)); // the policy has nowhere else to go
             view[i].free_bytes = 0;

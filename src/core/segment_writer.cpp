@@ -8,7 +8,8 @@ namespace flashxxl {
 segment_writer::segment_writer(machine& m, role r, const block_sizes& b, std::uint64_t items_per_block,
                                std::uint64_t& block_counter, memory_account* account, std::size_t buffers)
     : machine_(&m), role_(r), blocks_((b.validate(), b)), per_block_(items_per_block),
-      per_segment_(b.reads_per_write() * items_per_block), counter_(&block_counter) {
+      per_segment_(b.reads_per_write() * items_per_block), counter_(&block_counter),
+      meter_(account ? account->meter() : nullptr) {
     if (buffers == 0) buffers = 1;
     memory_ = aligned_buffer(buffers * b.bw, account);
     for (std::size_t i = 0; i < buffers; ++i)
@@ -28,7 +29,7 @@ void segment_writer::write_buffer(std::uint64_t items, const char* operation) {
     failed_.check(operation);
     failed_.run([&] {
         slot& s = buffers_[current_];
-        owned_extent e = machine_->allocate(role_, blocks_.bw, (*counter_)++);
+        owned_extent e = machine_->allocate(role_, blocks_.bw, (*counter_)++, meter_);
         if (segments_.size() == segments_.capacity()) segments_.reserve(2 * segments_.size() + 1);
         std::uint64_t bytes = (items + per_block_ - 1) / per_block_ * blocks_.br; // whole Br blocks
         s.req = e->dev->awrite(s.buf, e->offset, bytes, role_);                   // on failure e goes back

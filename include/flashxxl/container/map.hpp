@@ -643,8 +643,9 @@ private:
     std::uint64_t allocate_node() {
         if (free_ids_.empty() && free_ids_.capacity() < nodes_.size() + 1)
             free_ids_.reserve(std::max<std::size_t>(2 * free_ids_.capacity(), nodes_.size() + 1));
-        owned_extent e = rethrow_out_of_space_in(
-            "flashxxl::map", [&] { return machine_->allocate(role_, blocks_.bw, allocations_++); });
+        owned_extent e = rethrow_out_of_space_in("flashxxl::map", [&] {
+            return machine_->allocate(role_, blocks_.bw, allocations_++, account_.meter());
+        });
         if (!free_ids_.empty()) {
             std::uint64_t id = free_ids_.back();
             nodes_[id] = std::move(e);

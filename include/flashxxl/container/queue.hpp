@@ -145,7 +145,7 @@ private:
     void flush() {
         hand_over_pending(); // its buffer becomes the next current one
         owned_extent e = rethrow_out_of_space_in("flashxxl::queue", [&] {
-            return machine_->allocate(role_, blocks_.bw, counter_); // nothing changed yet
+            return machine_->allocate(role_, blocks_.bw, counter_, account_.meter()); // nothing changed yet
         });
         ++counter_;
         pending_req_ =

@@ -124,7 +124,7 @@ private:
         // Room for the record first, so that nothing can fail once the write is done.
         if (spilled_.size() == spilled_.capacity()) spilled_.reserve(2 * spilled_.size() + 1);
         owned_extent e = rethrow_out_of_space_in("flashxxl::stack", [&] {
-            owned_extent x = machine_->allocate(role_, blocks_.bw, counter_);
+            owned_extent x = machine_->allocate(role_, blocks_.bw, counter_, account_.meter());
             x->dev->wait(x->dev->awrite(h.buf.data(), x->offset, blocks_.bw, role_),
                          role_); // on failure x goes back
             return x;

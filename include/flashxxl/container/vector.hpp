@@ -632,7 +632,8 @@ private:
     extent group_extent(std::uint64_t g) {
         if (g < groups_.size() && groups_[g]) return groups_[g].get();
         owned_extent e = rethrow_out_of_space_in("flashxxl::vector", [&] {
-            return machine_->allocate(role_, blocks_.bw, g); // out_of_space: nothing changed
+            return machine_->allocate(role_, blocks_.bw, g,
+                                      account_.meter()); // out_of_space: nothing changed
         });
         if (g >= groups_.size()) {
             groups_.resize(g + 1);

@@ -8,6 +8,8 @@
 
 namespace flashxxl {
 
+class structure_meter;
+
 //! Counts the bytes of the buffers one container holds (every aligned_buffer it allocates
 //! reports here), with the peak. Not a global: each container owns one. Not thread-safe (the
 //! containers are not either).
@@ -24,6 +26,17 @@ public:
 
     //! The account this one rolls up into, or nullptr.
     memory_account* parent() const { return parent_; }
+
+    //! Names the structure that holds this account (or whose budget carries it): the I/O of
+    //! every container whose account rolls up into this one is counted into `meter`
+    //! (structure_meter.hpp; cost/structure.hpp sets it up).
+    void set_meter(structure_meter* meter) { meter_ = meter; }
+    //! The meter of this account or of the nearest parent that has one, or nullptr.
+    structure_meter* meter() const {
+        for (const memory_account* a = this; a; a = a->parent_)
+            if (a->meter_) return a->meter_;
+        return nullptr;
+    }
 
     void add(std::uint64_t bytes) {
         if (reclaim_ && !reclaiming_ && current_ + bytes > limit_) {
@@ -64,6 +77,7 @@ public:
 
 private:
     memory_account* parent_ = nullptr;
+    structure_meter* meter_ = nullptr;
     std::uint64_t current_ = 0;
     std::uint64_t peak_ = 0;
     std::uint64_t limit_ = 0;

@@ -68,6 +68,7 @@ private:
     std::uint64_t per_block_;   // items in one Br block
     std::uint64_t per_segment_; // items in one Bw buffer
     std::uint64_t* counter_;
+    structure_meter* meter_; // the named structure the account belongs to, or nullptr
     aligned_buffer memory_; // the buffers, one allocation (in huge pages from 2 MiB on)
     std::vector<slot> buffers_;
     std::size_t current_ = 0;

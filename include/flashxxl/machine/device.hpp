@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -33,6 +34,7 @@ class device_model;
 class emulated_file;
 class memory_backing_budget;
 class modelled_clock;
+class structure_meter;
 class translation_layer;
 
 //! A device is a stack of stxxl::file objects, `[translation layer] -> emulated_file ->
@@ -84,6 +86,9 @@ public:
     //! allocation can own it while the discard runs. owned_extent calls this; errors from the
     //! discard are swallowed (the range is freed regardless) and counted in release_errors().
     void release_range(std::uint64_t offset, std::uint64_t length) noexcept;
+    //! Counts every later request on [offset, offset + length) (an extent just allocated) into
+    //! `meter` until release_range() gives the range back (machine::allocate calls it).
+    void meter_range(std::uint64_t offset, std::uint64_t length, structure_meter& meter);
     //! Discards or releases that failed (a bug in the caller when non-zero; tests check it).
     std::uint64_t release_errors() const { return release_errors_; }
     const translation_layer* tl() const { return tl_.get(); }
@@ -182,6 +187,15 @@ private:
     std::atomic<std::uint64_t> release_errors_{0};
     mutable std::mutex host_mutex_;
     std::array<io_counters, role_count> host_by_role_{};
+    struct metered_range {
+        std::uint64_t end;
+        structure_meter* meter;
+    };
+    std::mutex meters_mutex_;
+    std::map<std::uint64_t, metered_range> metered_; // by offset: the named structures' extents
+    std::atomic<bool> any_metered_{false};
+    //! Counts a request into the meter of the extent it starts in, if one is registered.
+    void count_structure(io_op op, std::uint64_t offset, std::uint64_t length);
 };
 
 } // namespace flashxxl

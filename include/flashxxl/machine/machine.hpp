@@ -55,8 +55,10 @@ public:
 
     //! Reserves `bytes` for a block of role `r`; the placement policy picks the device from
     //! (r, block_index). Throws out_of_space naming the device and the role when it is full. The range goes
-    //! back to its device when the returned owner is destroyed.
-    owned_extent allocate(role r, std::uint64_t bytes, std::uint64_t block_index = 0);
+    //! back to its device when the returned owner is destroyed. With a `meter` (a named
+    //! structure's, memory_account::meter()), the device counts every request on the range into it.
+    owned_extent allocate(role r, std::uint64_t bytes, std::uint64_t block_index = 0,
+                          structure_meter* meter = nullptr);
 
     //! The block sizes a container or algorithm of role `r` uses when it is given none: those
     //! of the device the placement policy puts the role on (config br= / bw=, see

@@ -1,0 +1,102 @@
+// The cost of what happened: reads in Br, writes in Bw, the unit-cost volume, the general flash model's cost.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "flashxxl/block_sizes.hpp"
+#include "flashxxl/device/device_model.hpp"
+#include "flashxxl/device/device_stats.hpp"
+#include "flashxxl/machine/device.hpp"
+
+namespace flashxxl {
+
+//! One run's (or phase's, or structure's) I/O in the models of seeds/001, Section 2.
+struct cost_figures {
+    std::uint64_t read_bytes = 0;  //!< RDV
+    std::uint64_t write_bytes = 0; //!< WRV
+    double reads = 0;              //!< x: RDV in units of Br
+    double writes = 0;             //!< y: WRV in units of Bw
+    double unit_cost_bytes = 0;    //!< the unit-cost flash model's cost x * Br + y * Bw (bytes moved)
+    double write_penalty = 1;      //!< c: one Bw write's time over one Br read's on the device
+    double flash_cost = 0;         //!< the general flash model's cost x + c * y (in read I/Os)
+    double priced_modelled_s = 0;  //!< x * (time of one Br read) + y * (time of one Bw write)
+    double modelled_s = 0;         //!< the device model's time charged for these requests, when known
+};
+
+//! The unit-cost flash model with block sizes Br and Bw (seeds/001): `cost_model{br, bw}.cost(c)`
+//! turns counters (of a phase, a structure, a device or a role) into cost_figures. The general
+//! flash model's penalty c and the time per block come from a device model (for_device), or
+//! are c = 1 and no time when the model is built from the sizes alone.
+class cost_model {
+public:
+    cost_model(std::uint64_t br, std::uint64_t bw) : blocks_(br, bw) {}
+    explicit cost_model(const block_sizes& b) : blocks_(b.br, b.bw) {}
+
+    //! Prices one Br read and one Bw write on a fresh copy of `d`'s model (random offsets: a
+    //! request far from the previous one); c is their ratio. A device without a model (a real
+    //! file) gives c = 1 and no time.
+    static cost_model for_device(const device& d, const block_sizes& b) {
+        cost_model model(b);
+        if (const device_model* dm = d.model()) model.price(*dm);
+        return model;
+    }
+
+    const block_sizes& blocks() const { return blocks_; }
+    double read_block_s() const { return read_block_s_; }
+    double write_block_s() const { return write_block_s_; }
+    double write_penalty() const { return write_penalty_; }
+
+    //! The figures of `c`: x = RDV / Br, y = WRV / Bw, their volume, x + c * y, the priced time
+    //! and the time the device model charged (c.modelled_s).
+    cost_figures cost(const io_counters& c) const {
+        cost_figures f;
+        f.read_bytes = c.read_bytes;
+        f.write_bytes = c.write_bytes;
+        f.reads = double(c.read_bytes) / double(blocks_.br);
+        f.writes = double(c.write_bytes) / double(blocks_.bw);
+        f.unit_cost_bytes = f.reads * double(blocks_.br) + f.writes * double(blocks_.bw);
+        f.write_penalty = write_penalty_;
+        f.flash_cost = f.reads + write_penalty_ * f.writes;
+        f.priced_modelled_s = f.reads * read_block_s_ + f.writes * write_block_s_;
+        f.modelled_s = c.modelled_s;
+        return f;
+    }
+    //! The figures of what the host asked of every device (the sum of their roles: under a
+    //! translation layer, its own segment writes and cleaning are not the algorithm's transfers).
+    cost_figures cost(const std::vector<device_stats>& devices) const { return cost(host_total(devices)); }
+
+    //! The sum over devices and roles of the host's requests, with the devices' modelled time.
+    static io_counters host_total(const std::vector<device_stats>& devices) {
+        io_counters sum;
+        for (const device_stats& d : devices) {
+            io_counters host;
+            for (const io_counters& r : d.by_role)
+                host += r;
+            host.modelled_s = d.total.modelled_s;
+            sum += host;
+        }
+        return sum;
+    }
+
+private:
+    void price(const device_model& dm) {
+        std::unique_ptr<device_model> fresh = dm.clone_fresh();
+        const std::uint64_t cap = fresh->capacity();
+        const std::uint64_t far = cap / 2 / blocks_.bw * blocks_.bw;
+        if (cap < 2 * blocks_.bw) return;
+        fresh->service(io_op::read, 0, blocks_.br);
+        read_block_s_ = fresh->service(io_op::read, far, blocks_.br);
+        fresh->service(io_op::write, 0, blocks_.bw);
+        write_block_s_ = fresh->service(io_op::write, far, blocks_.bw);
+        if (read_block_s_ > 0) write_penalty_ = write_block_s_ / read_block_s_;
+    }
+
+    block_sizes blocks_;
+    double read_block_s_ = 0;
+    double write_block_s_ = 0;
+    double write_penalty_ = 1;
+};
+
+} // namespace flashxxl
