@@ -63,7 +63,9 @@ void check_choices(placement_policy& policy, const std::vector<placement_device>
 } // namespace
 
 machine::machine(const machine_spec& spec)
-    : name_(spec.name), clock_(std::make_unique<modelled_clock>()),
+    : name_(spec.name),
+      host_(make_host_model(spec.host, spec.host_origin.empty() ? spec.origin : spec.host_origin)),
+      clock_(std::make_unique<modelled_clock>()),
       memory_budget_(std::make_unique<memory_backing_budget>(
           spec.memory_backing_limit ? spec.memory_backing_limit : memory_backing_budget::default_limit())),
       lock_(std::make_unique<std::mutex>()) {

@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include "flashxxl/device/host_model.hpp"
 #include "flashxxl/device/model_presets.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/text_checks.hpp"
@@ -82,10 +83,12 @@ public:
                 read_name(l);
             else if (l.key == "placement")
                 read_placement(l);
+            else if (l.key == "host")
+                read_host(l);
             else if (l.key == "disk" || l.key == "flash")
                 read_device(l);
             else
-                throw fail(l.key, "unknown key (expected disk, flash, placement or name)");
+                throw fail(l.key, "unknown key (expected disk, flash, placement, host or name)");
         }
         if (spec_.devices.empty())
             throw config_error(origin_ + ": no devices (expected disk= or flash= lines)");
@@ -175,6 +178,18 @@ private:
             if (spec_.placement.options.count(kv.first)) throw fail(kv.first, "given twice");
             spec_.placement.options[kv.first] = kv.second;
         }
+    }
+
+    //! `host=NAME`: the host model whose CPU time the containers charge (device/host_model.hpp).
+    void read_host(const config_line& l) {
+        if (have_host_) throw fail("host", "a second host= line");
+        have_host_ = true;
+        if (!l.options.empty()) throw fail("host", "takes no options");
+        if (!is_host_model_name(l.value))
+            throw fail("host",
+                       "unknown host '" + l.value + "' (expected one of: " + host_model_names() + ")");
+        spec_.host = l.value;
+        spec_.host_origin = origin_ + ":" + std::to_string(line_no_);
     }
 
     void read_device(const config_line& l) {
@@ -342,6 +357,7 @@ private:
     std::size_t line_no_ = 0;
     machine_spec spec_;
     bool have_placement_ = false;
+    bool have_host_ = false;
     std::set<std::string> names_;
     // Of the device line being read:
     bool have_scale_ = false;

@@ -1,6 +1,7 @@
 // The embedded machines (core library): hybrid-2009, two-hdd-2009, modern.
 #include "flashxxl/machine/presets.hpp"
 
+#include "flashxxl/device/host_model.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/machine_config.hpp"
 
@@ -48,6 +49,12 @@ machine_spec preset_machine_spec(const std::string& name, const machine_options&
             }
             d.pacing.enabled = opts.pace;
             d.pacing.scale = opts.scale;
+        }
+        if (!opts.host.empty()) {
+            if (!is_host_model_name(opts.host))
+                throw config_error("preset " + name + ": host: unknown host '" + opts.host +
+                                   "' (expected one of: " + host_model_names() + ")");
+            spec.host = opts.host;
         }
         if (!opts.placement.empty()) {
             spec.placement.policy = opts.placement;

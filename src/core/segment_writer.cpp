@@ -9,7 +9,7 @@ segment_writer::segment_writer(machine& m, role r, const block_sizes& b, std::ui
                                std::uint64_t& block_counter, memory_account* account, std::size_t buffers)
     : machine_(&m), role_(r), blocks_((b.validate(), b)), per_block_(items_per_block),
       per_segment_(b.reads_per_write() * items_per_block), counter_(&block_counter),
-      meter_(account ? account->meter() : nullptr) {
+      item_cost_s_(m.host().write_item_s), meter_(account ? account->meter() : nullptr) {
     if (buffers == 0) buffers = 1;
     memory_ = aligned_buffer(buffers * b.bw, account);
     for (std::size_t i = 0; i < buffers; ++i)
@@ -27,6 +27,7 @@ segment_writer::~segment_writer() {
 
 void segment_writer::write_buffer(std::uint64_t items, const char* operation) {
     failed_.check(operation);
+    machine_->charge_host(items, item_cost_s_); // filling the buffer, before its write is submitted
     failed_.run([&] {
         slot& s = buffers_[current_];
         owned_extent e = machine_->allocate(role_, blocks_.bw, (*counter_)++, meter_);

@@ -381,10 +381,13 @@ private:
     }
 
     //! Merges up to n output items into `out` (after sort()); returns how many.
+    //! Charges the host's sort pass for them (host_model::sort_item_s), once per batch.
     std::uint64_t merge_out(T* out, std::uint64_t n) const {
         if (n == 0) return 0;
-        if (state_ == state::memory_output) return chunk_merger_->pop_into(out, n);
-        return merger_->pop_into(out, n);
+        const std::uint64_t got =
+            state_ == state::memory_output ? chunk_merger_->pop_into(out, n) : merger_->pop_into(out, n);
+        machine_->charge_host(got, machine_->host().sort_item_s);
+        return got;
     }
     //! Refills the output stage from the merge.
     void fill_stage() const {
@@ -491,8 +494,13 @@ private:
     //! the previous background run is done, so that buffer is free).
     void end_run() {
         seal_rest();
-        if (!double_buffered_) {
+        // A host model that charges CPU keeps run formation on the caller's thread: a background
+        // task's writes and waits would move the virtual clock at moments that depend on thread
+        // timing. The writer's write-behind still overlaps the run's writes with the host's work.
+        const host_model& host = machine_->host();
+        if (!double_buffered_ || host.charges()) {
             block_writer<T> w(*machine_, role_, blocks_, block_counter_, account_, 2);
+            w.set_item_cost(host.write_item_s + host.sort_item_s); // run formation: a sort pass
             runs_.push_back(write_run(cur_, count_, chunks_, w));
             ++runs_formed_;
             ++runs_written_;
@@ -541,6 +549,7 @@ private:
             run_merger merger(merge_source{&pool, nullptr}, before{&cmp_}, threads_);
             merger.start(take);
             block_writer<T> w(*machine_, role_, blocks_, block_counter_, account_, 2);
+            w.set_item_cost(machine_->host().write_item_s + machine_->host().sort_item_s); // a merge pass
             w.record_block_keys();
             drain_into(merger, w);
             runs_.push_back(finish_run(w));

@@ -470,6 +470,8 @@ public:
         }
         void write_group() {
             const size_type g = group_;
+            machine& m = *v_->machine_;
+            m.charge_host(fill_, m.host().write_item_s); // filling the group, before its write
             try {
                 extent e = v_->group_extent(g);
                 slot& s = slots_[cur_];

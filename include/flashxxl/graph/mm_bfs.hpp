@@ -251,6 +251,7 @@ void mm_bfs_phase(machine& m, cluster_file& file, std::uint64_t memory, const bl
     for (std::uint64_t t = 1;; ++t) {
         // Level t-1's entry: the clusters its nodes needed, the pool after loading them.
         bfs_level_detail& detail = res.level_details.back();
+        m.charge_host(1, m.host().bfs_level_s); // the level's fixed host cost (host_model)
         n_sorter neighbours(m, split.neighbours, b, level_by_node(), role::scratch, &acc);
         auto found = [&neighbours](const level_record& r) { neighbours.push(r); };
         res.pool_records_scanned += hot.records();

@@ -366,6 +366,7 @@ bfs_result mr_bfs_run(machine& m, csr_graph& g, std::uint64_t memory, const bloc
         const bool scan =
             opts.adjacency == mr_adjacency::scan || (planner && planner->prefer_scan(tally.frontier()));
         res.scanned_levels.push_back(scan);
+        m.charge_host(1, m.host().bfs_level_s); // the level's fixed host cost (host_model)
         sorter_type neighbours(m, sorter_memory, b, level_by_node(), role::scratch, acc);
         {
             level_list::stream_reader r(*prev, 0, level_list::size_type(-1), 1, acc);

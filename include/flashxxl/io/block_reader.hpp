@@ -19,7 +19,8 @@ namespace flashxxl {
 //! Streams the items of a sequence of segments (appended with add() or add_borrowed(), also
 //! while reading) in order. Every read is one Br block; up to `prefetch` blocks beyond the
 //! current one are in flight (asynchronous device::aread), so reading overlaps with the
-//! caller's work.
+//! caller's work. The host's CPU per item consumed (machine::host(), read_item_s) is charged on
+//! the virtual clock as each block is retired, before the read that takes its slot is issued.
 //!
 //! A segment given with add() is owned: its extent goes back to the device as soon as its last
 //! block has been consumed (and on destruction), so a merge needs little more disk space than
@@ -43,7 +44,8 @@ public:
 
     block_reader(machine& m, role r, const block_sizes& b, memory_account* account = nullptr,
                  std::size_t prefetch = 1)
-        : machine_(&m), role_(r), layout_((b.validate(), b.br)), buffer_((prefetch + 1) * b.br, account) {
+        : machine_(&m), read_item_s_(m.host().read_item_s), role_(r), layout_((b.validate(), b.br)),
+          buffer_((prefetch + 1) * b.br, account) {
         for (std::size_t i = 0; i <= prefetch; ++i)
             slots_.push_back(slot{buffer_.data() + i * b.br, {}, nullptr, 0, 0, false});
     }
@@ -178,6 +180,7 @@ private:
     void advance_unchecked() {
         if (have_current_) {
             slot& done = slots_[head_];
+            machine_->charge_host(done.end - done.first, read_item_s_); // the caller's work on the block
             have_current_ = false;
             head_ = (head_ + 1) % slots_.size();
             --issued_;
@@ -217,6 +220,7 @@ private:
     }
 
     machine* machine_;
+    double read_item_s_; // host CPU per item consumed (host_model::read_item_s), charged per block
     role role_;
     layout_type layout_;
     aligned_buffer buffer_; // the slots' Br blocks, one allocation (in huge pages from 2 MiB on)

@@ -39,6 +39,11 @@ public:
     const block_sizes& blocks() const { return blocks_; }
     //! Items in one full Bw buffer.
     std::uint64_t items_per_segment() const { return per_segment_; }
+    //! Host CPU seconds charged per item written, once per Bw write on the writing thread
+    //! (default: the machine's host_model::write_item_s). A writer filled on a background
+    //! thread is set to 0 and its owner charges the work on its own thread, so that the
+    //! virtual clock does not depend on thread timing.
+    void set_item_cost(double seconds_per_item) { item_cost_s_ = seconds_per_item; }
 
 protected:
     //! The buffer being filled (Bw bytes at a block boundary).
@@ -68,6 +73,8 @@ private:
     std::uint64_t per_block_;   // items in one Br block
     std::uint64_t per_segment_; // items in one Bw buffer
     std::uint64_t* counter_;
+    //! Host CPU seconds per item written (set_item_cost).
+    double item_cost_s_;
     structure_meter* meter_; // the named structure the account belongs to, or nullptr
     aligned_buffer memory_; // the buffers, one allocation (in huge pages from 2 MiB on)
     std::vector<slot> buffers_;

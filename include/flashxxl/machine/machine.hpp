@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "flashxxl/block_sizes.hpp"
+#include "flashxxl/device/host_model.hpp"
 #include "flashxxl/device/memory_backing_budget.hpp"
 #include "flashxxl/device/modelled_clock.hpp"
 #include "flashxxl/error.hpp"
@@ -89,6 +90,12 @@ public:
     modelled_clock& clock() { return *clock_; }
     //! The host's modelled elapsed time and I/O wait since the machine was built.
     modelled_time modelled() const;
+    //! The host model (config host=): CPU seconds per item that the containers charge.
+    const host_model& host() const { return host_; }
+    //! Charges `items` x `seconds_per_item` of host CPU on the virtual clock (nothing when 0).
+    void charge_host(std::uint64_t items, double seconds_per_item) {
+        if (seconds_per_item > 0 && items > 0) clock_->compute(double(items) * seconds_per_item);
+    }
     //! When the last submitted request of any device ends on the virtual clock (at least now).
     double modelled_horizon_s() const;
 
@@ -100,6 +107,7 @@ private:
     void check_placement_locked(placement_policy& policy) const;
 
     std::string name_;
+    host_model host_;
     std::unique_ptr<modelled_clock> clock_;                // before devices_: they keep a pointer to it
     std::unique_ptr<memory_backing_budget> memory_budget_; // the same
     std::vector<std::unique_ptr<device>> devices_;

@@ -49,6 +49,9 @@ struct machine_spec {
     //! Bytes the memory-backed devices may hold together (memory_backing_budget); 0: its
     //! default_limit(), three quarters of physical memory.
     std::uint64_t memory_backing_limit = 0;
+    //! The host model (`host=` line, device/host_model.hpp): none, 2008 or measured.
+    std::string host = "none";
+    std::string host_origin; //!< "FILE:LINE" of the host= line, for messages
 };
 
 } // namespace flashxxl

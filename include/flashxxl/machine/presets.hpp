@@ -17,6 +17,7 @@ struct machine_options {
     bool pace = false;     //!< pacing on every emulated device
     double scale = 1.0;    //!< wall seconds per modelled second when pacing
     std::string placement; //!< overrides the preset's policy when not empty
+    std::string host;      //!< overrides the preset's host model (none, 2008, measured) when not empty
 };
 
 //! A preset: its name, a one-line description, and its config text.
