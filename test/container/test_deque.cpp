@@ -131,6 +131,27 @@ TEST(deque, out_of_space_leaves_the_deque_as_it_was) {
     EXPECT_EQ(d.front(), 1u);
 }
 
+TEST(deque, moves_and_swaps) {
+    machine m = flashxxl_test::tiny_machine();
+    memory_account program;
+    deque<std::uint64_t> a(m, memory_budget(deque<std::uint64_t>::min_memory(small), program), small);
+    for (std::uint64_t i = 0; i < 8 * a.chunk_items(); ++i)
+        a.push_back(i);
+    ASSERT_GT(a.chunks_on_device(), 0u);
+    deque<std::uint64_t> b(std::move(a));
+    deque<std::uint64_t> c(m, deque<std::uint64_t>::min_memory(small), small);
+    c.push_front(42);
+    swap(b, c);
+    EXPECT_EQ(b.size(), 1u);
+    EXPECT_EQ(b.front(), 42u);
+    EXPECT_EQ(c.size(), 8 * c.chunk_items());
+    for (std::uint64_t i = 0; i < 8 * c.chunk_items(); ++i, c.pop_front())
+        ASSERT_EQ(c.front(), i);
+    EXPECT_LE(program.peak(), deque<std::uint64_t>::min_memory(small));
+    a = std::move(b); // a moved-from deque takes new contents
+    EXPECT_EQ(a.back(), 42u);
+}
+
 TEST(deque, budget_below_the_minimum_is_refused) {
     machine m = flashxxl_test::tiny_machine();
     EXPECT_EQ(deque<std::uint64_t>::min_memory(small), 4 * small.bw);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,8 @@ namespace flashxxl {
 //! role is placed on). Memory: at most four Bw chunk buffers whatever its budget
 //! (memory_usage(M, b) == min_memory(b) == 4 Bw), charged to its own account, which rolls up
 //! into the budget's. T must be trivially copyable; it need not be default-constructible. Not
-//! thread-safe. References from front() / back() stay valid until the next push or pop.
+//! thread-safe. References from front() / back() stay valid until the next push or pop. Moves
+//! and swaps like the other containers (items, extents and buffers change owner).
 //!
 //! Failures leave the deque as it was: a push whose spill finds no extent (out_of_space, naming
 //! the device, the role and "structure flashxxl::deque") or whose spill write fails
@@ -57,7 +59,7 @@ public:
     deque(machine& m, const memory_budget& memory, const block_sizes& b, role r = role::hot)
         : machine_(&m), role_(r), blocks_((b.validate(), b)), layout_(b.br),
           per_page_(layout_.items_per_block()), chunk_items_(per_page_ * b.reads_per_write()),
-          account_(memory.account()) {
+          account_(std::make_unique<memory_account>(memory.account())) {
         memory.require(min_memory(b), "flashxxl::deque", "four Bw chunks, " + b.describe());
     }
     //! The same with the block sizes of the device role `r` is placed on.
@@ -65,10 +67,19 @@ public:
         : deque(m, memory, m.block_sizes_for(r), r) {}
     deque(const deque&) = delete;
     deque& operator=(const deque&) = delete;
+    //! Moves items, extents, buffers and the memory account (on the heap, so the buffers' pointer
+    //! to it stays valid); the moved-from deque may only be destroyed or assigned to.
+    deque(deque&&) noexcept = default;
+    deque& operator=(deque&&) noexcept = default;
+    friend void swap(deque& a, deque& b) noexcept {
+        deque t(std::move(a));
+        a = std::move(b);
+        b = std::move(t);
+    }
 
     std::uint64_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
-    const memory_account& account() const { return account_; }
+    const memory_account& account() const { return *account_; }
     const block_sizes& blocks() const { return blocks_; }
     //! Items in one chunk (Bw bytes in block_layout).
     std::uint64_t chunk_items() const { return chunk_items_; }
@@ -145,7 +156,7 @@ private:
 
     chunk fresh_chunk(std::uint64_t at) {
         chunk c;
-        c.buf = aligned_buffer(blocks_.bw, &account_);
+        c.buf = aligned_buffer(blocks_.bw, account_.get());
         c.lo = c.hi = at;
         return c;
     }
@@ -179,7 +190,7 @@ private:
     void load(chunk& c) {
         if (!c.on_device()) return;
         const std::uint64_t br = blocks_.br;
-        aligned_buffer buf(blocks_.bw, &account_);
+        aligned_buffer buf(blocks_.bw, account_.get());
         const extent& e = c.ext.get();
         std::vector<stxxl::request_ptr> reads;
         for (std::uint64_t p = first_page(c); p < last_page(c); ++p)
@@ -193,9 +204,9 @@ private:
     role role_;
     block_sizes blocks_;
     layout_type layout_;
-    std::uint64_t per_page_;    // items per Br page
-    std::uint64_t chunk_items_; // items per Bw chunk
-    memory_account account_;
+    std::uint64_t per_page_;                  // items per Br page
+    std::uint64_t chunk_items_;               // items per Bw chunk
+    std::unique_ptr<memory_account> account_; // on the heap: buffers point to it, and the deque moves
     std::deque<chunk> chunks_;
     std::uint64_t size_ = 0;
     std::uint64_t counter_ = 0;
