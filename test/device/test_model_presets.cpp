@@ -27,7 +27,7 @@ double run(device_model& d) {
 
 TEST(ModelPresets, EveryPresetBuilds) {
     const auto names = model_preset_names();
-    ASSERT_EQ(names.size(), 12u); // four devices, eight seeds/004 chips
+    ASSERT_EQ(names.size(), 13u); // four devices (the Hama in two models), eight seeds/004 chips
     for (const auto& n : names) {
         auto m = make_model(n);
         EXPECT_EQ(m->preset(), n);
@@ -37,6 +37,7 @@ TEST(ModelPresets, EveryPresetBuilds) {
     }
     EXPECT_EQ(make_model("hama-ssd-2009")->capacity(), 32 * GiB);
     EXPECT_EQ(make_model("hama-ssd-2009")->kind(), "ssd-block-mapped");
+    EXPECT_EQ(make_model("hama-ssd-2009-log-block")->kind(), "ssd-log-block");
     EXPECT_EQ(make_model("barracuda-7200.11")->capacity(), 500000000000ull);
     EXPECT_EQ(make_model("barracuda-7200.11")->klass(), device_class::hdd);
     EXPECT_EQ(make_model("nvme-gen4")->capacity(), 1000000000000ull);
