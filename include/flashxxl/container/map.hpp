@@ -11,6 +11,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -55,7 +56,10 @@ namespace flashxxl {
 //!
 //! Keys and values must be trivially copyable; neither needs a default constructor. Cmp is
 //! a strict weak order on Key; no sentinel keys are needed. Iterators hold a copy of their
-//! item and are invalidated by any insert, erase, bulk_load or clear (unlike std::map).
+//! item and stay valid across insert, erase, bulk_load and clear (as stxxl::map's do): an
+//! iterator made before an update finds its place again by its item's key on the next ++ (one
+//! lookup), which moves it to the next item in key order that the map holds then; operator*
+//! gives the copy it holds, also after its item was erased. Iterators compare by key.
 //! Out of space: an insert that needs a new node throws out_of_space (naming the device, the
 //! role and "flashxxl::map") without inserting (splits further up its path may have happened;
 //! the tree stays valid and every item stays findable), and the map stays usable; a bulk_load
@@ -63,7 +67,7 @@ namespace flashxxl {
 //! The same for an exception from Cmp: every split, borrow and merge compares and checks before
 //! it moves an entry, so an update that throws changes no item (restructuring completed further
 //! up its path stays; check_structure() passes). Not thread-safe.
-template <class Key, class T, class Cmp = std::less<Key>> class map {
+template <class Key, class T, class Cmp = std::less<Key>> class map_body {
     struct leaf_entry {
         Key key;
         T value;
@@ -87,17 +91,19 @@ public:
     class iterator {
     public:
         using iterator_category = std::forward_iterator_tag;
-        using value_type = map::value_type;
+        using value_type = map_body::value_type;
         using difference_type = std::ptrdiff_t;
         using pointer = const value_type*;
         using reference = const value_type&;
 
         iterator() = default;
-        iterator(const iterator& o) : map_(o.map_), leaf_(o.leaf_), pos_(o.pos_), item_(o.item_) {}
+        iterator(const iterator& o)
+            : map_(o.map_), leaf_(o.leaf_), pos_(o.pos_), version_(o.version_), item_(o.item_) {}
         iterator& operator=(const iterator& o) {
             map_ = o.map_;
             leaf_ = o.leaf_;
             pos_ = o.pos_;
+            version_ = o.version_;
             if (o.item_)
                 item_.emplace(*o.item_);
             else
@@ -116,21 +122,29 @@ public:
             ++*this;
             return old;
         }
+        //! Equal when both are end() or both hold items with equivalent keys (the map's keys are
+        //! unique), so an iterator made before an update compares as one made after it.
         friend bool operator==(const iterator& a, const iterator& b) {
-            return a.leaf_ == b.leaf_ && (a.leaf_ == no_node || a.pos_ == b.pos_);
+            if (a.leaf_ == no_node || b.leaf_ == no_node) return a.leaf_ == b.leaf_;
+            if (a.version_ == b.version_ && a.leaf_ == b.leaf_) return a.pos_ == b.pos_;
+            return a.same_key(b);
         }
         friend bool operator!=(const iterator& a, const iterator& b) { return !(a == b); }
 
     private:
-        friend class map;
-        iterator(map* m, std::uint64_t leaf, std::uint64_t pos, const Key& k, const T& v)
-            : map_(m), leaf_(leaf), pos_(pos) {
+        friend class map_body;
+        iterator(map_body* m, std::uint64_t leaf, std::uint64_t pos, const Key& k, const T& v)
+            : map_(m), leaf_(leaf), pos_(pos), version_(m->version_) {
             item_.emplace(k, v);
         }
-        explicit iterator(map* m) : map_(m) {}
-        map* map_ = nullptr;
+        explicit iterator(map_body* m) : map_(m) {}
+        bool same_key(const iterator& o) const {
+            return !map_->cmp_(item_->first, o.item_->first) && !map_->cmp_(o.item_->first, item_->first);
+        }
+        map_body* map_ = nullptr;
         std::uint64_t leaf_ = no_node;
         std::uint64_t pos_ = 0;
+        std::uint64_t version_ = 0; // the map's version_ when leaf_ and pos_ were found
         std::optional<value_type> item_;
     };
     using const_iterator = iterator;
@@ -187,8 +201,8 @@ public:
     //! `r`. config_error when `b` breaks a rule of block_sizes, when a node cannot hold 4
     //! entries, or when the budget is below min_memory(b). Its account rolls up into the
     //! budget's (memory_budget::account).
-    map(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
-        role r = role::static_data)
+    map_body(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
+             role r = role::static_data)
         : machine_(&m), memory_(budget.bytes()), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
           leaf_layout_(blocks_, "leaf"), inner_layout_(blocks_, "inner"), account_(budget.account()),
           frame_count_(plan_frames((budget.require(min_memory(blocks_), "flashxxl::map",
@@ -206,12 +220,12 @@ public:
         frame_of_.reserve(frame_count_);
     }
     //! The same with the block sizes of the device role `r` is placed on.
-    map(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::static_data)
-        : map(m, budget, m.block_sizes_for(r), std::move(cmp), r) {}
-    map(const map&) = delete;
-    map& operator=(const map&) = delete;
+    map_body(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::static_data)
+        : map_body(m, budget, m.block_sizes_for(r), std::move(cmp), r) {}
+    map_body(const map_body&) = delete;
+    map_body& operator=(const map_body&) = delete;
     //! Drops everything without writing: the nodes' extents go back to their devices.
-    ~map() = default;
+    ~map_body() = default;
 
     size_type size() const { return size_; }
     bool empty() const { return size_ == 0; }
@@ -271,6 +285,7 @@ public:
     //! was inserted (std::map::insert). out_of_space (no item inserted; the tree stays
     //! valid) when a split needs a node and the device is full.
     std::pair<iterator, bool> insert(const value_type& v) {
+        ++version_; // a split may move entries (also when the insert then fails)
         iterator it = find(v.first);
         if (it != end()) return {it, false};
         if (root_ == no_node) {
@@ -304,6 +319,7 @@ public:
 
     //! Removes the item with key `k`; returns how many were removed (0 or 1).
     size_type erase(const Key& k) {
+        ++version_; // borrows and merges move entries
         if (find(k) == end()) return 0;
         std::uint64_t id = root_;
         unsigned h = height_;
@@ -358,6 +374,7 @@ public:
 
     //! Removes every item; the nodes' extents go back (nothing is written).
     void clear() {
+        ++version_;
         for (frame& f : frames_) {
             f.id = no_node;
             f.dirty = false;
@@ -775,7 +792,18 @@ private:
     }
     //! Moves `it` to the next item: in the frame when its leaf is cached, else through the
     //! sub-block cache (a scan of k items reads about k / E entry sub-blocks, not whole leaves).
+    //! ++ for an iterator made before the last update: the first item with a key after its own.
+    void advance_after_update(iterator& it) {
+        const Key key = it.item_->first;
+        iterator next = lower_bound(key);
+        if (next != end() && !cmp_(key, next.item_->first)) advance(next);
+        it = next;
+    }
     void advance(iterator& it) {
+        if (it.version_ != version_) {
+            advance_after_update(it);
+            return;
+        }
         std::uint64_t next;
         if (frame* f = cached(it.leaf_)) {
             if (it.pos_ + 1 < f->count) {
@@ -1075,10 +1103,83 @@ private:
     std::uint64_t root_ = no_node;
     unsigned height_ = 0;
     size_type size_ = 0;
+    std::uint64_t version_ = 0; // counts updates: an iterator of an older version finds its place again
     std::uint64_t tick_ = 0;
     std::uint64_t allocations_ = 0;
     std::uint64_t node_writes_ = 0;
     std::uint64_t node_loads_ = 0;
+};
+
+//! The external B+-tree map, documented at map_body (which does the work): a handle that owns its
+//! body on the heap, so that a map can be moved and swapped (nodes, caches and iterators stay
+//! valid: an iterator refers to the body). A moved-from map may only be destroyed or assigned to.
+template <class Key, class T, class Cmp = std::less<Key>> class map {
+public:
+    using body_type = map_body<Key, T, Cmp>;
+    using key_type = Key;
+    using mapped_type = T;
+    using value_type = typename body_type::value_type;
+    using size_type = typename body_type::size_type;
+    using key_compare = Cmp;
+    using iterator = typename body_type::iterator;
+    using const_iterator = iterator;
+
+    static constexpr std::uint64_t reserve(std::uint64_t memory) { return body_type::reserve(memory); }
+    static std::uint64_t memory_usage(const memory_budget& memory, const block_sizes& b) {
+        return body_type::memory_usage(memory, b);
+    }
+    static std::uint64_t min_memory(const block_sizes& b) { return body_type::min_memory(b); }
+    static std::uint64_t directory_memory(std::uint64_t nodes) { return body_type::directory_memory(nodes); }
+    static std::uint64_t leaf_capacity(const block_sizes& b) { return body_type::leaf_capacity(b); }
+    static std::uint64_t inner_capacity(const block_sizes& b) { return body_type::inner_capacity(b); }
+    static std::uint64_t max_nodes(const block_sizes& b, std::uint64_t loaded, std::uint64_t inserted) {
+        return body_type::max_nodes(b, loaded, inserted);
+    }
+
+    //! The constructors of map_body: (m, budget, b, cmp, role) and (m, budget, cmp, role).
+    map(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
+        role r = role::static_data)
+        : body_(std::make_unique<body_type>(m, budget, b, std::move(cmp), r)) {}
+    map(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::static_data)
+        : body_(std::make_unique<body_type>(m, budget, std::move(cmp), r)) {}
+    map(map&&) noexcept = default;
+    map& operator=(map&&) noexcept = default;
+    void swap(map& o) noexcept { body_.swap(o.body_); }
+    friend void swap(map& a, map& b) noexcept { a.swap(b); }
+
+    size_type size() const { return body_->size(); }
+    bool empty() const { return body_->empty(); }
+    const block_sizes& blocks() const { return body_->blocks(); }
+    std::uint64_t memory() const { return body_->memory(); }
+    const memory_account& account() const { return body_->account(); }
+    unsigned height() const { return body_->height(); }
+    std::uint64_t node_count() const { return body_->node_count(); }
+    std::uint64_t leaf_capacity() const { return body_->leaf_capacity(); }
+    std::uint64_t inner_capacity() const { return body_->inner_capacity(); }
+    std::uint64_t frames() const { return body_->frames(); }
+    std::uint64_t cache_slots() const { return body_->cache_slots(); }
+    std::uint64_t node_writes() const { return body_->node_writes(); }
+    std::uint64_t node_loads() const { return body_->node_loads(); }
+    std::uint64_t directory_bytes() const { return body_->directory_bytes(); }
+
+    iterator end() { return body_->end(); }
+    iterator begin() { return body_->begin(); }
+    iterator lower_bound(const Key& k) { return body_->lower_bound(k); }
+    iterator find(const Key& k) { return body_->find(k); }
+    size_type count(const Key& k) { return body_->count(k); }
+    std::pair<iterator, bool> insert(const value_type& v) { return body_->insert(v); }
+    size_type erase(const Key& k) { return body_->erase(k); }
+    template <class ForwardIt> void bulk_load(ForwardIt first, ForwardIt last) {
+        body_->bulk_load(first, last);
+    }
+    template <class Range> void bulk_load(const Range& r) { body_->bulk_load(r); }
+    void clear() { body_->clear(); }
+    void flush() { body_->flush(); }
+    void drop_cache() { body_->drop_cache(); }
+    void check_structure() { body_->check_structure(); }
+
+private:
+    std::unique_ptr<body_type> body_;
 };
 
 } // namespace flashxxl

@@ -74,7 +74,7 @@ namespace flashxxl {
 //! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
 //! depends on them. The constructor without block_sizes uses the device's; a compile-time
 //! blocks<Br, Bw>{} converts to block_sizes.
-template <class T, class Cmp = std::less<T>> class priority_queue {
+template <class T, class Cmp = std::less<T>> class priority_queue_body {
 public:
     using value_type = T;
     using reader_type = block_reader<T>;
@@ -106,8 +106,8 @@ public:
     //! writing its external arrays under role `r`. config_error when `b` breaks a rule of
     //! block_sizes, when an item does not fit in one Br block, or when the budget is below
     //! min_memory(b). Its account rolls up into the budget's (memory_budget::account).
-    priority_queue(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
-                   role r = role::hot)
+    priority_queue_body(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
+                        role r = role::hot)
         : machine_(&m), memory_(budget.bytes()), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
           account_(budget.account()) {
         budget.require(min_memory(blocks_), "flashxxl::priority_queue",
@@ -142,11 +142,11 @@ public:
         rebuild_tree();
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
-    priority_queue(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::hot)
-        : priority_queue(m, budget, m.block_sizes_for(r), std::move(cmp), r) {}
-    priority_queue(const priority_queue&) = delete;
-    priority_queue& operator=(const priority_queue&) = delete;
-    ~priority_queue() = default; // readers wait for their requests; their segments give the extents back
+    priority_queue_body(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::hot)
+        : priority_queue_body(m, budget, m.block_sizes_for(r), std::move(cmp), r) {}
+    priority_queue_body(const priority_queue_body&) = delete;
+    priority_queue_body& operator=(const priority_queue_body&) = delete;
+    ~priority_queue_body() = default; // readers wait for their requests; their segments give the extents back
 
     //! The block sizes this queue reads and writes with.
     const block_sizes& blocks() const { return blocks_; }
@@ -329,7 +329,7 @@ private:
     };
     //! The selection's sources: external arrays [0, A), then internal runs.
     struct queue_ranges {
-        priority_queue* q;
+        priority_queue_body* q;
         bool operator()(std::size_t i, const T*& cur, const T*& end, bool consumed) const {
             if (i < q->arrays_.size()) return q->arrays_[i].reader->next_range(cur, end, consumed);
             internal_run& r = q->runs_[i - q->arrays_.size()];
@@ -626,6 +626,63 @@ private:
     bool spill_due_ = false;                 // a spill failed and kept the runs: retry it
     std::vector<internal_run> spill_backup_; // the runs as a spill found them
     failure_latch failed_;
+};
+
+//! The external priority queue, documented at priority_queue_body (which does the work): a handle
+//! that owns its body on the heap, so that a priority_queue can be moved and swapped (runs,
+//! arrays, buffers and accounts stay where they are). A moved-from queue may only be destroyed
+//! or assigned to.
+template <class T, class Cmp = std::less<T>> class priority_queue {
+public:
+    using body_type = priority_queue_body<T, Cmp>;
+    using value_type = T;
+    using reader_type = typename body_type::reader_type;
+
+    static constexpr std::uint64_t reserve(std::uint64_t memory) { return body_type::reserve(memory); }
+    static std::uint64_t memory_usage(const memory_budget& memory, const block_sizes& b) {
+        return body_type::memory_usage(memory, b);
+    }
+    static std::uint64_t min_memory(const block_sizes& b) { return body_type::min_memory(b); }
+    static std::uint64_t min_memory() { return body_type::min_memory(); }
+    static constexpr std::uint64_t bulk_pop_min_items = body_type::bulk_pop_min_items;
+
+    //! The constructors of priority_queue_body: (m, budget, b, cmp, role) and (m, budget, cmp, role).
+    priority_queue(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
+                   role r = role::hot)
+        : body_(std::make_unique<body_type>(m, budget, b, std::move(cmp), r)) {}
+    priority_queue(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::hot)
+        : body_(std::make_unique<body_type>(m, budget, std::move(cmp), r)) {}
+    priority_queue(priority_queue&&) noexcept = default;
+    priority_queue& operator=(priority_queue&&) noexcept = default;
+    void swap(priority_queue& o) noexcept { body_.swap(o.body_); }
+    friend void swap(priority_queue& a, priority_queue& b) noexcept { a.swap(b); }
+
+    std::uint64_t directory_memory(std::uint64_t items) const { return body_->directory_memory(items); }
+    const block_sizes& blocks() const { return body_->blocks(); }
+    std::uint64_t size() const { return body_->size(); }
+    bool empty() const { return body_->empty(); }
+    const memory_account& account() const { return body_->account(); }
+    std::uint64_t memory_capacity() const { return body_->memory_capacity(); }
+    std::uint64_t heap_capacity() const { return body_->heap_capacity(); }
+    std::size_t max_arrays() const { return body_->max_arrays(); }
+    std::size_t merge_fan_in() const { return body_->merge_fan_in(); }
+    std::size_t threads() const { return body_->threads(); }
+    void set_threads(std::size_t n) { body_->set_threads(n); }
+    std::size_t arrays() const { return body_->arrays(); }
+    std::uint64_t merges() const { return body_->merges(); }
+    std::uint64_t arrays_written() const { return body_->arrays_written(); }
+    std::uint64_t bulk_steps() const { return body_->bulk_steps(); }
+
+    void push(const T& x) { body_->push(x); }
+    template <class It> void push_batch(It first, It last) { body_->push_batch(first, last); }
+    const T& top() const { return body_->top(); }
+    void pop() { body_->pop(); }
+    template <class OutputIt> std::uint64_t pop_batch(OutputIt out, std::uint64_t count) {
+        return body_->pop_batch(out, count);
+    }
+
+private:
+    std::unique_ptr<body_type> body_;
 };
 
 } // namespace flashxxl

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 #include <stxxl/bits/io/request.h>
 
 #include "flashxxl/block_sizes.hpp"
+#include "flashxxl/container/replace_by_move.hpp"
 #include "flashxxl/failure_latch.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
@@ -59,16 +61,23 @@ public:
     queue(machine& m, const memory_budget& memory, const block_sizes& b, role r = role::hot)
         : machine_(&m), role_(r), blocks_((b.validate(), b)), layout_(b.br),
           per_block_(layout_.items_per_block()), buffer_items_(b.reads_per_write() * per_block_),
-          account_(memory.account()), reader_(m, r, b, &account_, 1) {
+          account_(std::make_unique<memory_account>(memory.account())),
+          reader_(std::make_unique<block_reader<T>>(m, r, b, account_.get(), 1)) {
         memory.require(min_memory(b), "flashxxl::queue", "2 x Bw + 2 x Br, " + b.describe());
         for (auto& buf : buffers_)
-            buf = aligned_buffer(b.bw, &account_);
+            buf = aligned_buffer(b.bw, account_.get());
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
     queue(machine& m, const memory_budget& memory, role r = role::hot)
         : queue(m, memory, m.block_sizes_for(r), r) {}
     queue(const queue&) = delete;
     queue& operator=(const queue&) = delete;
+    //! Moves the queue: its items, extents and buffers change owner; iterators, readers and writers
+    //! of the source do not follow. A moved-from queue may only be destroyed or assigned to.
+    queue(queue&&) noexcept = default;
+    queue& operator=(queue&& o) noexcept { return replace_by_move(*this, std::move(o)); }
+    void swap(queue& o) noexcept { std::swap(*this, o); }
+    friend void swap(queue& a, queue& b) noexcept { a.swap(b); }
     //! Waits for the write in flight; its extent (and the reader's) go back with the members.
     ~queue() {
         if (pending_ && pending_req_) {
@@ -81,7 +90,7 @@ public:
 
     std::uint64_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
-    const memory_account& account() const { return account_; }
+    const memory_account& account() const { return *account_; }
     //! The block sizes of this queue.
     const block_sizes& blocks() const { return blocks_; }
     //! Items in one write buffer (Bw bytes in block_layout).
@@ -99,16 +108,16 @@ public:
     const T& front() {
         check_not_empty("front");
         failed_.check("flashxxl::queue::front");
-        if (reader_.empty()) hand_over_pending();
-        if (!reader_.empty()) return reader_.front();
+        if (reader_->empty()) hand_over_pending();
+        if (!reader_->empty()) return reader_->front();
         return *slot(head_pos_);
     }
     void pop() {
         check_not_empty("pop");
         failed_.check("flashxxl::queue::pop");
-        if (reader_.empty()) hand_over_pending();
-        if (!reader_.empty()) {
-            failed_.run([&] { reader_.pop(); }); // may read the next block
+        if (reader_->empty()) hand_over_pending();
+        if (!reader_->empty()) {
+            failed_.run([&] { reader_->pop(); }); // may read the next block
             --size_;
             return;
         }
@@ -145,7 +154,7 @@ private:
     void flush() {
         hand_over_pending(); // its buffer becomes the next current one
         owned_extent e = rethrow_out_of_space_in("flashxxl::queue", [&] {
-            return machine_->allocate(role_, blocks_.bw, counter_, account_.meter()); // nothing changed yet
+            return machine_->allocate(role_, blocks_.bw, counter_, account_->meter()); // nothing changed yet
         });
         ++counter_;
         pending_req_ =
@@ -166,7 +175,7 @@ private:
             segment s = std::move(*pending_);
             pending_.reset(); // a failed write's extent goes back with s
             pending_dev_->wait(r, role_);
-            reader_.add(std::move(s));
+            reader_->add(std::move(s));
         });
     }
 
@@ -176,8 +185,8 @@ private:
     layout_type layout_;
     std::uint64_t per_block_; // items per Br block
     std::uint64_t buffer_items_;
-    memory_account account_;
-    block_reader<T> reader_;
+    std::unique_ptr<memory_account> account_; // on the heap: buffers point to it while the queue moves
+    std::unique_ptr<block_reader<T>> reader_; // on the heap: it keeps pointers into itself
     aligned_buffer buffers_[2];
     std::size_t current_ = 0;
     std::uint64_t head_ = 0, fill_ = 0; // items [head_, fill_) of the current buffer are queued

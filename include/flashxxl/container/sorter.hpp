@@ -72,7 +72,7 @@ namespace flashxxl {
 //! Block sizes are a run-time value (block_sizes, given to the constructor); nothing per item
 //! depends on them. The constructor without block_sizes uses the device's; a compile-time
 //! blocks<Br, Bw>{} converts to block_sizes.
-template <class T, class Cmp = std::less<T>> class sorter {
+template <class T, class Cmp = std::less<T>> class sorter_body {
 public:
     using value_type = T;
     using layout_type = block_layout<T>;
@@ -128,8 +128,8 @@ public:
     //! which rolls up into the budget's (memory_budget::account). config_error when `b` breaks a
     //! rule of block_sizes, when an item does not fit in one Br block, or when the budget is below
     //! min_memory(b).
-    sorter(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
-           role r = role::scratch, memory_account* account = nullptr)
+    sorter_body(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
+                role r = role::scratch, memory_account* account = nullptr)
         : machine_(&m), memory_(budget.bytes()), blocks_((b.validate(), b)), cmp_(std::move(cmp)), role_(r),
           own_account_(budget.account()), account_(account ? account : &own_account_) {
         budget.require(min_memory(blocks_), "flashxxl::sorter",
@@ -153,12 +153,12 @@ public:
         final_fan_in_ = fan_in_for(final_buffers_);
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
-    sorter(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::scratch,
-           memory_account* account = nullptr)
-        : sorter(m, budget, m.block_sizes_for(r), std::move(cmp), r, account) {}
-    sorter(const sorter&) = delete;
-    sorter& operator=(const sorter&) = delete;
-    ~sorter() { clear_noexcept(); }
+    sorter_body(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::scratch,
+                memory_account* account = nullptr)
+        : sorter_body(m, budget, m.block_sizes_for(r), std::move(cmp), r, account) {}
+    sorter_body(const sorter_body&) = delete;
+    sorter_body& operator=(const sorter_body&) = delete;
+    ~sorter_body() { clear_noexcept(); }
 
     //! The block sizes this sorter reads and writes with.
     const block_sizes& blocks() const { return blocks_; }
@@ -258,7 +258,7 @@ public:
     }
     const T* operator->() const { return &**this; }
     //! Moves to the next item.
-    sorter& operator++() {
+    sorter_body& operator++() {
         if (stage_pos_ == stage_end_) refill_stage("operator++");
         ++stage_pos_;
         --size_;
@@ -622,6 +622,75 @@ private:
     std::unique_ptr<prefetcher_type> prefetcher_; // the final merge's runs
     std::unique_ptr<run_merger> merger_;          // the final merge (merge_output)
     std::unique_ptr<run_merger> chunk_merger_;    // the sorted chunks of the run buffer (memory_output)
+};
+
+//! The external merge sorter, documented at sorter_body (which does the work): a handle that owns
+//! its body on the heap, so that a sorter can be moved and swapped (a function may return one;
+//! runs, buffers, accounts and threads stay where they are). A moved-from sorter may only be
+//! destroyed or assigned to.
+template <class T, class Cmp = std::less<T>> class sorter {
+public:
+    using body_type = sorter_body<T, Cmp>;
+    using value_type = T;
+    using layout_type = typename body_type::layout_type;
+    using run = typename body_type::run;
+
+    static constexpr std::uint64_t reserve(std::uint64_t memory) { return body_type::reserve(memory); }
+    static std::uint64_t memory_usage(const memory_budget& memory, const block_sizes& b) {
+        return body_type::memory_usage(memory, b);
+    }
+    static std::uint64_t min_memory(const block_sizes& b) { return body_type::min_memory(b); }
+    static std::uint64_t min_memory() { return body_type::min_memory(); }
+    static std::uint64_t output_stage_bytes(std::uint64_t memory, std::uint64_t br) {
+        return body_type::output_stage_bytes(memory, br);
+    }
+    static constexpr std::size_t fan_in_for(std::size_t buffers) { return body_type::fan_in_for(buffers); }
+
+    //! The constructors of sorter_body: (m, budget, b, cmp, role, account) and (m, budget, cmp,
+    //! role, account).
+    sorter(machine& m, const memory_budget& budget, const block_sizes& b, Cmp cmp = Cmp(),
+           role r = role::scratch, memory_account* account = nullptr)
+        : body_(std::make_unique<body_type>(m, budget, b, std::move(cmp), r, account)) {}
+    sorter(machine& m, const memory_budget& budget, Cmp cmp = Cmp(), role r = role::scratch,
+           memory_account* account = nullptr)
+        : body_(std::make_unique<body_type>(m, budget, std::move(cmp), r, account)) {}
+    sorter(sorter&&) noexcept = default;
+    sorter& operator=(sorter&&) noexcept = default;
+    void swap(sorter& o) noexcept { body_.swap(o.body_); }
+    friend void swap(sorter& a, sorter& b) noexcept { a.swap(b); }
+
+    std::uint64_t directory_memory(std::uint64_t items) const { return body_->directory_memory(items); }
+    const block_sizes& blocks() const { return body_->blocks(); }
+    std::size_t threads() const { return body_->threads(); }
+    void set_threads(std::size_t n) { body_->set_threads(n); }
+    std::uint64_t run_capacity() const { return body_->run_capacity(); }
+    bool expect(std::uint64_t items) { return body_->expect(items); }
+    bool double_buffered() const { return body_->double_buffered(); }
+    std::size_t fan_in() const { return body_->fan_in(); }
+    std::size_t final_fan_in() const { return body_->final_fan_in(); }
+    std::uint64_t forecast_misses() const { return body_->forecast_misses(); }
+    std::uint64_t passes() const { return body_->passes(); }
+    std::uint64_t runs_formed() const { return body_->runs_formed(); }
+    std::uint64_t runs_written() const { return body_->runs_written(); }
+    const memory_account& account() const { return body_->account(); }
+    std::uint64_t memory() const { return body_->memory(); }
+
+    void push(const T& item) { body_->push(item); }
+    void push(const T* items, std::uint64_t n) { body_->push(items, n); }
+    void sort() { body_->sort(); }
+    std::uint64_t size() const { return body_->size(); }
+    bool empty() const { return body_->empty(); }
+    const T& operator*() const { return **body_; }
+    const T* operator->() const { return &**body_; }
+    sorter& operator++() {
+        ++*body_;
+        return *this;
+    }
+    std::uint64_t pop_into(T* out, std::uint64_t n) { return body_->pop_into(out, n); }
+    void clear() { body_->clear(); }
+
+private:
+    std::unique_ptr<body_type> body_;
 };
 
 } // namespace flashxxl

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <stxxl/bits/io/request.h>
 
 #include "flashxxl/block_sizes.hpp"
+#include "flashxxl/container/replace_by_move.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
 #include "flashxxl/io/memory_account.hpp"
@@ -55,21 +57,28 @@ public:
     stack(machine& m, const memory_budget& memory, const block_sizes& b, role r = role::hot)
         : machine_(&m), role_(r), blocks_((b.validate(), b)), layout_(b.br),
           per_block_(layout_.items_per_block()), blocks_per_half_(b.reads_per_write()),
-          half_items_(blocks_per_half_ * per_block_), account_(memory.account()) {
+          half_items_(blocks_per_half_ * per_block_),
+          account_(std::make_unique<memory_account>(memory.account())) {
         memory.require(min_memory(b), "flashxxl::stack", "2 x Bw, " + b.describe());
         for (half& h : halves_)
-            h.buf = aligned_buffer(b.bw, &account_);
+            h.buf = aligned_buffer(b.bw, account_.get());
     }
     //! The same with the block sizes of the device role `r` is placed on (machine::block_sizes_for).
     stack(machine& m, const memory_budget& memory, role r = role::hot)
         : stack(m, memory, m.block_sizes_for(r), r) {}
     stack(const stack&) = delete;
     stack& operator=(const stack&) = delete;
+    //! Moves the stack: its items, extents and buffers change owner; iterators, readers and writers
+    //! of the source do not follow. A moved-from stack may only be destroyed or assigned to.
+    stack(stack&&) noexcept = default;
+    stack& operator=(stack&& o) noexcept { return replace_by_move(*this, std::move(o)); }
+    void swap(stack& o) noexcept { std::swap(*this, o); }
+    friend void swap(stack& a, stack& b) noexcept { a.swap(b); }
     ~stack() = default; // no I/O is ever in flight between calls; spilled extents go back with spilled_
 
     std::uint64_t size() const { return in_memory_ + spilled_.size() * half_items_; }
     bool empty() const { return size() == 0; }
-    const memory_account& account() const { return account_; }
+    const memory_account& account() const { return *account_; }
     //! The block sizes of this stack.
     const block_sizes& blocks() const { return blocks_; }
     //! Items in one half (Bw bytes in block_layout).
@@ -124,7 +133,7 @@ private:
         // Room for the record first, so that nothing can fail once the write is done.
         if (spilled_.size() == spilled_.capacity()) spilled_.reserve(2 * spilled_.size() + 1);
         owned_extent e = rethrow_out_of_space_in("flashxxl::stack", [&] {
-            owned_extent x = machine_->allocate(role_, blocks_.bw, counter_, account_.meter());
+            owned_extent x = machine_->allocate(role_, blocks_.bw, counter_, account_->meter());
             x->dev->wait(x->dev->awrite(h.buf.data(), x->offset, blocks_.bw, role_),
                          role_); // on failure x goes back
             return x;
@@ -154,7 +163,7 @@ private:
     std::uint64_t per_block_;       // items per Br block
     std::uint64_t blocks_per_half_; // Bw / Br
     std::uint64_t half_items_;
-    memory_account account_;
+    std::unique_ptr<memory_account> account_; // on the heap: buffers point to it while the stack moves
     half halves_[2];
     std::size_t bottom_ = 0;
     std::uint64_t in_memory_ = 0;

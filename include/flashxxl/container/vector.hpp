@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <cstring>
 #include <iterator>
 #include <string>
@@ -13,6 +14,7 @@
 #include <stxxl/bits/io/request.h>
 
 #include "flashxxl/block_sizes.hpp"
+#include "flashxxl/container/replace_by_move.hpp"
 #include "flashxxl/failure_latch.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/io/aligned_buffer.hpp"
@@ -99,7 +101,7 @@ public:
         : machine_(&m), role_(r), memory_(memory.bytes()), blocks_((b.validate(), b)), layout_(b.br),
           items_per_page_(layout_.items_per_block()), pages_per_group_(b.reads_per_write()),
           items_per_group_(items_per_page_ * pages_per_group_), page_shift_(shift_of(items_per_page_)),
-          page_divisor_(items_per_page_), account_(memory.account()) {
+          page_divisor_(items_per_page_), account_(std::make_unique<memory_account>(memory.account())) {
         memory.require(min_memory(b), "flashxxl::vector",
                        "one Bw = " + format_size(b.bw) + " staging buffer and two Br = " + format_size(b.br) +
                            " pages");
@@ -110,6 +112,12 @@ public:
         : vector(m, memory, m.block_sizes_for(r), r) {}
     vector(const vector&) = delete;
     vector& operator=(const vector&) = delete;
+    //! Moves the vector: its items, extents and buffers change owner; iterators, readers and writers
+    //! of the source do not follow. A moved-from vector may only be destroyed or assigned to.
+    vector(vector&&) noexcept = default;
+    vector& operator=(vector&& o) noexcept { return replace_by_move(*this, std::move(o)); }
+    void swap(vector& o) noexcept { std::swap(*this, o); }
+    friend void swap(vector& a, vector& b) noexcept { a.swap(b); }
 
     size_type size() const {
         failed_.check("flashxxl::vector::size");
@@ -136,7 +144,7 @@ public:
     //! The budget given to the constructor.
     std::uint64_t memory() const { return memory_; }
     //! Bytes of buffers held now and at most so far (tracked).
-    const memory_account& account() const { return account_; }
+    const memory_account& account() const { return *account_; }
 
     //! Item i (i < size()).
     T get(size_type i) {
@@ -311,7 +319,7 @@ public:
         }
         explicit stream_reader(vector& v, size_type first = 0, size_type last = size_type(-1),
                                std::size_t prefetch = 1, memory_account* account = nullptr)
-            : reader_(*v.machine_, v.role_, v.blocks_, account ? account : &v.account_, prefetch) {
+            : reader_(*v.machine_, v.role_, v.blocks_, account ? account : v.account_.get(), prefetch) {
             v.failed_.check("flashxxl::vector::stream_reader");
             v.flush();
             if (last > v.size_) last = v.size_;
@@ -368,7 +376,7 @@ public:
             v.release_cache_buffers(); // the writer's buffers take their place
             const std::uint64_t br = v.blocks_.br;
             for (auto& s : slots_)
-                s.buf = aligned_buffer(v.blocks_.bw, account ? account : &v.account_);
+                s.buf = aligned_buffer(v.blocks_.bw, account ? account : v.account_.get());
             group_ = v.size_ / v.items_per_group_;
             fill_ = v.size_ % v.items_per_group_;
             if (fill_ > 0) {
@@ -564,8 +572,8 @@ private:
 
     void ensure_buffers() {
         if (!frames_buf_.empty()) return;
-        staging_ = aligned_buffer(blocks_.bw, &account_);
-        frames_buf_ = aligned_buffer(frame_count_ * blocks_.br, &account_);
+        staging_ = aligned_buffer(blocks_.bw, account_.get());
+        frames_buf_ = aligned_buffer(frame_count_ * blocks_.br, account_.get());
         frames_.assign(frame_count_, frame{});
         page_map_.reserve(frame_count_);
     }
@@ -635,7 +643,7 @@ private:
         if (g < groups_.size() && groups_[g]) return groups_[g].get();
         owned_extent e = rethrow_out_of_space_in("flashxxl::vector", [&] {
             return machine_->allocate(role_, blocks_.bw, g,
-                                      account_.meter()); // out_of_space: nothing changed
+                                      account_->meter()); // out_of_space: nothing changed
         });
         if (g >= groups_.size()) {
             groups_.resize(g + 1);
@@ -705,9 +713,9 @@ private:
     fast_divisor page_divisor_; // by items_per_page_
     std::uint64_t frame_count_ = 0;
     size_type size_ = 0;
-    std::vector<owned_extent> groups_;      // one Bw extent per group (empty: none yet)
-    std::vector<std::uint32_t> disk_pages_; // pages of each group that hold data on the device
-    memory_account account_;
+    std::vector<owned_extent> groups_;        // one Bw extent per group (empty: none yet)
+    std::vector<std::uint32_t> disk_pages_;   // pages of each group that hold data on the device
+    std::unique_ptr<memory_account> account_; // on the heap: buffers point to it while the vector moves
     aligned_buffer staging_;
     aligned_buffer frames_buf_;
     std::vector<frame> frames_;
