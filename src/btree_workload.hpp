@@ -15,6 +15,8 @@
 
 #include "bench_items.hpp"
 #include "flashxxl/container/map.hpp"
+#include "flashxxl/cost/cost_model.hpp"
+#include "flashxxl/cost/predict_map.hpp"
 #include "flashxxl/device/device_stats.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
 #include "flashxxl/device/modelled_clock.hpp"
@@ -52,6 +54,10 @@ struct btree_phase {
     double modelled_s = 0;  //!< the busiest device's busy time (sum of its service times)
     modelled_time modelled; //!< the clock's advance over the phase
     double wall_s = 0;
+    //! The closed form's prediction (cost/predict_map.hpp): bulk load and random finds only.
+    bool has_prediction = false;
+    io_prediction predicted;
+    double predicted_modelled_s = 0;
 };
 
 //! A run of the workload with one layout (a pair of block sizes).
@@ -151,7 +157,15 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
     };
     auto fail = [&](const std::string& what) { throw error("flashxxl btree (" + layout + "): " + what); };
 
+    const cost_model pricing = cost_model::for_role(m, role::static_data, b);
+    auto predicted = [&](const io_prediction& p) {
+        btree_phase& ph = r.phases.back();
+        ph.has_prediction = true;
+        ph.predicted = p;
+        ph.predicted_modelled_s = p.modelled_s(pricing);
+    };
     measure("bulk load", w.items, [&] { t.bulk_load(input_iterator(0), input_iterator(w.items)); });
+    predicted(predict::map_bulk_load<key_t, value_t>(w.items, b));
     t.drop_cache();
     measure("random finds", w.finds, [&] {
         for (std::uint64_t i = 0; i < w.finds; ++i) {
@@ -162,6 +176,7 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
                 fail("find(" + std::to_string(k) + ") is wrong");
         }
     });
+    predicted(predict::map_finds<key_t, value_t>(w.items, w.finds, memory, b));
     t.drop_cache();
     measure("random inserts", w.inserts, [&] {
         for (std::uint64_t i = 0; i < w.inserts; ++i) {
@@ -194,6 +209,13 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
     return r;
 }
 
+//! A ratio as text with three decimals.
+inline std::string fixed_ratio(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", x);
+    return buf;
+}
+
 //! The phases of several runs side by side: per phase and layout, modelled seconds, items
 //! transferred per operation, and the ratio of modelled time to the first run.
 inline void print_btree_table(const std::vector<btree_run>& runs, const std::string& title) {
@@ -204,21 +226,43 @@ inline void print_btree_table(const std::vector<btree_run>& runs, const std::str
                     r.blocks.describe().c_str(), format_bytes(double(r.memory)).c_str(), r.height,
                     static_cast<unsigned long long>(r.nodes),
                     static_cast<unsigned long long>(r.leaf_capacity));
-    std::printf("  %-15s %-14s %12s %12s %14s %14s %10s %10s %12s\n", "phase", "layout", "modelled_s",
-                "vs first", "items read/op", "items wrtn/op", "reads", "wall_s", "energy_J");
+    std::printf("  %-15s %-14s %12s %12s %14s %14s %10s %10s %12s %10s\n", "phase", "layout", "modelled_s",
+                "vs first", "items read/op", "items wrtn/op", "reads", "wall_s", "energy_J", "vol/pred");
     for (std::size_t p = 0; p < runs[0].phases.size(); ++p) {
         const double base = runs[0].phases[p].modelled_s;
         for (const btree_run& r : runs) {
             const btree_phase& ph = r.phases[p];
             const double ops = double(std::max<std::uint64_t>(ph.ops, 1));
-            std::printf("  %-15s %-14s %12.3f %12.2f %14.1f %14.1f %10llu %10.3f %12s\n", ph.name.c_str(),
-                        r.layout.c_str(), ph.modelled_s, base > 0 ? ph.modelled_s / base : 0.0,
+            const double volume = double(ph.io.read_bytes + ph.io.write_bytes);
+            const std::string vs_predicted = ph.has_prediction && ph.predicted.volume() > 0
+                                                 ? fixed_ratio(volume / ph.predicted.volume())
+                                                 : "-";
+            std::printf("  %-15s %-14s %12.3f %12.2f %14.1f %14.1f %10llu %10.3f %12s %10s\n",
+                        ph.name.c_str(), r.layout.c_str(), ph.modelled_s,
+                        base > 0 ? ph.modelled_s / base : 0.0,
                         double(ph.io.read_bytes) / double(r.entry_bytes) / ops,
                         double(ph.io.write_bytes) / double(r.entry_bytes) / ops,
                         static_cast<unsigned long long>(ph.io.read_ops), ph.wall_s,
-                        format_energy(ph.io).c_str());
+                        format_energy(ph.io).c_str(), vs_predicted.c_str());
         }
     }
+}
+
+//! measured / predicted (0 / 0 is 1; null when only the prediction is 0).
+inline nlohmann::json btree_ratio(double measured, double predicted) {
+    if (predicted == 0) return measured == 0 ? nlohmann::json(1.0) : nlohmann::json(nullptr);
+    return nlohmann::json(measured / predicted);
+}
+//! predicted_rdv_bytes, predicted_wrv_bytes, predicted_modelled_s and the three ratios (null without a
+//! prediction).
+inline void add_btree_prediction(nlohmann::json& q, bool has, const io_prediction& p, double predicted_s,
+                                 double rdv, double wrv, double elapsed) {
+    q["predicted_rdv_bytes"] = has ? nlohmann::json(p.read_bytes) : nlohmann::json(nullptr);
+    q["predicted_wrv_bytes"] = has ? nlohmann::json(p.write_bytes) : nlohmann::json(nullptr);
+    q["predicted_modelled_s"] = has ? nlohmann::json(predicted_s) : nlohmann::json(nullptr);
+    q["rdv_over_predicted"] = has ? btree_ratio(rdv, p.read_bytes) : nlohmann::json(nullptr);
+    q["wrv_over_predicted"] = has ? btree_ratio(wrv, p.write_bytes) : nlohmann::json(nullptr);
+    q["modelled_over_predicted"] = has ? btree_ratio(elapsed, predicted_s) : nlohmann::json(nullptr);
 }
 
 //! One run as JSON.
@@ -249,8 +293,28 @@ inline nlohmann::json btree_run_json(const btree_run& r) {
         q["write_ops"] = p.io.write_ops;
         q["write_bytes"] = p.io.write_bytes;
         q["items_transferred"] = (p.io.read_bytes + p.io.write_bytes) / r.entry_bytes;
+        add_btree_prediction(q, p.has_prediction, p.predicted, p.predicted_modelled_s,
+                             double(p.io.read_bytes), double(p.io.write_bytes), p.modelled.elapsed_s);
         j["phases"].push_back(q);
     }
+    // The run's predicted phases together, beside their measured sums.
+    double rdv = 0, wrv = 0, elapsed = 0, predicted_s = 0;
+    io_prediction sum;
+    nlohmann::json scope = nlohmann::json::array();
+    for (const btree_phase& p : r.phases) {
+        if (!p.has_prediction) continue;
+        rdv += double(p.io.read_bytes);
+        wrv += double(p.io.write_bytes);
+        elapsed += p.modelled.elapsed_s;
+        sum += p.predicted;
+        predicted_s += p.predicted_modelled_s;
+        scope.push_back(p.name);
+    }
+    j["rdv_bytes"] = rdv;
+    j["wrv_bytes"] = wrv;
+    j["modelled_elapsed_s"] = elapsed;
+    add_btree_prediction(j, true, sum, predicted_s, rdv, wrv, elapsed);
+    j["prediction_scope"] = scope;
     return j;
 }
 

@@ -118,6 +118,11 @@ void run_btree(const btree_options& o) {
         j["runs"] = nlohmann::json::array();
         for (const btree_run& r : runs)
             j["runs"].push_back(btree_run_json(r));
+        // The first layout's predicted phases at the top level (docs/json.md).
+        for (const char* k : {"rdv_bytes", "wrv_bytes", "modelled_elapsed_s", "predicted_rdv_bytes",
+                              "predicted_wrv_bytes", "predicted_modelled_s", "rdv_over_predicted",
+                              "wrv_over_predicted", "modelled_over_predicted", "prediction_scope"})
+            j[k] = j["runs"][0][k];
         j.update(run_metadata(&spec));
         std::cout << j.dump(2) << "\n";
         return;

@@ -9,6 +9,7 @@
 #include "container_report.hpp"
 #include "flashxxl/progress_bar.hpp"
 #include "flashxxl/container/priority_queue.hpp"
+#include "flashxxl/cost/predict_containers.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -82,6 +83,8 @@ struct pq_benchmark {
             if ((popped & 0xfffff) == 0) bar.update(0.5 + 0.5 * double(popped) / double(n), "popping");
         }
         r.merges = pq.merges();
+        if (o.mode == "push-pop")
+            set_prediction(r, m, role::hot, predict::priority_queue_push_pop(n, sizeof(T), memory, b));
         r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         record_difference(r, m, before);
         bar.finish();

@@ -11,6 +11,7 @@
 #include "flashxxl/container/sort.hpp"
 #include "flashxxl/container/sorter.hpp"
 #include "flashxxl/container/vector.hpp"
+#include "flashxxl/cost/predict_containers.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -77,6 +78,7 @@ struct sort_benchmark {
             record_difference(r, m, before);
             r.passes = rep.passes;
             r.runs = rep.runs;
+            set_prediction(r, m, role::scratch, predict::sort(n, sizeof(T), memory, b));
             typename V::stream_reader in(v);
             check(in, 0.9, "verifying");
         } else if (o.mode == "sorter") {
@@ -92,6 +94,7 @@ struct sort_benchmark {
             record_difference(r, m, before);
             r.passes = s.passes();
             r.runs = s.runs_formed();
+            set_prediction(r, m, role::scratch, predict::sorter(n, sizeof(T), memory, b));
         } else {
             throw config_error("--mode '" + o.mode + "' (expected vector or sorter)");
         }

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "flashxxl/block_sizes.hpp"
+#include "flashxxl/cost/cost_model.hpp"
+#include "flashxxl/cost/prediction.hpp"
 #include "flashxxl/device/device_stats.hpp"
 #include "flashxxl/device/device_stats_json.hpp"
 #include "flashxxl/device/modelled_clock.hpp"
@@ -30,6 +32,10 @@ struct container_run {
     std::vector<device_stats> devices;
     modelled_time modelled; //!< the measured phase on the machine's virtual clock
     bool verified = false;
+    //! What the analysis predicts (cost/predict_containers.hpp), when it has a closed form for the mode.
+    bool has_prediction = false;
+    io_prediction predicted;
+    double predicted_modelled_s = 0; //!< predicted volumes priced by the data device's model
 
     std::uint64_t input_bytes() const { return items * element_size; }
     std::uint64_t rdv() const {
@@ -79,6 +85,55 @@ container_run start_container_run(const machine& m, const std::string& command, 
     return r;
 }
 
+//! Sets r's prediction: `p`, its time priced by the model of the device role `data` is placed on.
+inline void set_prediction(container_run& r, machine& m, role data, const io_prediction& p) {
+    r.has_prediction = true;
+    r.predicted = p;
+    r.predicted_modelled_s = p.modelled_s(cost_model::for_role(m, data, block_sizes(r.br, r.bw)));
+}
+
+//! measured / predicted, or null when nothing was predicted (0 / 0 is 1).
+inline nlohmann::json ratio_json(double measured, double predicted) {
+    if (predicted == 0) return measured == 0 ? nlohmann::json(1.0) : nlohmann::json(nullptr);
+    return nlohmann::json(measured / predicted);
+}
+
+//! The prediction keys of a run beside its measured ones (docs/json.md): null without a prediction.
+inline void add_prediction_json(nlohmann::json& j, const container_run& r) {
+    if (!r.has_prediction) {
+        for (const char* k : {"predicted_rdv_bytes", "predicted_wrv_bytes", "predicted_modelled_s",
+                              "rdv_over_predicted", "wrv_over_predicted", "modelled_over_predicted"})
+            j[k] = nullptr;
+        j["prediction_basis"] = nullptr;
+        j["prediction_is_bound"] = false;
+        return;
+    }
+    j["predicted_rdv_bytes"] = r.predicted.read_bytes;
+    j["predicted_wrv_bytes"] = r.predicted.write_bytes;
+    j["predicted_modelled_s"] = r.predicted_modelled_s;
+    j["rdv_over_predicted"] = ratio_json(double(r.rdv()), r.predicted.read_bytes);
+    j["wrv_over_predicted"] = ratio_json(double(r.wrv()), r.predicted.write_bytes);
+    j["modelled_over_predicted"] = ratio_json(r.modelled.elapsed_s, r.predicted_modelled_s);
+    j["prediction_basis"] = r.predicted.basis;
+    j["prediction_is_bound"] = r.predicted.bound;
+}
+
+//! Prints the predicted line of the text table: predicted volumes and time, measured / predicted.
+inline void print_prediction_line(const container_run& r) {
+    if (!r.has_prediction) {
+        std::printf("  predicted: no closed form for mode %s\n", r.mode.c_str());
+        return;
+    }
+    auto ratio = [](double m, double p) { return p > 0 ? m / p : (m == 0 ? 1.0 : 0.0); };
+    std::printf(
+        "  predicted (%s): RDV %s, WRV %s, modelled %.3f s; measured / predicted: RDV %.3f, WRV %.3f, "
+        "modelled %.3f\n",
+        r.predicted.basis.c_str(), format_bytes(r.predicted.read_bytes).c_str(),
+        format_bytes(r.predicted.write_bytes).c_str(), r.predicted_modelled_s,
+        ratio(double(r.rdv()), r.predicted.read_bytes), ratio(double(r.wrv()), r.predicted.write_bytes),
+        ratio(r.modelled.elapsed_s, r.predicted_modelled_s));
+}
+
 //! Sets r.verified from the output check: keys came out in order (`order` names it: sorted,
 //! ordered), every item came out (count and key checksum). Throws error saying which part failed.
 inline void verify_output(container_run& r, const std::string& order, bool in_order, std::uint64_t items_out,
@@ -111,6 +166,7 @@ inline nlohmann::json container_run_json(const container_run& r) {
         j["modelled_elapsed_s"] = r.modelled.elapsed_s;
         j["modelled_io_wait_s"] = r.modelled.io_wait_s;
         j["verified"] = r.verified;
+        add_prediction_json(j, r);
         const io_counters machine = machine_total(r.devices);
         j["modelled_energy_j"] = energy_json(machine);
         if (r.command == "sort") {
@@ -182,6 +238,7 @@ inline void print_run(const container_run& r, bool json,
                   static_cast<unsigned long long>(r.command == "pq" ? r.merges : r.runs), r.wall_s,
                   r.modelled.elapsed_s, r.modelled.io_wait_s);
     std::cout << line;
+    print_prediction_line(r);
     std::snprintf(line, sizeof line, "  %-10s %14s %14s %10s %10s %12s %10s %12s\n", "device", "RDV", "WRV",
                   "reads", "writes", "modelled_s", "wait_s", "energy_J");
     std::cout << line;

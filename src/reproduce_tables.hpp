@@ -53,4 +53,8 @@ report_table seeds001_dfs(scale s, const progress_fn& progress);      // reprodu
 report_table seeds004_chips(scale s, const progress_fn& progress);    // reproduce_energy.cpp
 report_table energy_br_bw(scale s, const progress_fn& progress);      // reproduce_energy.cpp
 
+//! seeds/001's analysis against the behaviour: include/flashxxl/cost/'s predictions beside measured volumes
+//! (reproduce_cost.cpp).
+report_table seeds001_cost_model(scale s, const progress_fn& progress);
+
 } // namespace flashxxl::cli::reproduce

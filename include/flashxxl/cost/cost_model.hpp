@@ -9,6 +9,8 @@
 #include "flashxxl/device/device_model.hpp"
 #include "flashxxl/device/device_stats.hpp"
 #include "flashxxl/machine/device.hpp"
+#include "flashxxl/machine/machine.hpp"
+#include "flashxxl/role.hpp"
 
 namespace flashxxl {
 
@@ -34,13 +36,21 @@ public:
     cost_model(std::uint64_t br, std::uint64_t bw) : blocks_(br, bw) {}
     explicit cost_model(const block_sizes& b) : blocks_(b.br, b.bw) {}
 
-    //! Prices one Br read and one Bw write on a fresh copy of `d`'s model (random offsets: a
-    //! request far from the previous one); c is their ratio. A device without a model (a real
-    //! file) gives c = 1 and no time.
+    //! Prices one Br read and one Bw write on a fresh copy of `d`'s model: the read far from the
+    //! previous request (random), the write right behind another Bw write (the containers write
+    //! whole Bw blocks into fresh extents, which the allocator hands out in order); c is their
+    //! ratio. A device without a model (a real file) gives c = 1 and no time.
     static cost_model for_device(const device& d, const block_sizes& b) {
         cost_model model(b);
         if (const device_model* dm = d.model()) model.price(*dm);
         return model;
+    }
+
+    //! for_device of the first device the machine's placement puts role `r` on (the model
+    //! from the sizes alone when it names none).
+    static cost_model for_role(machine& m, role r, const block_sizes& b) {
+        const std::vector<std::size_t> on = m.placement().devices_for(r, m.placement_view());
+        return on.empty() ? cost_model(b) : for_device(m.dev(on.front()), b);
     }
 
     const block_sizes& blocks() const { return blocks_; }
@@ -88,8 +98,8 @@ private:
         if (cap < 2 * blocks_.bw) return;
         fresh->service(io_op::read, 0, blocks_.br);
         read_block_s_ = fresh->service(io_op::read, far, blocks_.br);
-        fresh->service(io_op::write, 0, blocks_.bw);
-        write_block_s_ = fresh->service(io_op::write, far, blocks_.bw);
+        fresh->service(io_op::write, far, blocks_.bw);
+        write_block_s_ = fresh->service(io_op::write, far + blocks_.bw, blocks_.bw);
         if (read_block_s_ > 0) write_penalty_ = write_block_s_ / read_block_s_;
     }
 

@@ -36,6 +36,9 @@ struct report_table {
     std::vector<report_row> rows;
     std::vector<std::string> notes; //!< scaling, and why numbers cannot match
     double wall_s = 0;              //!< this machine's time for the table
+    //! Plot as measured against the paper's (or predicted) column on log-log axes with the
+    //! diagonal, instead of grouped bars (the cost-model table: many rows over decades).
+    bool scatter = false;
     //! The row labelled `label`, or nullptr.
     const report_row* row(const std::string& label) const {
         for (const report_row& r : rows)

@@ -34,7 +34,8 @@ inline bool gnuplot_available(std::string& terminal) {
     return terminal == "pngcairo" || terminal == "png";
 }
 
-//! Draws table `t` as grouped bars (paper, ours) for the rows that have both numbers, into
+//! Draws table `t` as grouped bars (paper, ours) for the rows that have both numbers (or, for a
+//! `scatter` table, ours against paper on log-log axes with the diagonal), into
 //! `dir`/<id>.png via <id>.dat and <id>.gp (all through safe_output_file, option "--out";
 //! files flashxxl did not write are replaced only with `force`). A log scale when the values
 //! span more than 50 times. Returns the PNG's path, or "" when no row has both numbers or
@@ -65,18 +66,34 @@ inline std::string plot_table(const std::string& dir, const report_table& t, con
     safe_output_file png(paths[2], "--out", force, signature);
     const std::string png_tmp = png.temp_path().substr(png.temp_path().find_last_of('/') + 1);
     safe_output_file gp(paths[1], "--out", force, signature);
-    gp.stream() << "# " << plot_signature() << "\n"
-                << "if (!exists(\"out\")) out = '" << t.id << ".png'\n"
-                << "set terminal " << terminal
-                << " size 1200,750\nset output out\nset bmargin 16\nset rmargin 24\n"
-                << "set title " << gnuplot_quoted(t.title) << " noenhanced\nset ylabel "
-                << gnuplot_quoted(t.unit) << " noenhanced\n"
-                << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 "
-                   "border -1\n"
-                << "set boxwidth 0.9\nset xtics rotate by -40 font \",8\" noenhanced\n"
-                << "set key outside right top\nset grid ytics\n"
-                << (hi > 50 * lo ? "set logscale y\n" : "set yrange [0:*]\n") << "plot '" << t.id
-                << ".dat' using 2:xtic(4) title 'paper', '' using 3 title 'ours (modelled)'\n";
+    if (t.scatter) {
+        gp.stream() << "# " << plot_signature() << "\n"
+                    << "if (!exists(\"out\")) out = '" << t.id << ".png'\n"
+                    << "set terminal " << terminal << " size 1000,900\nset output out\n"
+                    << "set title " << gnuplot_quoted(t.title) << " noenhanced\n"
+                    << "set xlabel " << gnuplot_quoted("predicted, " + t.unit) << " noenhanced\n"
+                    << "set ylabel " << gnuplot_quoted("measured, " + t.unit) << " noenhanced\n"
+                    << "set logscale xy\nset grid\nset key top left\n"
+                    << "set xrange [" << lo / 2 << ":" << hi * 2 << "]\nset yrange [" << lo / 2 << ":"
+                    << hi * 2 << "]\n"
+                    << "plot '" << t.id
+                    << ".dat' using 2:3 with points pt 7 ps 1.2 title 'measured against predicted', "
+                    << "x with lines lw 2 title 'measured = predicted'\n";
+    } else {
+        gp.stream()
+            << "# " << plot_signature() << "\n"
+            << "if (!exists(\"out\")) out = '" << t.id << ".png'\n"
+            << "set terminal " << terminal
+            << " size 1200,750\nset output out\nset bmargin 16\nset rmargin 24\n"
+            << "set title " << gnuplot_quoted(t.title) << " noenhanced\nset ylabel " << gnuplot_quoted(t.unit)
+            << " noenhanced\n"
+            << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 "
+               "border -1\n"
+            << "set boxwidth 0.9\nset xtics rotate by -40 font \",8\" noenhanced\n"
+            << "set key outside right top\nset grid ytics\n"
+            << (hi > 50 * lo ? "set logscale y\n" : "set yrange [0:*]\n") << "plot '" << t.id
+            << ".dat' using 2:xtic(4) title 'paper', '' using 3 title 'ours (modelled)'\n";
+    }
     gp.commit();
     const gnuplot_outcome drawn = run_gnuplot(dir, {"out='" + png_tmp + "'"}, t.id + ".gp");
     if (!drawn.ok) {

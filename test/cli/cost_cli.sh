@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# End-to-end checks of the predicted-beside-measured figures of `flashxxl sort`, `pq` and `btree` (cost/ predictors).
+set -u
+bin=$1
+source "$(dirname "$0")/check_lib.bash"
+tiny_config "$work/tiny.cfg"
+base="--config $work/tiny.cfg --no-progress"
+check "sort prints the prediction and measured / predicted" 0 "predicted \(.*\): RDV .* measured / predicted: RDV 1\.0[0-9]*, WRV 1\.0" \
+    "$bin" sort $base --br 16KiB --bw 128KiB --memory 2MiB --items 1500000
+# Volumes within 10 % of the closed form, at sizes of this script's own choosing.
+for args in "sort --br 16KiB --bw 128KiB --memory 2MiB --items 1500000" \
+            "sort --br 32KiB --bw 256KiB --memory 3MiB --items 2000000 --mode sorter" \
+            "pq --br 16KiB --bw 64KiB --memory 1MiB --items 1200000"; do
+    "$bin" $args $base --json > "$work/c.json" && python3 -c "
+import json; d=json.load(open('$work/c.json'))
+for k in ('predicted_rdv_bytes', 'predicted_wrv_bytes', 'predicted_modelled_s', 'rdv_bytes', 'wrv_bytes', 'modelled_elapsed_s'):
+    assert isinstance(d[k], (int, float)), (k, d[k])
+assert abs(d['rdv_bytes'] / d['predicted_rdv_bytes'] - 1) <= 0.10, d
+assert abs(d['wrv_bytes'] / d['predicted_wrv_bytes'] - 1) <= 0.10, d
+assert abs(d['rdv_over_predicted'] - d['rdv_bytes'] / d['predicted_rdv_bytes']) < 1e-9, d
+assert d['predicted_modelled_s'] > 0 and d['prediction_is_bound'] is False, d" \
+        && echo "ok   $args: measured volumes within 10 % of predicted" || { echo "FAIL $args"; fail=1; }
+done
+# Interleaved pq use has no closed form: the keys are there, null.
+"$bin" pq $base --br 16KiB --bw 64KiB --memory 1MiB --items 100000 --mode interleaved --json > "$work/i.json" && python3 -c "
+import json; d=json.load(open('$work/i.json'))
+assert d['predicted_rdv_bytes'] is None and d['rdv_over_predicted'] is None, d" \
+    && echo "ok   pq interleaved: predicted keys are null" || { echo "FAIL pq interleaved prediction keys"; fail=1; }
+"$bin" btree $base --br 4KiB --bw 64KiB --memory 1MiB --items 200000 --finds 2000 --inserts 100 --batch 1000 --scans 2 --scan-length 100 --json > "$work/b.json" && python3 -c "
+import json; d=json.load(open('$work/b.json'))
+assert d['prediction_scope'] == ['bulk load', 'random finds'], d['prediction_scope']
+assert abs(d['wrv_bytes'] / d['predicted_wrv_bytes'] - 1) <= 0.10, d
+assert abs(d['rdv_bytes'] / d['predicted_rdv_bytes'] - 1) <= 0.10, d
+ph = {p['name']: p for p in d['runs'][0]['phases']}
+assert ph['random inserts']['predicted_rdv_bytes'] is None, ph
+assert abs(ph['random finds']['rdv_over_predicted'] - 1) <= 0.10, ph['random finds']" \
+    && echo "ok   btree: bulk load and finds within 10 % of predicted, other phases null" || { echo "FAIL btree prediction"; fail=1; }
+# reproduce's table: every container row within 10 %, every DFS row at or below its bound, a scatter plot.
+"$bin" reproduce --tiny --tables seeds001_cost_model --out "$work/rep" --no-progress > /dev/null 2>&1 && python3 -c "
+import json; j=json.load(open('$work/rep/report.json'))
+t = j['tables'][0]
+assert t['id'] == 'seeds001_cost_model', t['id']
+bounds = [r for r in t['rows'] if r['label'].startswith('DFS bound')]
+estimates = [r for r in t['rows'] if not r['label'].startswith('DFS bound')]
+assert len(bounds) >= 4 and len(estimates) >= 10, (len(bounds), len(estimates))
+for r in estimates: assert abs(r['ratio_measured_to_paper'] - 1) <= 0.10, r
+for r in bounds: assert 0 < r['ratio_measured_to_paper'] <= 1, r" \
+    && echo "ok   reproduce seeds001_cost_model: estimates within 10 %, DFS below its bound" || { echo "FAIL reproduce seeds001_cost_model"; fail=1; }
+if command -v gnuplot > /dev/null; then
+    grep -q "set logscale xy" "$work/rep/seeds001_cost_model.gp" && grep -q "x with lines" "$work/rep/seeds001_cost_model.gp" \
+        && echo "ok   the plot is log-log with the diagonal" || { echo "FAIL the cost-model plot"; fail=1; }
+fi
+exit $fail
