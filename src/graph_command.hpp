@@ -204,7 +204,7 @@ inline void print_phase(const phase_stats& p) {
         p.busiest_modelled_s(), energy_with_unit(machine_total(p.devices)).c_str());
     print_counters_header(std::cout);
     for (std::size_t i = 0; i < p.devices.size(); ++i)
-        print_stats_table(std::cout, p.device_names[i], p.devices[i]);
+        print_stats_rows(std::cout, p.device_names[i], p.devices[i]);
     std::cout.flush();
 }
 

@@ -11,6 +11,7 @@
 
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/machine/placement_registry.hpp"
+#include "flashxxl/machine/placement_text.hpp"
 #include "did_you_mean.hpp"
 #include "option_checks.hpp"
 
@@ -63,7 +64,9 @@ inline std::string placement_option_help() {
     for (const placement_entry& e : placement_policies())
         if (!e.usage.empty() && e.usage[0] != '[') required += (required.empty() ? "" : " / ") + e.name;
     return "override the placement policy: " + placement_policy_names() +
-           (required.empty() ? std::string() : " (options of " + required + " need a config file)");
+           ", with its options as a config's placement= line writes them (quoted: --placement 'per_role "
+           "hot=ssd scratch=ssd stream=hdd')" +
+           (required.empty() ? std::string() : "; " + required + " need their options");
 }
 
 //! Adds --machine, --config, --backing-dir, --placement, --pace, --scale to a subcommand. `choice`
@@ -178,11 +181,7 @@ inline machine_spec chosen_machine_spec(const machine_choice& choice) {
 //! The spec of the chosen machine with the --placement override: what make_machine builds.
 inline machine_spec effective_machine_spec(const machine_choice& choice) {
     machine_spec spec = chosen_machine_spec(choice);
-    if (!choice.placement.empty()) {
-        spec.placement.policy = choice.placement;
-        spec.placement.options.clear();
-        spec.placement.origin = "--placement";
-    }
+    if (!choice.placement.empty()) spec.placement = parse_placement_text(choice.placement, "--placement");
     return spec;
 }
 

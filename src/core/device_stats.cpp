@@ -30,6 +30,11 @@ void print_counters_header(std::ostream& out) {
 }
 
 void print_stats_table(std::ostream& out, const std::string& device_name, const device_stats& s) {
+    print_counters_header(out);
+    print_stats_rows(out, device_name, s);
+}
+
+void print_stats_rows(std::ostream& out, const std::string& device_name, const device_stats& s) {
     print_counters_row(out, device_name, s.total);
     for (role r : all_roles)
         if (!s.of(r).empty()) print_counters_row(out, std::string("  ") + to_string(r), s.of(r));

@@ -5,6 +5,9 @@
 #include <limits>
 
 #include "flashxxl/machine/placement.hpp"
+#include "flashxxl/machine/placement_text.hpp"
+
+#include <sstream>
 
 namespace flashxxl {
 
@@ -135,6 +138,27 @@ std::unique_ptr<placement_policy> make_placement(const std::string& policy,
     }
     throw config_error("unknown placement policy '" + policy + "' (expected " + placement_policy_names() +
                        ")");
+}
+
+placement_spec parse_placement_text(const std::string& text, const std::string& origin) {
+    std::istringstream in(text);
+    placement_spec spec;
+    spec.origin = origin;
+    if (!(in >> spec.policy))
+        throw config_error(origin + ": expected a placement policy (" + placement_policy_names() +
+                           ") and its options, as in 'per_role hot=ssd scratch=ssd'; got nothing");
+    spec.options.clear();
+    std::string token;
+    while (in >> token) {
+        const auto eq = token.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw config_error(origin + ": placement option '" + token + "' of '" + text +
+                               "' is not KEY=VALUE (as in 'per_role hot=ssd')");
+        if (!spec.options.emplace(token.substr(0, eq), token.substr(eq + 1)).second)
+            throw config_error(origin + ": placement option '" + token.substr(0, eq) + "' given twice in '" +
+                               text + "'");
+    }
+    return spec;
 }
 
 } // namespace flashxxl

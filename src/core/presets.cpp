@@ -4,6 +4,7 @@
 #include "flashxxl/device/host_model.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/machine/machine_config.hpp"
+#include "flashxxl/machine/placement_text.hpp"
 
 namespace flashxxl {
 
@@ -56,10 +57,8 @@ machine_spec preset_machine_spec(const std::string& name, const machine_options&
                                    "' (expected one of: " + host_model_names() + ")");
             spec.host = opts.host;
         }
-        if (!opts.placement.empty()) {
-            spec.placement.policy = opts.placement;
-            spec.placement.options.clear();
-        }
+        if (!opts.placement.empty())
+            spec.placement = parse_placement_text(opts.placement, "preset " + name + ": placement override");
         return spec;
     }
     throw config_error("unknown machine preset '" + name + "' (expected one of: " + machine_preset_names() +

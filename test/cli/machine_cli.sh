@@ -21,6 +21,9 @@ echo "precious" > "$work/hdd.img"
 check "refuses a file it did not create" 2 "already exists" "$bin" machine --config "$work/good.cfg"
 grep -q precious "$work/hdd.img" && echo "ok   foreign file untouched" || { echo "FAIL foreign file modified"; fail=1; }
 check "placement override" 0 "random_striping" "$bin" machine --no-probe --placement random_striping
+check "placement with options" 0 "stream .*-> hdd" "$bin" machine --no-probe --placement "per_role hot=ssd scratch=ssd stream=hdd"
+check "placement with options puts hot on ssd" 0 "hot .*-> ssd" "$bin" machine --no-probe --placement "per_role hot=ssd scratch=ssd stream=hdd"
+check "placement option without =" 2 "placement option 'hot' of 'per_role hot' is not KEY=VALUE" "$bin" machine --no-probe --placement "per_role hot"
 check "bad block size" 2 "multiples of 4 KiB" "$bin" machine --small-block 1000
 check "list names every placement policy" 0 "per_role" "$bin" machine --list
 check "list names the model presets" 0 "hama-ssd-2009" "$bin" machine --list

@@ -2,11 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
 #include <memory>
 #include <vector>
 
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/machine/placement.hpp"
+#include "flashxxl/machine/placement_text.hpp"
+#include "flashxxl/machine/presets.hpp"
 #include "flashxxl/units.hpp"
 
 using namespace flashxxl;
@@ -191,4 +194,45 @@ TEST(StatsScope, ReportsOnlyWhatHappenedInsideTheScope) {
     std::string text = out.str();
     EXPECT_NE(text.find("[phase two] modelled "), std::string::npos) << text;
     EXPECT_NE(text.find("static_data"), std::string::npos) << text;
+}
+
+TEST(PlacementText, APolicyWithOptionsPassesWhereverAPolicyNameDoes) {
+    const placement_spec p = parse_placement_text("per_role hot=ssd  scratch=ssd stream=hdd", "test");
+    EXPECT_EQ(p.policy, "per_role");
+    EXPECT_EQ(p.options.size(), 3u);
+    EXPECT_EQ(p.options.at("stream"), "hdd");
+    EXPECT_EQ(parse_placement_text("flash_aware", "test").options.size(), 0u);
+
+    machine_options opts;
+    opts.placement = "per_role hot=ssd scratch=ssd stream=hdd";
+    machine_spec spec = preset_machine_spec("hybrid-2009", opts);
+    for (device_spec& d : spec.devices)
+        d.size = 64 * MiB; // the preset's sizes, small
+    machine m(spec);
+    EXPECT_EQ(m.allocate(role::hot, 64 * KiB, 0)->dev->name(), "ssd");
+    EXPECT_EQ(m.allocate(role::scratch, 64 * KiB, 0)->dev->name(), "ssd");
+    EXPECT_EQ(m.allocate(role::stream, 64 * KiB, 0)->dev->name(), "hdd");
+}
+
+TEST(PlacementText, BadTextNamesWhereItCameFromAndWhatWasExpected) {
+    auto message = [](const std::string& text) {
+        try {
+            parse_placement_text(text, "--placement");
+        } catch (const config_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(message("").find("--placement: expected a placement policy"), std::string::npos) << message("");
+    EXPECT_NE(message("per_role hot").find("'hot' of 'per_role hot' is not KEY=VALUE"), std::string::npos)
+        << message("per_role hot");
+    EXPECT_NE(message("per_role hot=a hot=b").find("'hot' given twice"), std::string::npos);
+    machine_options opts;
+    opts.placement = "per_role warm=ssd";
+    try {
+        machine m(preset_machine_spec("hybrid-2009", opts));
+        FAIL() << "an unknown role was accepted";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("unknown role 'warm'"), std::string::npos) << e.what();
+    }
 }

@@ -135,7 +135,11 @@ void print_counters_row(std::ostream& out, const std::string& name, const io_cou
 //! The header matching print_counters_row.
 void print_counters_header(std::ostream& out);
 
-//! A human table of one device's stats: total, then each role and internal I/O that occurred.
+//! A human table of one device's stats: the header, the total, then each role and internal I/O
+//! that occurred.
 void print_stats_table(std::ostream& out, const std::string& device_name, const device_stats& s);
+
+//! print_stats_table without the header: for a table of several devices under one header.
+void print_stats_rows(std::ostream& out, const std::string& device_name, const device_stats& s);
 
 } // namespace flashxxl

@@ -16,7 +16,8 @@ struct machine_options {
     bool keep = false;
     bool pace = false;     //!< pacing on every emulated device
     double scale = 1.0;    //!< wall seconds per modelled second when pacing
-    std::string placement; //!< overrides the preset's policy when not empty
+    std::string placement; //!< overrides the preset's policy when not empty: "POLICY key=value ..."
+                           //!< (placement_text.hpp)
     std::string host;      //!< overrides the preset's host model (none, 2008, measured) when not empty
 };
 

@@ -56,7 +56,7 @@ public:
             << wall_seconds() << " s\n";
         print_counters_header(out);
         for (std::size_t i = 0; i < d.size(); ++i)
-            print_stats_table(out, machine_.dev(i).name(), d[i]);
+            print_stats_rows(out, machine_.dev(i).name(), d[i]);
     }
 
 private:
