@@ -206,4 +206,27 @@ TEST(algorithm, sort_out_of_space_leaves_the_vector_as_it_was) {
     EXPECT_THROW(flashxxl::sort(range_of(v), std::less<>(), 32 * KiB), config_error);
     EXPECT_THROW(range_of(v, 10, 5), invalid_request);
 }
+//! transform into a vector on a full device: out_of_space names the algorithm, the output keeps
+//! the whole groups written before it, the input is unchanged.
+TEST(algorithm, transform_out_of_space_keeps_the_groups_written) {
+    machine m = flashxxl_test::tiny_machine(std::to_string(10 * small.bw) + "B");
+    auto v = filled<std::uint64_t>(m, 6 * 2048, [](std::uint64_t i) { return i; }); // 6 groups
+    vector<std::uint64_t> out(m, vector<std::uint64_t>::min_memory(small), small);
+    try {
+        transform(
+            range_of(v), out, [](std::uint64_t x) { return x + 1; }, 1 * MiB);
+        FAIL() << "expected out_of_space";
+    } catch (const out_of_space& e) {
+        EXPECT_NE(std::string(e.what()).find("flashxxl::transform"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(out.failed());
+    EXPECT_GT(out.size(), 0u);
+    EXPECT_EQ(out.size() % out.items_per_group(), 0u);
+    std::vector<std::uint64_t> kept = contents(out);
+    for (std::uint64_t i = 0; i < kept.size(); ++i)
+        ASSERT_EQ(kept[i], i + 1);
+    std::vector<std::uint64_t> input = contents(v);
+    for (std::uint64_t i = 0; i < input.size(); ++i)
+        ASSERT_EQ(input[i], i);
+}
 } // namespace
