@@ -52,6 +52,7 @@ report_table seeds001_table1(scale s, const progress_fn& progress);   // reprodu
 report_table seeds001_dfs(scale s, const progress_fn& progress);      // reproduce_dfs.cpp
 report_table seeds004_chips(scale s, const progress_fn& progress);    // reproduce_energy.cpp
 report_table energy_br_bw(scale s, const progress_fn& progress);      // reproduce_energy.cpp
+report_table log_block_fit(scale s, const progress_fn& progress);     // reproduce_log_block.cpp
 
 //! seeds/001's analysis against the behaviour: include/flashxxl/cost/'s predictions beside measured volumes
 //! (reproduce_cost.cpp).

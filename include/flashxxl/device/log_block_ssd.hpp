@@ -35,8 +35,9 @@ struct log_block_stats {
 //! Hybrid log-block SSD (docs/device-models.md, "log-block model"). The logical space is cut
 //! into units of U bytes, each mapped whole to flash blocks (the data unit). Writes that do
 //! not replace a unit go to log pages first:
-//! - a write that continues the previous write or starts at a unit's offset 0 opens (or
-//!   continues) a sequential stream for its unit (at most `streams`, LRU); when the stream
+//! - a write that continues its unit's stream goes on in it; one that continues the previous
+//!   write or starts at offset 0 of a unit without a stream opens one (at most `streams`,
+//!   LRU); when the stream
 //!   reaches the unit's end the unit is completed by a switch merge (written whole from 0: no
 //!   copy) or a partial merge (copy the U - written bytes the stream did not write);
 //! - any other write appends its pages to a log pool shared by all units (FAST's random log),
@@ -306,7 +307,7 @@ private:
         count_programs(b - a);
         if (a == 0 && b == U) {
             // The whole unit: written into a fresh unit, the old one erased; logs are stale.
-            if (const auto s = streams_.close(unit)) (void)s;
+            streams_.close(unit);
             pool_.invalidate(unit);
             ++stats_.switch_merges;
             ++counters_.merges;
@@ -315,11 +316,11 @@ private:
         }
         log_stream* s = streams_.find(unit);
         const bool continues = s && s->write_pointer == a;
-        if (continues || a == 0 || in_order) {
-            if (!continues) {
-                t += close_stream(unit); // a stream of this unit elsewhere ends here
-                if (streams_.full()) t += close_stream(*streams_.least_recent());
-            }
+        // A new stream: the host continues its previous write, or starts a unit at offset 0,
+        // and the unit has no stream yet. Anything else in a unit with a stream elsewhere is
+        // out of order (random writes that happen to follow each other included): the pool.
+        if (continues || (!s && (in_order || a == 0))) {
+            if (!continues && streams_.full()) t += close_stream(*streams_.least_recent());
             const std::uint64_t need = pages_up_to(b) - (continues ? pages_up_to(a) : a / cfg_.page);
             t += make_room(need, unit);
             s = streams_.find(unit); // a batch may have merged the unit and closed its stream
