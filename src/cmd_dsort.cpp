@@ -19,8 +19,10 @@ void register_dsort_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "dsort",
         "distributed sort over MPI (run under mpirun -np P): each rank generates its share of --records "
-        "100-byte records (10-byte keys), forms runs on its own machine, the ranks agree on exact "
-        "splitters (multisequence selection) and exchange every record once; rank R writes DIR/part-R");
+        "100-byte records (10-byte keys), forms runs on its own machine, the ranks agree on "
+        "splitters (multisequence selection over the runs' page index) and exchange every record once; rank "
+        "R "
+        "writes DIR/part-R");
     auto o = std::make_shared<dsort_options>();
     add_machine_options(cmd, o->choice);
     cmd->get_option("--backing-dir")

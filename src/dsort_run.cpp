@@ -155,6 +155,7 @@ struct rank_figures {
     std::uint64_t item_bytes = 0;
     std::uint64_t input_items = 0, output_items = 0, runs = 0, rounds = 0, steps = 0, selection_pages = 0;
     std::uint64_t exchanged = 0, sent = 0, network_bytes = 0;
+    std::uint64_t imbalance_bound = 0, cut_pages_read = 0, cut_pages_not_kept = 0;
     std::uint64_t read[3] = {}, written[3] = {};
     double device_s[3] = {}, network_s[3] = {}, wall_s[3] = {};
 
@@ -183,6 +184,9 @@ rank_figures figures_of(const fd::distributed_sort_report& r, std::uint64_t item
     f.rounds = r.exchange_rounds;
     f.steps = r.exchange_steps;
     f.selection_pages = r.selection_pages_read;
+    f.imbalance_bound = r.imbalance_bound_items;
+    f.cut_pages_read = r.cut_pages_read;
+    f.cut_pages_not_kept = r.cut_pages_not_kept;
     f.exchanged = r.exchanged_bytes;
     f.sent = r.sent_bytes;
     for (std::size_t i = 0; i < 3 && i < r.phases.size(); ++i) {
@@ -219,6 +223,9 @@ nlohmann::json rank_json(const rank_figures& f, bool baseline) {
             {"exchange_rounds", f.rounds},
             {"exchange_steps", f.steps},
             {"selection_pages_read", f.selection_pages},
+            {"imbalance_bound_records", f.imbalance_bound},
+            {"cut_pages_read", f.cut_pages_read},
+            {"cut_pages_not_kept", f.cut_pages_not_kept},
             {"read_bytes", f.total_read()},
             {"write_bytes", f.total_written()},
             {"reads_per_item", in ? double(f.total_read()) / double(in) : 0.0},

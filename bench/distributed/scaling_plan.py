@@ -7,9 +7,11 @@ Per rank: a share of D bytes, memory M, block sizes Br / Bw of the measured run.
 measured run's modelled device seconds per input byte (its two reads and two writes per item, on its machine).
 Network (per rank, links into a non-blocking switch): the exchange sends D (P-1)/P bytes at the link rate;
 each of its all-to-all steps costs P latencies (pairwise exchange), with pieces of min(Bw, M / (8 P)) per
-destination; the selection costs 3 log2(N) rounds per batch of 8 targets, each an all_gather of log2(P)
-latencies and about 100 bytes per run and target from every rank. Extra reads: the Br page at each piece's
-start and two selection pages per run and target, P Q R Br bytes (Q slices, R runs, both about D / M)."""
+destination; the selection (over the runs' page index, no reads) costs 3 log2(P D / Br) rounds per batch of 8
+targets, each an all_gather of log2(P) latencies and about 100 bytes per run and target from every rank.
+Memory of the exchange: its buffers, the kept cut pages (3 P R Br) and a slice with its imbalance
+((P R + 1) Br); while they fit (the two-pass condition), every page is read twice and there are no extra
+reads; where they do not, the cut pages are read once per piece, P Q R Br bytes more (Q slices, R runs)."""
 import argparse, json, math
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -29,19 +31,21 @@ rows = []
 for P in (16, 64, 256, 1024):
     piece = min(bw, M / (8 * P))
     fixed = 2 * bw + P * (2 * br + 4 * piece)
-    Q = math.ceil(D / (M - fixed))
     R = math.ceil(D / (M - 2 * bw - 2 * br))
-    extra = (P * Q * R + 2 * (P * Q + 1) * R) * br
+    kept, imbalance = 3 * P * R * br, (P * R + 1) * br
+    two_pass = M - fixed - kept - imbalance >= bw
+    Q = math.ceil(D / (M - fixed - kept - imbalance)) if two_pass else math.ceil(D / bw)
+    extra = 0 if two_pass else P * Q * R * br
     device = per_byte * (D + extra / 2)  # extra bytes are reads: about half the per-byte cost of a read + write
     steps = Q * math.ceil(D / (P * Q) / piece)
     exchange = D * (P - 1) / P / link + steps * P * lat
     targets = P * Q + 1
-    rounds = 3 * math.log2(D * P / 100) * math.ceil(targets / 8)
+    rounds = 3 * math.log2(D * P / br) * math.ceil(targets / 8)
     selection = rounds * (math.log2(P) * lat + P * R * 8 * 132 / link)
     network = exchange + selection
     serial, overlapped = device + network, max(device, network)
     rows.append({"ranks": P, "share_gb": a.share_gb, "total_tb": P * D / 1e12, "slices": Q, "runs": R,
-                 "piece_mib": piece / 2**20, "extra_read_fraction": extra / (2 * D),
+                 "piece_mib": piece / 2**20, "two_pass": two_pass, "extra_read_fraction": extra / (2 * D),
                  "device_s": device, "exchange_s": exchange, "selection_s": selection,
                  "modelled_s_no_overlap": serial, "modelled_s_overlapped": overlapped,
                  "gb_per_min_per_node": D / 1e9 / (serial / 60)})

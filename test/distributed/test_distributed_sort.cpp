@@ -264,7 +264,7 @@ TEST(DistributedSort, ReadsEveryPageTwiceForOneTwoAndFourRanks) {
 
 TEST(DistributedSort, EqualItemsOnEveryRankAndRunSortAlike) {
     // Five distinct values: splitters fall among equal items, ordered by (rank, run).
-    const std::uint64_t n = 400000; // 3.2 MB: several runs on every rank with M = 512 KiB
+    const std::uint64_t n = 500000; // 4 MB: several runs on every rank with M = 768 KiB
     std::vector<std::uint64_t> all;
     for (std::uint64_t i = 0; i < n; ++i)
         all.push_back(i * 7919 % 5);
@@ -276,7 +276,7 @@ TEST(DistributedSort, EqualItemsOnEveryRankAndRunSortAlike) {
         for (std::uint64_t i = 0; i < n; ++i)
             inputs[std::size_t(i % std::uint64_t(ranks))].push_back(all[i]);
         std::vector<std::uint64_t> got;
-        for (const auto& o : sort_items_in_process(inputs, 512 * KiB, std::less<std::uint64_t>())) {
+        for (const auto& o : sort_items_in_process(inputs, 768 * KiB, std::less<std::uint64_t>())) {
             ASSERT_EQ(o.error, "") << ranks << " ranks";
             EXPECT_GT(o.report.runs, 1u) << ranks << " ranks";
             EXPECT_EQ(o.report.cut_pages_not_kept, 0u) << ranks << " ranks";

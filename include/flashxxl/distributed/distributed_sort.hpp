@@ -62,12 +62,19 @@ struct distributed_sort_report {
     std::vector<phase_figures> phases; //!< run formation, selection, exchange and merge
 };
 
+//! Br blocks each run reader of the exchange keeps in flight: a piece's worth (Bw / Br), so the
+//! reads of a destination's next piece proceed while the rank waits in an all-to-all step.
+inline std::size_t exchange_prefetch(const block_sizes& b) {
+    return std::size_t(std::max<std::uint64_t>(1, b.bw / b.br));
+}
+
 //! Memory the exchange needs besides the slice it merges: the output writer (2 Bw), and per
-//! destination a run reader (2 Br) and a piece of Bw in four copies (send buffer, the
-//! communicator's packed copies, received).
+//! destination a run reader (Bw + Br: exchange_prefetch) and a piece of Bw in four copies (send
+//! buffer, the communicator's packed copies, received).
 template <class T> std::uint64_t exchange_fixed_memory(const block_sizes& b, int ranks) {
     return vector<T>::stream_writer::memory_usage(b) +
-           std::uint64_t(ranks) * (vector<T>::stream_reader::memory_usage(b, 1) + 4 * b.bw);
+           std::uint64_t(ranks) *
+               (vector<T>::stream_reader::memory_usage(b, exchange_prefetch(b)) + 4 * b.bw);
 }
 
 //! The smallest M a rank accepts with `ranks` ranks: run formation's reader, run writer and
@@ -106,8 +113,9 @@ template <class T, class Run, class Cuts> class outgoing_pieces {
 public:
     using reader_type = typename vector<T>::stream_reader;
     outgoing_pieces(std::vector<std::unique_ptr<Run>>& runs, Cuts& cuts, std::vector<std::uint64_t> from,
-                    std::vector<std::uint64_t> to, memory_account* account)
-        : runs_(&runs), cuts_(&cuts), from_(std::move(from)), to_(std::move(to)), account_(account) {
+                    std::vector<std::uint64_t> to, std::size_t prefetch, memory_account* account)
+        : runs_(&runs), cuts_(&cuts), from_(std::move(from)), to_(std::move(to)), prefetch_(prefetch),
+          account_(account) {
         if (!runs.empty()) pos_ = from_[0];
     }
 
@@ -140,7 +148,7 @@ private:
         }
         const std::uint64_t last = (to - 1) / per_page;
         reader_end_ = last > page && cuts_->kept(run_, last) ? last * per_page : to;
-        in_ = std::make_unique<reader_type>(run.items(), pos_, reader_end_, 1, account_);
+        in_ = std::make_unique<reader_type>(run.items(), pos_, reader_end_, prefetch_, account_);
         return from_reader(out, items);
     }
     std::uint64_t from_reader(byte_buffer& out, std::uint64_t items) {
@@ -157,6 +165,7 @@ private:
     std::vector<std::unique_ptr<Run>>* runs_;
     Cuts* cuts_;
     std::vector<std::uint64_t> from_, to_;
+    std::size_t prefetch_;
     memory_account* account_;
     std::size_t run_ = 0;
     std::uint64_t pos_ = 0, reader_end_ = 0;
@@ -218,7 +227,7 @@ distributed_sort_report distributed_sort(metered_communicator& c, vector<T>& inp
                                " is below the minimum " + format_bytes(double(need)) + " for " +
                                b.describe() + " and " + std::to_string(ranks) +
                                " ranks (run formation: a reader, a run writer and the sorter; exchange: a "
-                               "writer, and per rank a reader and four Bw-sized pieces)");
+                               "writer, and per rank a reader of Bw + Br and four Bw-sized pieces)");
         sorter_memory = config.memory - vector<T>::stream_reader::memory_usage(b, 1) -
                         vector<T>::stream_writer::memory_usage(b);
     });
@@ -330,7 +339,8 @@ distributed_sort_report distributed_sort(metered_communicator& c, vector<T>& inp
             using sender_type = detail::outgoing_pieces<T, run_type, cut_pages<T, Before, run_type>>;
             std::vector<sender_type> senders;
             for (int j = 0; j < ranks; ++j)
-                senders.emplace_back(runs, cuts, from[std::size_t(j)], to[std::size_t(j)], &account);
+                senders.emplace_back(runs, cuts, from[std::size_t(j)], to[std::size_t(j)],
+                                     exchange_prefetch(b), &account);
             const std::uint64_t steps = all_max(c, most_steps);
             for (std::uint64_t step = 0; step < steps; ++step) {
                 std::vector<byte_buffer> pieces(rank_count);
