@@ -325,7 +325,14 @@ inline std::vector<std::string> fit_kinds(const std::string& model, std::optiona
     if (model == "page-mapped" || model == pm) return {pm};
     if (model == "hdd") return {hdd};
     for (const auto& p : model_presets())
-        if (p.name == model) return {make_model(p.name)->kind()};
+        if (p.name == model) {
+            const std::string kind = make_model(p.name)->kind();
+            if (kind != bm && kind != pm && kind != hdd)
+                throw config_error("--fit '" + model + "': its model kind " + kind +
+                                   " has no fit search yet (fitted kinds: block-mapped, page-mapped, hdd); "
+                                   "docs/device-models.md fits it with --param over --experiments");
+            return {kind};
+        }
     throw config_error("--fit '" + model + "': expected one of " + fit_model_choices());
 }
 
