@@ -1,6 +1,7 @@
 // The sequential log streams of a hybrid log-block FTL: one open log per unit being written in order, LRU.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
