@@ -76,7 +76,7 @@ private:
     //! Host CPU seconds per item written (set_item_cost).
     double item_cost_s_;
     structure_meter* meter_; // the named structure the account belongs to, or nullptr
-    aligned_buffer memory_; // the buffers, one allocation (in huge pages from 2 MiB on)
+    aligned_buffer memory_;  // the buffers, one allocation (in huge pages from 2 MiB on)
     std::vector<slot> buffers_;
     std::size_t current_ = 0;
     std::vector<segment> segments_; // written (or in flight): the extent of each write once issued
