@@ -30,7 +30,7 @@ link, lat = a.gbit * 1e9 / 8, a.latency_us * 1e-6
 rows = []
 for P in (16, 64, 256, 1024):
     piece = min(bw, M / (8 * P))
-    fixed = 2 * bw + P * (2 * br + 4 * piece)
+    fixed = 2 * bw + P * (bw + br + 4 * piece)  # writer; per destination a reader of Bw + Br and 4 pieces
     R = math.ceil(D / (M - 2 * bw - 2 * br))
     kept, imbalance = 3 * P * R * br, (P * R + 1) * br
     two_pass = M - fixed - kept - imbalance >= bw
