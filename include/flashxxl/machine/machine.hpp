@@ -92,6 +92,9 @@ public:
     modelled_time modelled() const;
     //! The host model (config host=): CPU seconds per item that the containers charge.
     const host_model& host() const { return host_; }
+    //! Replaces the host model (e.g. one fitted for an experiment), before the containers that
+    //! charge it are made: they read its costs when they are constructed.
+    void set_host(const host_model& h) { host_ = h; }
     //! Charges `items` x `seconds_per_item` of host CPU on the virtual clock (nothing when 0).
     void charge_host(std::uint64_t items, double seconds_per_item) {
         if (seconds_per_item > 0 && items > 0) clock_->compute(double(items) * seconds_per_item);

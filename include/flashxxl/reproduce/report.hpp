@@ -21,6 +21,10 @@ struct report_row {
     std::optional<double> paper;
     std::optional<double> measured;
     std::string note;
+    //! True when `paper` is not a figure of the paper (nor a ratio of its figures) but ours,
+    //! derived from its figures through our models (its volumes priced on a device model): shown
+    //! as "derived" in every form of the report.
+    bool paper_derived = false;
     //! measured / paper, when both are there and the paper's is not 0.
     std::optional<double> ratio() const {
         if (!paper || !measured || *paper == 0) return std::nullopt;
@@ -54,6 +58,8 @@ struct report {
 };
 
 namespace detail {
+//! The paper column: the number, marked when it is derived (report_row::paper_derived).
+inline std::string format_paper(const report_row& r);
 inline nlohmann::json optional_number(const std::optional<double>& v) {
     if (!v || !std::isfinite(*v)) return nullptr;
     return *v;
@@ -70,15 +76,19 @@ inline std::string format_number(const std::optional<double>& v) {
         std::snprintf(buf, sizeof buf, "%.3f", *v);
     return buf;
 }
+inline std::string format_paper(const report_row& r) {
+    return format_number(r.paper) + (r.paper && r.paper_derived ? " (derived)" : "");
+}
 } // namespace detail
 
-//! {"id", "title", "unit", "rows": [{"label", "paper", "measured", "ratio_measured_to_paper",
-//! "note"}], "notes", "wall_s"}; missing numbers are null.
+//! {"id", "title", "unit", "rows": [{"label", "paper", "paper_derived", "measured",
+//! "ratio_measured_to_paper", "note"}], "notes", "wall_s"}; missing numbers are null.
 inline nlohmann::json to_json(const report_table& t) {
     nlohmann::json rows = nlohmann::json::array();
     for (const report_row& r : t.rows)
         rows.push_back({{"label", r.label},
                         {"paper", detail::optional_number(r.paper)},
+                        {"paper_derived", r.paper_derived},
                         {"measured", detail::optional_number(r.measured)},
                         {"ratio_measured_to_paper", detail::optional_number(r.ratio())},
                         {"note", r.note}});
@@ -100,9 +110,8 @@ inline std::string to_markdown(const report_table& t) {
     s << "## " << t.title << "\n\n`" << t.id << "`, unit: " << t.unit << "\n\n";
     s << "| row | paper | ours | ours / paper | note |\n|---|---:|---:|---:|---|\n";
     for (const report_row& r : t.rows)
-        s << "| " << r.label << " | " << detail::format_number(r.paper) << " | "
-          << detail::format_number(r.measured) << " | " << detail::format_number(r.ratio()) << " | " << r.note
-          << " |\n";
+        s << "| " << r.label << " | " << detail::format_paper(r) << " | " << detail::format_number(r.measured)
+          << " | " << detail::format_number(r.ratio()) << " | " << r.note << " |\n";
     if (!t.notes.empty()) s << "\n";
     for (const std::string& n : t.notes)
         s << "- " << n << "\n";
@@ -128,7 +137,7 @@ inline std::string to_text(const report_table& t) {
     s << buf;
     for (const report_row& r : t.rows) {
         std::snprintf(buf, sizeof buf, "  %-44s %12s %12s %9s", r.label.c_str(),
-                      detail::format_number(r.paper).c_str(), detail::format_number(r.measured).c_str(),
+                      detail::format_paper(r).c_str(), detail::format_number(r.measured).c_str(),
                       detail::format_number(r.ratio()).c_str());
         s << buf;
         if (!r.note.empty()) s << "  " << r.note;
