@@ -1,4 +1,4 @@
-# Builds and installs flashxxl (headers + static core) into a scratch prefix, then builds test/downstream/consumer with find_package.
+# Builds and installs flashxxl (headers + static core, and the MPI component where MPI is found) into a scratch prefix, then builds test/downstream/consumer with find_package.
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
 function(run)
@@ -21,4 +21,15 @@ run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/test/downstream/consumer" -B "${WORK_DIR}
     -DCMAKE_PREFIX_PATH=${prefix})
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer")
 run("${WORK_DIR}/consumer/consumer")
+# Built with MPI (the default where MPI is found): the component flashxxl::distributed_sort too.
+file(STRINGS "${WORK_DIR}/lib/CMakeCache.txt" with_mpi REGEX "^FLASHXXL_WITH_MPI:BOOL=")
+string(REGEX REPLACE "^FLASHXXL_WITH_MPI:BOOL=" "" with_mpi "${with_mpi}")
+message(STATUS "flashxxl built with MPI: ${with_mpi}")
+if(with_mpi)
+  if(NOT EXISTS "${WORK_DIR}/consumer/dsort_consumer")
+    message(FATAL_ERROR "flashxxl was built with MPI but find_package(flashxxl COMPONENTS distributed_sort) did not give flashxxl::distributed_sort")
+  endif()
+  run("${WORK_DIR}/consumer/dsort_consumer")
+  message(STATUS "dsort_consumer ran")
+endif()
 file(REMOVE_RECURSE "${WORK_DIR}")
