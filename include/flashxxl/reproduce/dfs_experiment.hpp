@@ -4,11 +4,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iomanip>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "flashxxl/block_sizes.hpp"
+#include "flashxxl/device/block_mapped_ssd.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/graph/csr_builder.hpp"
 #include "flashxxl/graph/dfs.hpp"
@@ -37,6 +40,12 @@ struct dfs_experiment_options {
     //! paper's volumes imply: about 0.6 block reads per node with Br and with Bw alike, which a
     //! row-major grid, walked row by row, never needs. 0: the generator's row-major ids.
     std::uint64_t shuffle_seed = 1;
+    //! The SSD scaled down with the blocks: its erase unit (chunk) and per-command times (c_r,
+    //! t_R, c_w, t_M) divided by this, its transfer rates and page kept, so that a request of
+    //! B / s costs 1 / s of what a request of B costs the fitted device (a random Br write then
+    //! merges a chunk s times smaller, as the paper's 128 KiB writes merged its 512 KiB chunks).
+    //! 1: the preset as fitted.
+    std::uint64_t device_scale = 1;
 };
 
 //! One column: "TL", "Br" or "Bw".
@@ -52,9 +61,24 @@ struct dfs_experiment_row {
 };
 
 namespace detail {
+//! A time in ms as a config value, every digit kept.
+inline std::string exact_ms(double ms) {
+    std::ostringstream out;
+    out << std::setprecision(17) << ms;
+    return out.str();
+}
+//! The hama-ssd-2009 parameters divided by `scale` (dfs_experiment_options::device_scale).
+inline std::string scaled_hama_parameters(std::uint64_t scale) {
+    const block_mapped_ssd::config c; // the preset's values
+    const double s = double(scale);
+    return " chunk=" + std::to_string(c.chunk / scale) + "B c_r_ms=" + exact_ms(c.c_r_ms / s) +
+           " t_read_ms=" + exact_ms(c.t_read_ms / s) + " c_w_ms=" + exact_ms(c.c_w_ms / s) +
+           " t_merge_ms=" + exact_ms(c.t_merge_ms / s);
+}
 inline std::string dfs_machine_config(const dfs_experiment_options& o, bool tl) {
     std::string line =
         "flash=memory," + std::to_string(o.device_bytes) + "B,memory name=ssd model=hama-ssd-2009";
+    if (o.device_scale > 1) line += scaled_hama_parameters(o.device_scale);
     if (tl) line += " tl=on tl_page=" + std::to_string(o.br) + "B tl_segment=" + std::to_string(o.bw) + "B";
     return std::string("name=dfs-") + (tl ? "tl" : "ssd") + "\n" + line + "\nplacement=single device=ssd\n";
 }
