@@ -355,6 +355,7 @@ distributed_sort_report distributed_sort(metered_communicator& c, vector<T>& inp
                 std::vector<byte_buffer> got = c.all_to_all(pieces);
                 for (int i = 0; i < ranks; ++i) {
                     const byte_buffer& g = got[std::size_t(i)];
+                    if (g.empty()) continue; // nothing from rank i this step (and no buffer to copy from)
                     std::memcpy(
                         static_cast<void*>(slice.data() + region[std::size_t(i)] + filled[std::size_t(i)]),
                         g.data(), g.size());
