@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +13,8 @@
 #include "common_options.hpp"
 #include "flashxxl/progress_bar.hpp"
 #include "flashxxl/error.hpp"
+#include "flashxxl/cost/cost_model.hpp"
+#include "flashxxl/cost/predict_bfs.hpp"
 #include "flashxxl/graph/bfs_experiment.hpp"
 #include "flashxxl/graph/bfs_result_json.hpp"
 #include "flashxxl/graph/bfs_visitor.hpp"
@@ -21,6 +24,7 @@
 #include "graph_command.hpp"
 #include "invocation.hpp"
 #include "machine_options.hpp"
+#include "phase_prediction.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -48,6 +52,34 @@ struct cli_visitor : cli_bfs_visitor {
         if (bar) bar->update(double(reached) / double(nodes), "bfs level " + std::to_string(level));
     }
 };
+
+//! Each phase's prediction (cost/predict_bfs.hpp), priced by the model of the device holding
+//! the graph and the cluster file (role static_data): "csr" an estimate, the algorithm's phases
+//! upper bounds. The graph parameters the bounds take (the source's levels, the clustering's
+//! rounds) are the graph's and the clustering's, read from the result; the number of clusters
+//! follows from |V|, mu and the seed.
+std::vector<phase_prediction> predict_phases(machine& m, const bfs_experiment_result& r,
+                                             const bfs_experiment_options& eo, const block_sizes& b) {
+    const cost_model pricing = cost_model::for_role(m, role::static_data, b);
+    auto priced = [&](const std::string& phase, const io_prediction& p) {
+        return phase_prediction{phase, p, p.modelled_s(pricing)};
+    };
+    const predict::bfs_graph g{r.csr.nodes, r.csr.arcs, r.bfs.levels()};
+    std::vector<phase_prediction> all;
+    all.push_back(priced(
+        "csr", predict::csr_build(2 * (r.csr.input_edges - r.csr.self_loops), g.nodes, g.arcs, r.memory, b)));
+    if (eo.algo == "mr") {
+        all.push_back(priced("bfs", predict::mr_bfs_bound(g, r.memory, b, b, r.memory / 8, eo.mr.adjacency)));
+        return all;
+    }
+    const block_sizes file_blocks = eo.mm.cluster_blocks ? *eo.mm.cluster_blocks : b;
+    const predict::mm_clusters c{predict::count_masters(g.nodes, eo.source, r.bfs.mu, eo.mm.seed),
+                                 r.bfs.growth_rounds};
+    all.push_back(
+        priced("preprocessing", predict::mm_preprocessing_bound(g, c, r.memory, b, file_blocks, b)));
+    all.push_back(priced("bfs", predict::mm_bfs_phase_bound(g, c, r.memory, b, file_blocks, eo.mm)));
+    return all;
+}
 
 void run(const bfs_options& o) {
     const mr_adjacency adjacency = parse_mr_adjacency(o.mr_adjacency, "bfs: --mr-adjacency");
@@ -86,6 +118,7 @@ void run(const bfs_options& o) {
     // file tells its node count only once it has been read).
     eo.on_graph = [&vis](const csr_graph& g) { vis.nodes = std::max<std::uint64_t>(g.node_count(), 1); };
     r = run_bfs_experiment(m, *source, blocks, eo, static_cast<cli_bfs_visitor&>(vis));
+    const std::vector<phase_prediction> predicted = predict_phases(m, r, eo, blocks);
     bar.finish();
     out.close();
     write_phase_plot(plots, "bfs", o.algo + "_bfs on " + r.graph + ": modelled busy time per device",
@@ -102,6 +135,7 @@ void run(const bfs_options& o) {
                             {"csr", r.csr},
                             {"translation_layer_memory_bytes", r.tl_memory},
                             {"result", r.bfs}};
+        add_phase_predictions(j["result"]["phases"], r.bfs.phases, predicted);
         if (o.algo == "mm") {
             j["cache_ranks"] = o.cache_ranks;
             j["cut_clusters"] = o.cut_clusters;
@@ -148,6 +182,7 @@ void run(const bfs_options& o) {
     }
     for (const phase_stats& p : r.bfs.phases)
         print_phase(p);
+    print_phase_predictions(r.bfs.phases, predicted);
     print_command_modelled_time("bfs", m);
 }
 

@@ -15,6 +15,7 @@
 #include "flashxxl/progress_bar.hpp"
 #include "flashxxl/error.hpp"
 #include "flashxxl/cost/cost_model.hpp"
+#include "flashxxl/cost/predict_bfs.hpp"
 #include "flashxxl/cost/predict_graph.hpp"
 #include "flashxxl/graph/bfs_result_json.hpp"
 #include "flashxxl/graph/csr_builder.hpp"
@@ -25,6 +26,7 @@
 #include "graph_command.hpp"
 #include "invocation.hpp"
 #include "machine_options.hpp"
+#include "phase_prediction.hpp"
 
 namespace flashxxl::cli {
 namespace {
@@ -70,38 +72,10 @@ struct dfs_run {
     dfs_result dfs;
     std::vector<phase_stats> phases; // "csr", "dfs"
     std::uint64_t br = 0, bw = 0;
-    io_prediction dfs_bound; //!< predict::dfs_bound of the "dfs" phase
-    double dfs_bound_s = 0;  //!< its time priced by the graph device's model
+    //! "csr": predict::csr_build (an estimate); "dfs": predict::dfs_bound. Each priced by the
+    //! graph device's model.
+    std::vector<phase_prediction> predicted;
 };
-
-//! The "dfs" phase's host reads and writes (all roles, all devices).
-io_counters phase_io(const phase_stats& p) { return cost_model::host_total(p.devices); }
-
-//! Each phase's measured volumes and, for "dfs", the bound beside them (null for "csr": no closed form).
-void add_phase_predictions(nlohmann::json& phases, const dfs_run& r) {
-    for (std::size_t i = 0; i < r.phases.size() && i < phases.size(); ++i) {
-        nlohmann::json& q = phases[i];
-        const io_counters c = phase_io(r.phases[i]);
-        q["rdv_bytes"] = c.read_bytes;
-        q["wrv_bytes"] = c.write_bytes;
-        const bool has = r.phases[i].name == "dfs";
-        const io_prediction& p = r.dfs_bound;
-        q["predicted_rdv_bytes"] = has ? nlohmann::json(p.read_bytes) : nlohmann::json(nullptr);
-        q["predicted_wrv_bytes"] = has ? nlohmann::json(p.write_bytes) : nlohmann::json(nullptr);
-        q["predicted_modelled_s"] = has ? nlohmann::json(r.dfs_bound_s) : nlohmann::json(nullptr);
-        q["rdv_over_predicted"] = has && p.read_bytes > 0
-                                      ? nlohmann::json(double(c.read_bytes) / p.read_bytes)
-                                      : nlohmann::json(nullptr);
-        q["wrv_over_predicted"] = has && p.write_bytes > 0
-                                      ? nlohmann::json(double(c.write_bytes) / p.write_bytes)
-                                      : nlohmann::json(nullptr);
-        q["modelled_over_predicted"] = has && r.dfs_bound_s > 0
-                                           ? nlohmann::json(r.phases[i].modelled.elapsed_s / r.dfs_bound_s)
-                                           : nlohmann::json(nullptr);
-        q["prediction_is_bound"] = has;
-        q["prediction_basis"] = has ? nlohmann::json(p.basis) : nlohmann::json(nullptr);
-    }
-}
 
 void run(const dfs_cli_options& o) {
     std::uint64_t memory = parse_memory_option(o.memory);
@@ -143,9 +117,12 @@ void run(const dfs_cli_options& o) {
     r.dfs = dfs(m, *g, usable, blocks, o.source, vis, dopts);
     for (const phase_stats& p : r.dfs.phases)
         r.phases.push_back(p);
-    r.dfs_bound = predict::dfs_bound(g->node_count(), g->arc_count(), dopts.marks == dfs_marks::with_nodes,
-                                     blocks, g->blocks());
-    r.dfs_bound_s = r.dfs_bound.modelled_s(cost_model::for_role(m, role::static_data, blocks));
+    const cost_model pricing = cost_model::for_role(m, role::static_data, blocks);
+    const io_prediction csr = predict::csr_build(2 * (r.csr.input_edges - r.csr.self_loops), g->node_count(),
+                                                 g->arc_count(), usable.bytes(), blocks);
+    const io_prediction bound = predict::dfs_bound(g->node_count(), g->arc_count(),
+                                                   dopts.marks == dfs_marks::with_nodes, blocks, g->blocks());
+    r.predicted = {{"csr", csr, csr.modelled_s(pricing)}, {"dfs", bound, bound.modelled_s(pricing)}};
     bar.finish();
     out.close();
     write_phase_plot(plots, "dfs",
@@ -170,7 +147,7 @@ void run(const dfs_cli_options& o) {
                             {"translation_layer_memory_bytes", r.dfs.tl_memory},
                             {"peak_memory_bytes", r.dfs.peak_memory},
                             {"phases", r.phases}};
-        add_phase_predictions(j["phases"], r);
+        add_phase_predictions(j["phases"], r.phases, r.predicted);
         j["modelled_elapsed_s"] = m.modelled().elapsed_s; // the whole command on the virtual clock
         j["modelled_io_wait_s"] = m.modelled().io_wait_s;
         j["modelled_energy_j"] =
@@ -192,16 +169,7 @@ void run(const dfs_cli_options& o) {
                 (unsigned long long)r.dfs.trees, (unsigned long long)r.dfs.max_stack);
     for (const phase_stats& p : r.phases)
         print_phase(p);
-    for (const phase_stats& p : r.phases)
-        if (p.name == "dfs") {
-            const io_counters c = phase_io(p);
-            std::printf(
-                "dfs phase against its bound (%s): RDV %s of %s (%.4f), WRV %s of %s (%.4f)\n",
-                r.dfs_bound.basis.c_str(), format_bytes(double(c.read_bytes)).c_str(),
-                format_bytes(r.dfs_bound.read_bytes).c_str(), double(c.read_bytes) / r.dfs_bound.read_bytes,
-                format_bytes(double(c.write_bytes)).c_str(), format_bytes(r.dfs_bound.write_bytes).c_str(),
-                double(c.write_bytes) / r.dfs_bound.write_bytes);
-        }
+    print_phase_predictions(r.phases, r.predicted);
     print_command_modelled_time("dfs", m);
 }
 
