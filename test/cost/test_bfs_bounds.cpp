@@ -218,17 +218,19 @@ std::vector<bfs_setup> setups() {
 
 } // namespace
 
+// The floors are below the factors docs/cost-model.md states (MR 0.2 to 0.93 of its bound; MM's
+// preprocessing 0.53 to 1, its bfs phase 0.016 to 0.42): a bound far looser than that has lost touch.
 TEST(BfsBounds, MrBfsStaysBelowItsBound) {
     for (const memory_graph& g : graphs())
         for (const bfs_setup& s : setups())
-            EXPECT_GE(check_mr(g, s), 1e-3) << g.name << ", " << s.b.describe();
+            EXPECT_GE(check_mr(g, s), 0.1) << g.name << ", " << s.b.describe();
 }
 
 TEST(BfsBounds, MmBfsPhasesStayBelowTheirBounds) {
     for (const memory_graph& g : graphs())
         for (const bfs_setup& s : setups()) {
             const auto [pre, phase] = check_mm(g, s);
-            EXPECT_GE(pre, 1e-3) << g.name << ", " << s.b.describe();
-            EXPECT_GE(phase, 1e-4) << g.name << ", " << s.b.describe();
+            EXPECT_GE(pre, 0.3) << g.name << ", " << s.b.describe();
+            EXPECT_GE(phase, 0.005) << g.name << ", " << s.b.describe();
         }
 }

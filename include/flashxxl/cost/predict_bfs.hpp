@@ -192,8 +192,9 @@ inline io_prediction mm_preprocessing_bound(const bfs_graph& g, const mm_cluster
 //!  - the neighbour sorters: nothing while |E| x 2 records fit the small sorter's array, else
 //!    sorter_parts_bound with the budget less that array;
 //!  - the level lists unless the whole of V would fit a list's share: each written once and read
-//!    by the pool's scan, the subtraction twice and every settle of a staging area (at most one
-//!    per level plus one per half staging area of records loaded), each at most |V| records;
+//!    by the pool's scan, the subtraction twice and the level's last settle of a staging area;
+//!    every earlier settle (one per half staging area of records loaded) reads a level of at
+//!    most |V| records;
 //!  - the hot pool's overflow unless every record of the file fits the pool's kept share: each
 //!    level's scan rewrites it (a record stays in H at most 2 x rounds levels: both ends of a
 //!    path in one cluster lie within `rounds` - 1 hops of its master) and every settle that
@@ -216,13 +217,12 @@ inline io_prediction mm_bfs_phase_bound(const bfs_graph& g, const mm_clusters& c
     // records: the pool keeps that much room), so the loaded records allow few of them.
     const std::uint64_t stage = std::max<std::uint64_t>(split.stage / record, 1);
     const double spills = 2.0 * double(g.arcs) / double(stage);
-    const double settles = double(g.levels) + spills;
     if (!list_stays_in_memory(g.nodes, sizeof(level_record), split.level)) {
         const double levels_bytes =
             (double(g.nodes) / double(items_per_block(sizeof(level_record), b)) + double(g.levels)) *
             double(b.br);
         r.write_bytes += levels_bytes;
-        r.read_bytes += 3 * levels_bytes + settles * block_bytes(g.nodes, sizeof(level_record), b);
+        r.read_bytes += 4 * levels_bytes + spills * block_bytes(g.nodes, sizeof(level_record), b);
     }
     const std::uint64_t keep = (split.keep + (o.pool_memory ? 0 : split.cache)) / record;
     if (g.arcs > keep) {
