@@ -35,6 +35,30 @@ ph = {p['name']: p for p in d['runs'][0]['phases']}
 assert ph['random inserts']['predicted_rdv_bytes'] is None, ph
 assert abs(ph['random finds']['rdv_over_predicted'] - 1) <= 0.10, ph['random finds']" \
     && echo "ok   btree: bulk load and finds within 10 % of predicted, other phases null" || { echo "FAIL btree prediction"; fail=1; }
+# bfs and dfs: per phase, the csr build within 10 % of its closed form, every algorithm phase at or below its bound.
+for args in "bfs --algo mm grid:side=80" "bfs --algo mr grid:side=80" "bfs --algo mm random:nodes=6000,degree=4,seed=3" \
+            "bfs --algo mr --mr-adjacency scan random:nodes=6000,degree=4,seed=3" "dfs grid:side=80"; do
+    "$bin" $args $base --br 8KiB --bw 64KiB --memory 2MiB --json > "$work/g.json" && python3 -c "
+import json; d=json.load(open('$work/g.json'))
+phases = d['result']['phases'] if d['command'] == 'bfs' else d['phases']
+names = [p['name'] for p in phases]
+want = {'bfs': {'mm': ['csr', 'preprocessing', 'bfs'], 'mr': ['csr', 'bfs']}.get(d.get('algo')), 'dfs': ['csr', 'dfs']}[d['command']]
+assert names == want, names
+for p in phases:
+    for k in ('predicted_rdv_bytes', 'predicted_wrv_bytes', 'predicted_modelled_s', 'rdv_bytes', 'wrv_bytes', 'modelled_elapsed_s'):
+        assert isinstance(p[k], (int, float)), (p['name'], k, p[k])
+    if p['name'] == 'csr':
+        assert p['prediction_is_bound'] is False, p
+        assert abs(p['rdv_bytes'] - p['predicted_rdv_bytes']) <= 0.10 * p['predicted_rdv_bytes'] + 1, p
+        assert abs(p['wrv_over_predicted'] - 1) <= 0.10, p
+    else:
+        assert p['prediction_is_bound'] is True, p
+        assert p['rdv_bytes'] <= p['predicted_rdv_bytes'] and p['wrv_bytes'] <= p['predicted_wrv_bytes'], p
+        assert p['rdv_bytes'] + p['wrv_bytes'] > 0, p" \
+        && echo "ok   $args: csr within 10 %, the other phases at or below their bounds" || { echo "FAIL $args"; fail=1; }
+done
+"$bin" bfs --algo mm grid:side=40 $base --br 8KiB --bw 64KiB --memory 2MiB | grep -q "^bfs phase against its bound (mm_bfs bfs-phase bound" \
+    && echo "ok   bfs prints the bound beside the bfs phase" || { echo "FAIL bfs table: no bound line"; fail=1; }
 # reproduce's table: every container row within 10 %, every DFS row at or below its bound, a scatter plot.
 "$bin" reproduce --tiny --tables seeds001_cost_model --out "$work/rep" --no-progress > /dev/null 2>&1 && python3 -c "
 import json; j=json.load(open('$work/rep/report.json'))
