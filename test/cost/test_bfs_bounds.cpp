@@ -218,8 +218,8 @@ std::vector<bfs_setup> setups() {
 
 } // namespace
 
-// The floors are below the factors docs/cost-model.md states (MR 0.2 to 0.93 of its bound; MM's
-// preprocessing 0.53 to 1, its bfs phase 0.016 to 0.42): a bound far looser than that has lost touch.
+// The floors are below the factors docs/cost-model.md states (volume over bound: MR 0.46 to 0.91; MM's
+// preprocessing 0.62 to 1, its bfs phase 0.012 to 0.38): a bound far looser than that has lost touch.
 TEST(BfsBounds, MrBfsStaysBelowItsBound) {
     for (const memory_graph& g : graphs())
         for (const bfs_setup& s : setups())
