@@ -39,6 +39,8 @@ std::vector<table_entry> all_tables() {
         {"seeds001_dfs", "seeds/001 Section 4, DFS (flashxxl dfs)", seeds001_dfs},
         {"seeds001_cost_model", "seeds/001: analysis vs behaviour (closed-form predictors, cost/)",
          seeds001_cost_model},
+        {"seeds001_cost_time", "seeds/001: predicted against modelled time on three devices (cost/)",
+         seeds001_cost_time},
         {"uflip_table3", "uFLIP Table 3 indicators of the model presets", uflip_table3},
         {"log_block_fit", "the log-block SSD model: fitted Table 3.1 cells and predictions (device models)",
          log_block_fit},
@@ -216,7 +218,7 @@ void register_reproduce_command(CLI::App& app) {
     cmd->add_option("--tables", o->tables,
                     "comma-separated table ids to run (default all): seeds000_table2_1, seeds000_table3_1, "
                     "seeds000_table4_1, seeds001_table1, seeds001_table2, seeds001_dfs, uflip_table3, "
-                    "log_block_fit, seeds004_chips, energy_br_bw, seeds001_cost_model");
+                    "log_block_fit, seeds004_chips, energy_br_bw, seeds001_cost_model, seeds001_cost_time");
     cmd->add_flag("--force", o->force, "replace output files flashxxl did not write");
     cmd->add_flag("--no-plots", o->no_plots, "do not draw the PNG plots");
     add_report_flags(cmd, o->json, o->no_progress);

@@ -57,5 +57,8 @@ report_table log_block_fit(scale s, const progress_fn& progress);     // reprodu
 //! seeds/001's analysis against the behaviour: include/flashxxl/cost/'s predictions beside measured volumes
 //! (reproduce_cost.cpp).
 report_table seeds001_cost_model(scale s, const progress_fn& progress);
+//! The same predictions' time, priced per request stream, beside the device models' time on three
+//! devices (reproduce_cost.cpp).
+report_table seeds001_cost_time(scale s, const progress_fn& progress);
 
 } // namespace flashxxl::cli::reproduce

@@ -1,8 +1,12 @@
 // The cost of what happened: reads in Br, writes in Bw, the unit-cost volume, the general flash model's cost.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "flashxxl/block_sizes.hpp"
@@ -27,6 +31,19 @@ struct cost_figures {
     double modelled_s = 0;         //!< the device model's time charged for these requests, when known
 };
 
+//! One stream of requests of a run: reads of Br (or writes of Bw) blocks, each `jump` bytes past
+//! the end of the previous block of the stream (0: in order). A write stream with a jump is
+//! written in order between reads that far away (a merge's output beside its runs on one disk).
+//! A `spread` stream's blocks land at independent uniform points of a span of `jump` bytes (a
+//! merge of runs with random keys, searches in a tree).
+struct request_stream {
+    static constexpr double far = -1; //!< every block far from the previous one (random)
+    io_op op = io_op::read;
+    double bytes = 0;
+    double jump = 0;
+    bool spread = false;
+};
+
 //! The unit-cost flash model with block sizes Br and Bw (seeds/001): `cost_model{br, bw}.cost(c)`
 //! turns counters (of a phase, a structure, a device or a role) into cost_figures. The general
 //! flash model's penalty c and the time per block come from a device model (for_device), or
@@ -42,7 +59,7 @@ public:
     //! ratio. A device without a model (a real file) gives c = 1 and no time.
     static cost_model for_device(const device& d, const block_sizes& b) {
         cost_model model(b);
-        if (const device_model* dm = d.model()) model.price(*dm);
+        if (const device_model* dm = d.model()) model.price(*dm, d.capacity());
         return model;
     }
 
@@ -57,6 +74,32 @@ public:
     double read_block_s() const { return read_block_s_; }
     double write_block_s() const { return write_block_s_; }
     double write_penalty() const { return write_penalty_; }
+
+    //! The time of one block of stream `r` (Br for a read, Bw for a write) on a fresh copy of
+    //! the device's model, right after the request before it in the stream: a read `r.jump`
+    //! bytes past the previous read (far: half the device away); a write in order behind the
+    //! previous write, after a read `r.jump` bytes away when the jump is not 0. On a device too small
+    //! to place the pair (or without a model): the lone block's price.
+    //! A spread stream's block is the mean over the distance between two uniform points of the
+    //! span (density 2 (1 - x) on [0, 1] of the span), taken at the midpoints of 8 equally likely
+    //! bins: a seek's cost is not linear in the distance, so the mean distance would not do.
+    double block_s(const request_stream& r) const {
+        if (!model_ || r.jump == request_stream::far)
+            return r.op == io_op::read ? read_block_s_ : write_block_s_;
+        if (r.spread) {
+            constexpr int bins = 8;
+            double sum = 0;
+            for (int k = 0; k < bins; ++k) {
+                const double u = (k + 0.5) / bins;
+                sum += block_s({r.op, r.bytes, r.jump * (1 - std::sqrt(1 - u)), false});
+            }
+            return sum / bins;
+        }
+        const auto key = std::make_pair(r.op == io_op::read, std::uint64_t(std::max(0.0, r.jump)));
+        auto hit = priced_.find(key);
+        if (hit == priced_.end()) hit = priced_.emplace(key, price_stream(r.op, key.second)).first;
+        return hit->second;
+    }
 
     //! The figures of `c`: x = RDV / Br, y = WRV / Bw, their volume, x + c * y, the priced time
     //! and the time the device model charged (c.modelled_s).
@@ -91,11 +134,15 @@ public:
     }
 
 private:
-    void price(const device_model& dm) {
+    //! `used` bytes of the device hold data (the allocator's capacity): streams are priced there,
+    //! from its start, where the allocator hands out extents first.
+    void price(const device_model& dm, std::uint64_t used) {
+        used_ = used;
         std::unique_ptr<device_model> fresh = dm.clone_fresh();
         const std::uint64_t cap = fresh->capacity();
         const std::uint64_t far = cap / 2 / blocks_.bw * blocks_.bw;
         if (cap < 2 * blocks_.bw) return;
+        if (cap >= 4 * blocks_.bw) model_ = dm.clone_fresh();
         fresh->service(io_op::read, 0, blocks_.br);
         read_block_s_ = fresh->service(io_op::read, far, blocks_.br);
         fresh->service(io_op::write, far, blocks_.bw);
@@ -103,7 +150,27 @@ private:
         if (read_block_s_ > 0) write_penalty_ = write_block_s_ / read_block_s_;
     }
 
+    //! A stream's block after its predecessor, from the start of the device (jumps capped at the
+    //! bytes in use).
+    double price_stream(io_op op, std::uint64_t jump) const {
+        std::unique_ptr<device_model> fresh = model_->clone_fresh();
+        const std::uint64_t cap = std::min(fresh->capacity(), std::max(used_, 4 * blocks_.bw));
+        const std::uint64_t base = 0;
+        const std::uint64_t room = cap - base - 2 * blocks_.bw;
+        const std::uint64_t hop = std::min(jump, room) / blocks_.br * blocks_.br;
+        if (op == io_op::read) {
+            fresh->service(io_op::read, base, blocks_.br);
+            return fresh->service(io_op::read, base + blocks_.br + hop, blocks_.br);
+        }
+        fresh->service(io_op::write, base, blocks_.bw);
+        if (hop > 0) fresh->service(io_op::read, base + blocks_.bw + hop, blocks_.br);
+        return fresh->service(io_op::write, base + blocks_.bw, blocks_.bw);
+    }
+
     block_sizes blocks_;
+    std::uint64_t used_ = 0;                    //!< bytes of the device that hold data
+    std::shared_ptr<const device_model> model_; //!< a fresh copy of the device's model, for block_s
+    mutable std::map<std::pair<bool, std::uint64_t>, double> priced_; //!< block_s by (read, jump)
     double read_block_s_ = 0;
     double write_block_s_ = 0;
     double write_penalty_ = 1;

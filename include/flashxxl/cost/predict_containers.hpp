@@ -30,11 +30,15 @@ inline double block_bytes(std::uint64_t n, std::uint64_t item, const block_sizes
 
 //! Reading n items of a vector once in order: ceil(n / (Br / item)) Br reads.
 inline io_prediction scan(std::uint64_t n, std::uint64_t item, const block_sizes& b) {
-    return {block_bytes(n, item, b), 0, false, "scan: ceil(N / per Br) Br reads"};
+    io_prediction r;
+    r.basis = "scan: ceil(N / per Br) Br reads";
+    return r.add(io_op::read, block_bytes(n, item, b), 0);
 }
 //! Writing n items into a vector in order (stream_writer): Bw writes of whole Br blocks.
 inline io_prediction fill(std::uint64_t n, std::uint64_t item, const block_sizes& b) {
-    return {0, block_bytes(n, item, b), false, "fill: N / Bw Bw writes"};
+    io_prediction r;
+    r.basis = "fill: N / Bw Bw writes";
+    return r.add(io_op::write, block_bytes(n, item, b), 0);
 }
 
 //! How flashxxl::sorter sorts n items with budget M (sorter.hpp's constructor and expect()):
@@ -98,11 +102,14 @@ inline io_prediction sorter(std::uint64_t n, std::uint64_t item, std::uint64_t m
             sum += block_bytes(x, item, b);
         return sum;
     };
-    r.write_bytes = bytes_of(runs);
-    // Each intermediate pass merges groups of at most fan_in runs, as evenly as they divide.
+    r.add(io_op::write, bytes_of(runs), 0); // run formation writes each run in order
+    // Each intermediate pass merges groups of at most fan_in runs, as evenly as they divide:
+    // it reads them jumping between the group's runs and writes the merged run in order
+    // beside them.
     for (std::uint64_t level = 0; level < p.merge_levels; ++level) {
-        r.read_bytes += bytes_of(runs);
         const std::uint64_t groups = (runs.size() + p.fan_in - 1) / p.fan_in;
+        const double level_bytes = bytes_of(runs), group_span = level_bytes / double(groups);
+        r.add_spread(io_op::read, level_bytes, group_span);
         std::vector<std::uint64_t> merged;
         std::size_t next = 0;
         for (std::uint64_t g = 0; g < groups; ++g) {
@@ -114,9 +121,10 @@ inline io_prediction sorter(std::uint64_t n, std::uint64_t item, std::uint64_t m
             merged.push_back(items);
         }
         runs = std::move(merged);
-        r.write_bytes += bytes_of(runs);
+        r.add(io_op::write, bytes_of(runs), group_span);
     }
-    r.read_bytes += bytes_of(runs); // the final merge
+    const double final_bytes = bytes_of(runs);
+    r.add_spread(io_op::read, final_bytes, final_bytes); // the final merge
     return r;
 }
 
@@ -135,7 +143,10 @@ inline io_prediction sort(std::uint64_t n, std::uint64_t item, std::uint64_t mem
         return r;
     }
     r += s;
-    r += fill(n, item, b);
+    // The final merge writes the output between its reads of the runs, which lie past the vector.
+    io_prediction out = fill(n, item, b);
+    out.streams.front().jump = out.write_bytes;
+    r += out;
     return r;
 }
 
@@ -181,21 +192,26 @@ inline io_prediction priority_queue_push_pop(std::uint64_t n, std::uint64_t item
             std::sort(arrays.begin(), arrays.end());
             const std::size_t take = std::min<std::size_t>(arrays.size(), p.fan_in);
             std::uint64_t merged = 0;
+            double merged_bytes = 0;
             for (std::size_t i = 0; i < take; ++i) {
-                r.read_bytes += block_bytes(arrays[i], item, b);
+                merged_bytes += block_bytes(arrays[i], item, b);
                 merged += arrays[i];
             }
             arrays.erase(arrays.begin(), arrays.begin() + std::ptrdiff_t(take));
             arrays.push_back(merged);
-            r.write_bytes += block_bytes(merged, item, b);
+            // Read jumping between the merged arrays, written in order beside them.
+            r.add_spread(io_op::read, merged_bytes, merged_bytes);
+            r.add(io_op::write, block_bytes(merged, item, b), merged_bytes);
             ++merges;
         }
         arrays.push_back(used);
-        r.write_bytes += block_bytes(used, item, b);
+        r.add(io_op::write, block_bytes(used, item, b), 0);
         used = 0;
     }
+    double popped = 0; // the pops merge every array
     for (std::uint64_t a : arrays)
-        r.read_bytes += block_bytes(a, item, b);
+        popped += block_bytes(a, item, b);
+    r.add_spread(io_op::read, popped, popped);
     r.basis = "pq: " + std::to_string(arrays.size()) + " arrays, " + std::to_string(merges) + " merges";
     return r;
 }
@@ -206,7 +222,14 @@ inline io_prediction stack_push_pop(std::uint64_t n, std::uint64_t item, const b
     const std::uint64_t half = b.reads_per_write() * items_per_block(item, b);
     const std::uint64_t spills = n > 2 * half ? (n - 1) / half - 1 : 0;
     const double bytes = double(spills) * double(b.bw);
-    return {bytes, bytes, false, "stack: " + std::to_string(spills) + " halves spilled and read back"};
+    io_prediction r;
+    r.basis = "stack: " + std::to_string(spills) + " halves spilled and read back";
+    // Halves are written in order and read back last first: a half's first Br read jumps back
+    // from the half read before it, the others follow in order.
+    const double first = bytes / double(b.reads_per_write());
+    return r.add(io_op::write, bytes, 0)
+        .add(io_op::read, bytes - first, 0)
+        .add(io_op::read, first, double(b.bw));
 }
 
 //! n pushes, then n pops, of flashxxl::queue: a full Bw buffer is written at the next push (one
@@ -215,7 +238,9 @@ inline io_prediction queue_push_pop(std::uint64_t n, std::uint64_t item, const b
     const std::uint64_t buffer = b.reads_per_write() * items_per_block(item, b);
     const std::uint64_t writes = n == 0 ? 0 : (n - 1) / buffer;
     const double bytes = double(writes) * double(b.bw);
-    return {bytes, bytes, false, "queue: " + std::to_string(writes) + " buffers written and read back"};
+    io_prediction r;
+    r.basis = "queue: " + std::to_string(writes) + " buffers written and read back";
+    return r.add(io_op::write, bytes, 0).add(io_op::read, bytes, 0); // both in order
 }
 
 } // namespace predict

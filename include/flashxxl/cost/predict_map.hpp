@@ -72,8 +72,9 @@ template <class Key, class T> io_prediction map_bulk_load(std::uint64_t n, const
     std::uint64_t nodes = 0;
     for (const map_level& l : map_levels<Key, T>(n, b))
         nodes += l.nodes;
-    return {0, double(nodes) * double(b.bw), false,
-            "map bulk load: " + std::to_string(nodes) + " nodes, one Bw each"};
+    io_prediction r;
+    r.basis = "map bulk load: " + std::to_string(nodes) + " nodes, one Bw each";
+    return r.add(io_op::write, double(nodes) * double(b.bw), 0); // nodes written in order
 }
 
 //! Br sub-blocks the map's search cache holds with budget M (map.hpp's plan_frames / plan_slots:
@@ -128,7 +129,13 @@ io_prediction map_finds(std::uint64_t n, std::uint64_t finds, std::uint64_t memo
         const double hit = 1 - std::exp(-t / d);
         misses += std::max(f * (1 - hit), d * (1 - std::exp(-f / d)));
     }
-    return {misses * double(b.br), 0, false, "map finds: one Br per search step the LRU cache misses (Che)"};
+    double nodes = 0;
+    for (const map_level& l : map_levels<Key, T>(n, b))
+        nodes += double(l.nodes);
+    io_prediction r;
+    r.basis = "map finds: one Br per search step the LRU cache misses (Che)";
+    // A miss lands anywhere in the tree's nodes: a third of their span from the previous one.
+    return r.add_spread(io_op::read, misses * double(b.br), nodes * double(b.bw));
 }
 
 } // namespace flashxxl::predict
