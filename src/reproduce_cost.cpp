@@ -26,6 +26,7 @@
 #include "flashxxl/graph/random_graph_generator.hpp"
 #include "flashxxl/machine/machine.hpp"
 #include "flashxxl/units.hpp"
+#include "reproduce_cost_bfs.hpp"
 #include "reproduce_tables.hpp"
 
 namespace flashxxl::cli::reproduce {
@@ -326,6 +327,9 @@ report_table seeds001_cost_model(scale s, const progress_fn& progress) {
     map_rows(out, tiny, progress);
     const std::size_t estimates = t.rows.size();
     dfs_rows(out, tiny, progress);
+    bfs_bound_rows(tiny, progress, [&out](const bound_row& r) {
+        out.add(r.label, r.bound, {r.volume, r.modelled_s}, r.pricing, true);
+    });
     double lo = 1e300, hi = 0;
     for (std::size_t i = 0; i < estimates; ++i)
         if (const report_row& r = t.rows[i]; r.ratio()) {
