@@ -83,8 +83,10 @@ struct pq_benchmark {
             if ((popped & 0xfffff) == 0) bar.update(0.5 + 0.5 * double(popped) / double(n), "popping");
         }
         r.merges = pq.merges();
-        if (o.mode == "push-pop")
-            set_prediction(r, m, role::hot, predict::priority_queue_push_pop(n, sizeof(T), memory, b));
+        set_prediction(r, m, role::hot,
+                       o.mode == "push-pop"
+                           ? predict::priority_queue_push_pop(n, sizeof(T), memory, b)
+                           : predict::priority_queue_monotone_bound(n, sizeof(T), memory, b));
         r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         record_difference(r, m, before);
         bar.finish();

@@ -125,13 +125,14 @@ inline void print_prediction_line(const container_run& r) {
         return;
     }
     auto ratio = [](double m, double p) { return p > 0 ? m / p : (m == 0 ? 1.0 : 0.0); };
-    std::printf(
-        "  predicted (%s): RDV %s, WRV %s, modelled %.3f s; measured / predicted: RDV %.3f, WRV %.3f, "
-        "modelled %.3f\n",
-        r.predicted.basis.c_str(), format_bytes(r.predicted.read_bytes).c_str(),
-        format_bytes(r.predicted.write_bytes).c_str(), r.predicted_modelled_s,
-        ratio(double(r.rdv()), r.predicted.read_bytes), ratio(double(r.wrv()), r.predicted.write_bytes),
-        ratio(r.modelled.elapsed_s, r.predicted_modelled_s));
+    std::printf("  %s (%s): RDV %s, WRV %s, modelled %.3f s; measured / %s: RDV %.3f, WRV %.3f, "
+                "modelled %.3f\n",
+                r.predicted.bound ? "upper bound" : "predicted", r.predicted.basis.c_str(),
+                format_bytes(r.predicted.read_bytes).c_str(), format_bytes(r.predicted.write_bytes).c_str(),
+                r.predicted_modelled_s, r.predicted.bound ? "bound" : "predicted",
+                ratio(double(r.rdv()), r.predicted.read_bytes),
+                ratio(double(r.wrv()), r.predicted.write_bytes),
+                ratio(r.modelled.elapsed_s, r.predicted_modelled_s));
 }
 
 //! Sets r.verified from the output check: keys came out in order (`order` names it: sorted,

@@ -216,6 +216,19 @@ inline io_prediction priority_queue_push_pop(std::uint64_t n, std::uint64_t item
     return r;
 }
 
+//! n pushes in all of a monotone use (time-forward processing, Dijkstra: every key pushed is at
+//! least the last one popped), pops in between, the rest drained at the end. An upper bound, not
+//! an estimate: every spill writes a full arena as in n pushes then n pops, so there are no
+//! more of them and never more arrays at once; a merge reads only what the pops left of its
+//! arrays. How far below it a run stays depends on how soon the pushed keys come out again.
+inline io_prediction priority_queue_monotone_bound(std::uint64_t n, std::uint64_t item, std::uint64_t memory,
+                                                   const block_sizes& b) {
+    io_prediction r = priority_queue_push_pop(n, item, memory, b);
+    r.bound = true;
+    r.basis = "monotone pq, bounded by n pushes then n pops (" + r.basis + ")";
+    return r;
+}
+
 //! n pushes, then n pops, of flashxxl::stack: two halves of Bw in memory; every push that finds
 //! both full writes one half (one Bw write), every spilled half is read back once (Bw / Br reads).
 inline io_prediction stack_push_pop(std::uint64_t n, std::uint64_t item, const block_sizes& b) {
