@@ -39,7 +39,7 @@ std::string utc_now() {
 // One parameter into `out`, as a number where it is one (see model_parameters_json).
 void add_parameter(nlohmann::json& out, const std::string& config_key, const std::string& value) {
     // The models' size parameters (model_params::take_size) are bytes: `capacity` -> `capacity_bytes`.
-    static const char* const size_keys[] = {"block", "capacity", "chunk", "page"};
+    static const char* const size_keys[] = {"block", "capacity", "chunk", "erase_block", "page", "unit"};
     for (const char* k : size_keys)
         if (config_key == k) {
             try {

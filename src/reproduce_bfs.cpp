@@ -219,6 +219,12 @@ report_table seeds001_table2(scale s, const progress_fn& progress) {
         "4 KiB), so the smaller the scale the closer TL / Br and the crossover come to the paper's "
         "(docs/bfs.md, \"Which scale\").");
     t.notes.push_back(
+        "The SSD is hama-ssd-2009-block-mapped, on which the host time above was calibrated: measured "
+        "2026-11-28 at --quick, TL / Br with host time 0.998 / 0.996 / 0.994 / 0.989 on it against 0.998 / "
+        "1.003 / 1.009 / 1.021 on the log-block hama-ssd-2009 (paper 0.958 / 0.981 / 0.998 / 0.993), I/O "
+        "only 0.80 / 0.95 / 0.96 / 0.96 against 0.80 / 1.05 / 1.06 / 1.08 (docs/device-models.md, \"Which "
+        "experiment uses which Hama model\").");
+    t.notes.push_back(
         "MM_BFS with the in-memory hot pool and a cache of the clusters a read brings along, which "
         "fills whatever of M the other structures leave idle and ranks clusters by nearness to the "
         "frontier (32 ranks; docs/bfs.md): Bw wins the BFS phase while the cache holds the band of "

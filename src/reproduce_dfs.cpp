@@ -115,7 +115,8 @@ report_table seeds001_dfs(scale s, const progress_fn& progress) {
         "paper's volumes imply (about 0.6 block reads per visited node with Br and with Bw alike).",
         "The SSD is scaled with the blocks (dfs_experiment_options::device_scale " +
             std::to_string(sep.device_scale) +
-            "): hama-ssd-2009 with its 512 KiB erase unit (chunk) and its per-command times (c_r, t_R, c_w, "
+            "): hama-ssd-2009-block-mapped with its 512 KiB erase unit (chunk) and its per-command times "
+            "(c_r, t_R, c_w, "
             "t_M) divided by " +
             std::to_string(sep.device_scale) +
             ", its transfer rates kept, so a random 4 KiB write merges a 16 KiB chunk as the paper's 128 KiB "

@@ -23,7 +23,7 @@ namespace {
 
 namespace ch = flashxxl::characterize;
 
-constexpr const char* hama = "hama-ssd-2009-log-block";
+constexpr const char* hama = "hama-ssd-2009";
 
 //! Runs experiment-file `text` on a fresh model of `preset` with `params` (what `flashxxl
 //! characterize --model PRESET --param ... --experiments FILE` does).
@@ -197,9 +197,8 @@ void add_cells(report_table& t, const std::string& device, const double (&paper)
 report_table log_block_fit(scale s, const progress_fn& progress) {
     report_table t;
     t.id = "log_block_fit";
-    t.title =
-        "The log-block SSD model (hama-ssd-2009-log-block): fitted on seeds/000 Table 3.1 under Appendix A's "
-        "method, and what it predicts without refitting";
+    t.title = "The log-block SSD model (hama-ssd-2009): fitted on seeds/000 Table 3.1 under Appendix A's "
+              "method, and what it predicts without refitting";
     t.unit = "as each row says (MiB/s, writes, s, MiB, x)";
     const double seconds = s == scale::tiny ? 5 : 30;
     if (progress) progress("Hama, Table 3.1 under Appendix A");

@@ -11,7 +11,8 @@ namespace flashxxl {
 const std::vector<machine_preset>& machine_presets() {
     static const std::vector<machine_preset> presets = {
         {"hybrid-2009",
-         "one emulated Hama 32 GB SSD + one emulated Seagate Barracuda 7200.11 (seeds/000 Section 4)",
+         "one emulated Hama 32 GB SSD (hama-ssd-2009, the log-block model) + one emulated Seagate Barracuda "
+         "7200.11 (seeds/000 Section 4)",
          "name=hybrid-2009\n"
          "flash=memory,32GiB,memory name=ssd model=hama-ssd-2009\n"
          "disk=memory,400GiB,memory name=hdd model=barracuda-7200.11\n"

@@ -20,7 +20,7 @@ using flashxxl::MiB;
 
 namespace {
 
-constexpr const char* preset = "hama-ssd-2009-log-block";
+constexpr const char* preset = "hama-ssd-2009";
 
 ch::characterization run_text(const std::string& text) {
     ch::model_target t(flashxxl::make_model(preset), preset);
@@ -105,5 +105,6 @@ TEST(log_block_appendix_a, fit_refuses_the_log_block_kind_by_name) {
     } catch (const flashxxl::config_error& e) {
         EXPECT_NE(std::string(e.what()).find("ssd-log-block"), std::string::npos) << e.what();
     }
-    EXPECT_EQ(ch::fit_kinds("hama-ssd-2009", std::nullopt, {}), std::vector<std::string>{"ssd-block-mapped"});
+    EXPECT_EQ(ch::fit_kinds("hama-ssd-2009-block-mapped", std::nullopt, {}),
+              std::vector<std::string>{"ssd-block-mapped"});
 }

@@ -99,7 +99,7 @@ std::vector<std::string> undetermined(const ch::model_fit& f) {
 } // namespace
 
 TEST(characterize_model_fit, hama_ssd_round_trip) {
-    ch::model_fit f = round_trip("hama-ssd-2009", flash_plan, 1e-3);
+    ch::model_fit f = round_trip("hama-ssd-2009-block-mapped", flash_plan, 1e-3);
     EXPECT_TRUE(undetermined(f).empty());
 }
 
@@ -121,7 +121,7 @@ TEST(characterize_model_fit, hdd_modern_round_trip) {
 }
 
 TEST(characterize_model_fit, auto_on_flash_picks_the_kind_that_fits_and_its_line_builds_it) {
-    measured_run m = characterize("hama-ssd-2009", flash_plan);
+    measured_run m = characterize("hama-ssd-2009-block-mapped", flash_plan);
     ch::fit_options o;
     o.klass = flashxxl::device_class::flash;
     ch::model_fit f = ch::fit_model(m.c, m.checked, o);
@@ -131,8 +131,10 @@ TEST(characterize_model_fit, auto_on_flash_picks_the_kind_that_fits_and_its_line
     EXPECT_GT(f.family_errors[1].second, 0.05); // a page-mapped FTL cannot show the merges
     // The config line's overrides build the fitted model: same parameters, same predictions.
     const std::string line = f.config_line("/data/ssd.img", 128 * flashxxl::MiB, "ssd");
-    EXPECT_EQ(line.rfind("flash=/data/ssd.img,128MiB,syscall name=ssd model=hama-ssd-2009 capacity=32GiB", 0),
-              0u)
+    EXPECT_EQ(
+        line.rfind(
+            "flash=/data/ssd.img,128MiB,syscall name=ssd model=hama-ssd-2009-block-mapped capacity=32GiB", 0),
+        0u)
         << line;
     auto rebuilt = flashxxl::make_model(f.preset, f.overrides)->parameters();
     ASSERT_EQ(rebuilt.size(), f.parameters.size());
@@ -142,9 +144,9 @@ TEST(characterize_model_fit, auto_on_flash_picks_the_kind_that_fits_and_its_line
 }
 
 TEST(characterize_model_fit, a_holdout_that_leaves_nothing_out_is_refused) {
-    measured_run m =
-        characterize("hama-ssd-2009", "sweep patterns=SR,RW from=4KiB to=64KiB selfscale=no count=20 "
-                                      "span=64MiB\n");
+    measured_run m = characterize("hama-ssd-2009-block-mapped",
+                                  "sweep patterns=SR,RW from=4KiB to=64KiB selfscale=no count=20 "
+                                  "span=64MiB\n");
     ch::fit_options o;
     o.model = "block-mapped";
     o.holdout = "large";

@@ -33,7 +33,7 @@ std::string sweep_line(std::uint64_t span, std::uint64_t from, const std::string
 } // namespace
 
 TEST(characterize_recommendation, hama_ssd_knees_match_the_papers_and_the_chunk) {
-    auto c = sweep("hama-ssd-2009", {}, sweep_line(8 * GiB, 512));
+    auto c = sweep("hama-ssd-2009-block-mapped", {}, sweep_line(8 * GiB, 512));
     ch::recommendation rec = ch::recommend(c);
     ASSERT_TRUE(rec.br && rec.bw_aligned && rec.bw_unaligned);
     EXPECT_EQ(*rec.br, 128 * KiB);          // seeds/001: Br = 128 KiB (95.6% of peak at 128 KiB)
@@ -48,20 +48,20 @@ TEST(characterize_recommendation, hama_ssd_knees_match_the_papers_and_the_chunk)
 }
 
 TEST(characterize_recommendation, changed_chunk_moves_the_aligned_write_knee) {
-    auto c = sweep("hama-ssd-2009", {{"chunk", "256KiB"}}, sweep_line(8 * GiB, 4 * KiB));
+    auto c = sweep("hama-ssd-2009-block-mapped", {{"chunk", "256KiB"}}, sweep_line(8 * GiB, 4 * KiB));
     ch::recommendation rec = ch::recommend(c);
     ASSERT_TRUE(rec.bw_aligned && rec.br);
     EXPECT_EQ(*rec.bw_aligned, 256 * KiB);
     EXPECT_EQ(*rec.br, 128 * KiB); // reads do not care about the chunk
     // smaller chunks: cheaper merges, so unaligned random writes get closer to sequential
-    auto c512 = sweep("hama-ssd-2009", {}, sweep_line(8 * GiB, 4 * KiB));
+    auto c512 = sweep("hama-ssd-2009-block-mapped", {}, sweep_line(8 * GiB, 4 * KiB));
     ch::recommendation rec512 = ch::recommend(c512);
     EXPECT_GT(rec.at("RW@4KiB", 2 * MiB), 1.15 * rec512.at("RW@4KiB", 2 * MiB));
     EXPECT_EQ(*rec512.bw_aligned, 512 * KiB);
 }
 
 TEST(characterize_recommendation, thresholds_are_options) {
-    auto c = sweep("hama-ssd-2009", {}, sweep_line(8 * GiB, 4 * KiB));
+    auto c = sweep("hama-ssd-2009-block-mapped", {}, sweep_line(8 * GiB, 4 * KiB));
     ch::recommendation_options o;
     o.read_share = 0.90;
     ch::recommendation rec = ch::recommend(c, o);
@@ -91,7 +91,7 @@ TEST(characterize_recommendation, quick_plan_recommends_the_same_on_hama) {
     o.time_s = 600;
     o.count = 300;
     o.repeats = 1;
-    auto c = sweep("hama-ssd-2009", {}, ch::quick_plan(o));
+    auto c = sweep("hama-ssd-2009-block-mapped", {}, ch::quick_plan(o));
     ch::recommendation rec = ch::recommend(c);
     ASSERT_TRUE(rec.br && rec.bw_aligned && rec.bw_unaligned);
     EXPECT_EQ(*rec.br, 128 * KiB);

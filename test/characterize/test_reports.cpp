@@ -22,7 +22,7 @@ namespace ch = flashxxl::characterize;
 
 namespace {
 ch::characterization small_run(ch::request_observer* observer = nullptr) {
-    ch::model_target t(flashxxl::make_model("hama-ssd-2009"), "hama-ssd-2009");
+    ch::model_target t(flashxxl::make_model("hama-ssd-2009-block-mapped"), "hama-ssd-2009-block-mapped");
     ch::runner_options o;
     o.observer = observer;
     ch::runner r(t, o);

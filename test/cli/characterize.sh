@@ -6,8 +6,8 @@ trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 fail() { echo "FAIL: $*"; exit 1; }
 
-# 1. the quick plan on the Hama model recommends Br = 128 KiB, Bw = 512 KiB (16 MiB at 4 KiB offsets)
-"$BIN" characterize --model hama-ssd-2009 --plan quick --out qdir --csv q.csv --no-plots --quiet || fail "quick on the model"
+# 1. the quick plan on the block-mapped Hama model recommends Br = 128 KiB, Bw = 512 KiB (16 MiB at 4 KiB offsets)
+"$BIN" characterize --model hama-ssd-2009-block-mapped --plan quick --out qdir --csv q.csv --no-plots --quiet || fail "quick on the model"
 grep -q '"br_bytes": 131072' qdir/characterize.json || fail "Br is not 128 KiB: $(grep br_bytes qdir/characterize.json)"
 grep -q '"bw_block_aligned_bytes": 524288' qdir/characterize.json || fail "aligned Bw is not 512 KiB"
 grep -q '"bw_4k_granular_bytes": 16777216' qdir/characterize.json || fail "4 KiB-granular Bw is not 16 MiB"

@@ -14,7 +14,7 @@ sweep patterns=SR,RR,SW,RW from=512 to=1MiB selfscale=no count=64 span=128MiB
 PLAN
 
 # 1. the Hama model's own measurements give its parameters back, with the JSON fit object
-"$BIN" characterize --model hama-ssd-2009 --experiments fit.txt --fit block-mapped --config-path memory \
+"$BIN" characterize --model hama-ssd-2009-block-mapped --experiments fit.txt --fit block-mapped --config-path memory \
     --config-name fitted --fit-config fitted.cfg --out out --no-plots --quiet || fail "fit on the model"
 python3 - out/characterize.json <<'PY' || fail "fit object"
 import json, sys
@@ -29,7 +29,7 @@ assert abs(float(f["parameters"]["t_merge_ms"]) / 2.42 - 1) < 0.05, f["parameter
 assert len(f["experiments"]) == 48, len(f["experiments"])
 for e in f["experiments"]:
     assert e["measured_mib_s"] > 0 and abs(e["fitted_mib_s"] / e["measured_mib_s"] - 1) < 0.05, e
-assert f["config_line"].startswith("flash=memory,32GiB,memory name=fitted model=hama-ssd-2009 capacity=32GiB"), f["config_line"]
+assert f["config_line"].startswith("flash=memory,32GiB,memory name=fitted model=hama-ssd-2009-block-mapped capacity=32GiB"), f["config_line"]
 PY
 grep -q '^# fitted by flashxxl characterize' fitted.cfg || fail "fitted config header: $(cat fitted.cfg)"
 
@@ -56,24 +56,24 @@ done
 
 # 4. a plot of measured against fitted, next to the others
 if command -v gnuplot > /dev/null; then
-    "$BIN" characterize --model hama-ssd-2009 --experiments fit.txt --fit block-mapped --out plots --quiet ||
+    "$BIN" characterize --model hama-ssd-2009-block-mapped --experiments fit.txt --fit block-mapped --out plots --quiet ||
         fail "fit with plots"
     [ -s plots/characterize-fit.gp ] && [ -s plots/characterize-fit.dat ] || fail "no fit plot script / data"
     ls plots/characterize-fit.* | grep -q -E '\.(svg|png)$' || fail "no fit chart: $(ls plots)"
 fi
 
 # 5. refusals: an unknown model, an unknown holdout, a holdout that leaves nothing out
-"$BIN" characterize --model hama-ssd-2009 --fit ssd-flux --quiet 2> err.txt
+"$BIN" characterize --model hama-ssd-2009-block-mapped --fit ssd-flux --quiet 2> err.txt
 [ $? = 2 ] || fail "--fit ssd-flux: expected exit 2"
 grep -q "expected one of auto, block-mapped, page-mapped, hdd" err.txt || fail "--fit message: $(cat err.txt)"
-"$BIN" characterize --model hama-ssd-2009 --fit auto --fit-holdout half --quiet 2> err.txt
+"$BIN" characterize --model hama-ssd-2009-block-mapped --fit auto --fit-holdout half --quiet 2> err.txt
 [ $? = 2 ] || fail "--fit-holdout half: expected exit 2"
 printf 'sweep patterns=SR,RW from=4KiB to=64KiB selfscale=no count=20 span=64MiB\n' > small.txt
-"$BIN" characterize --model hama-ssd-2009 --experiments small.txt --fit auto --fit-holdout large --quiet 2> err.txt
+"$BIN" characterize --model hama-ssd-2009-block-mapped --experiments small.txt --fit auto --fit-holdout large --quiet 2> err.txt
 [ $? = 2 ] || fail "holdout large without large blocks: expected exit 2"
 grep -q "no experiment is left to hold out" err.txt || fail "holdout message: $(cat err.txt)"
 
 # 6. a dry run says a fit follows, and fits nothing
-"$BIN" characterize --model hama-ssd-2009 --experiments fit.txt --fit auto --dry-run > dry.txt || fail "dry run"
+"$BIN" characterize --model hama-ssd-2009-block-mapped --experiments fit.txt --fit auto --dry-run > dry.txt || fail "dry run"
 grep -q "then: fit model auto" dry.txt || fail "dry run does not mention the fit: $(cat dry.txt)"
 echo "characterize --fit: all checks passed"

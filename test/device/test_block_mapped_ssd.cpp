@@ -16,7 +16,9 @@ namespace {
 
 constexpr std::uint64_t span = 8 * GiB; // the fit measured random offsets over the first 8 GiB
 
-std::unique_ptr<device_model> hama(model_params p = {}) { return make_model("hama-ssd-2009", std::move(p)); }
+std::unique_ptr<device_model> hama(model_params p = {}) {
+    return make_model("hama-ssd-2009-block-mapped", std::move(p));
+}
 
 double rel_err(double got, double want) { return std::fabs(got - want) / want; }
 
@@ -141,7 +143,7 @@ TEST(BlockMappedSsd, WriteAmplificationOneForSequentialAboveOneForRandom) {
 TEST(BlockMappedSsd, MoreOpenLogsServeInterleavedStreams) {
     // Four interleaved sequential streams: K = 4 absorbs them, K = 1 merges constantly.
     auto run = [](const char* k) {
-        auto m = make_model("hama-ssd-2009", {{"open_logs", k}});
+        auto m = make_model("hama-ssd-2009-block-mapped", {{"open_logs", k}});
         for (std::uint64_t i = 0; i < 256; ++i)
             for (std::uint64_t s = 0; s < 4; ++s)
                 m->service(io_op::write, s * GiB + i * 4096, 4096);
@@ -205,7 +207,7 @@ TEST(BlockMappedSsd, RejectsBadRequestsAndParameters) {
         m->service(io_op::write, 32 * GiB - 4096, 8192);
         FAIL() << "expected invalid_request";
     } catch (const invalid_request& e) {
-        EXPECT_NE(std::string(e.what()).find("hama-ssd-2009"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("hama-ssd-2009-block-mapped"), std::string::npos) << e.what();
     }
     EXPECT_THROW(m->service(io_op::read, ~0ull - 10, 100), invalid_request); // no wrap-around
     EXPECT_NO_THROW(m->service(io_op::read, 32 * GiB - 512, 512));

@@ -29,7 +29,7 @@ log_block_ssd::config small_config() {
 
 //! The Hama preset's model (the class, for its stats).
 log_block_ssd hama() {
-    auto m = make_model("hama-ssd-2009-log-block");
+    auto m = make_model("hama-ssd-2009");
     return *dynamic_cast<log_block_ssd*>(m.get());
 }
 
@@ -47,11 +47,11 @@ std::vector<std::uint64_t> random_offsets(std::size_t n, std::uint64_t bs, std::
 } // namespace
 
 TEST(LogBlockSsd, PresetIsRegistered) {
-    auto m = make_model("hama-ssd-2009-log-block");
+    auto m = make_model("hama-ssd-2009");
     EXPECT_EQ(m->kind(), "ssd-log-block");
     EXPECT_EQ(m->capacity(), 32 * GiB);
     EXPECT_TRUE(m->has_energy());
-    auto custom = make_model("hama-ssd-2009-log-block", {{"unit", "4MiB"}, {"copy_mibps", "50"}});
+    auto custom = make_model("hama-ssd-2009", {{"unit", "4MiB"}, {"copy_mibps", "50"}});
     EXPECT_NE(custom->service(io_op::write, 0, 4 * KiB), 0.0);
 }
 
@@ -191,7 +191,7 @@ TEST(LogBlockSsd, StateLastsAcrossExperimentsAndAFillDrainsThePoolCheaply) {
 }
 
 TEST(LogBlockSsd, DeterministicToTheLastBit) {
-    auto a = make_model("hama-ssd-2009-log-block");
+    auto a = make_model("hama-ssd-2009");
     auto b = a->clone_fresh();
     const auto offs = random_offsets(6000, 4 * KiB, 8 * GiB, 11);
     for (std::size_t i = 0; i < offs.size(); ++i) {
@@ -224,7 +224,7 @@ TEST(LogBlockSsd, EnergyCountsCopiesAndErases) {
 TEST(LogBlockSsd, BadParametersNameTheKey) {
     auto expect_error = [](model_params p, const std::string& key) {
         try {
-            make_model("hama-ssd-2009-log-block", p);
+            make_model("hama-ssd-2009", p);
             ADD_FAILURE() << "accepted " << key;
         } catch (const config_error& e) {
             EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();

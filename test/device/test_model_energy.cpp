@@ -123,7 +123,7 @@ TEST(ModelEnergy, ModelsWithoutFiguresSayUnknownAndChargeNothing) {
 }
 
 TEST(ModelEnergy, BlockMappedMergeCostsTheChunksReadsProgramsAndOneErase) {
-    auto m = make_model("hama-ssd-2009", {{"capacity", "64MiB"}});
+    auto m = make_model("hama-ssd-2009-block-mapped", {{"capacity", "64MiB"}});
     auto& ssd = dynamic_cast<block_mapped_ssd&>(*m);
     m->service(io_op::write, 4 * KiB, 4 * KiB); // mid-chunk: a merge
     const model_counters k = m->counters();

@@ -36,8 +36,9 @@ TEST(ModelPresets, EveryPresetBuilds) {
         EXPECT_GT(run(*m), 0.0) << n;
     }
     EXPECT_EQ(make_model("hama-ssd-2009")->capacity(), 32 * GiB);
-    EXPECT_EQ(make_model("hama-ssd-2009")->kind(), "ssd-block-mapped");
-    EXPECT_EQ(make_model("hama-ssd-2009-log-block")->kind(), "ssd-log-block");
+    EXPECT_EQ(make_model("hama-ssd-2009")->kind(), "ssd-log-block");
+    EXPECT_EQ(make_model("hama-ssd-2009-block-mapped")->kind(), "ssd-block-mapped");
+    EXPECT_EQ(make_model("hama-ssd-2009-block-mapped")->capacity(), 32 * GiB);
     EXPECT_EQ(make_model("barracuda-7200.11")->capacity(), 500000000000ull);
     EXPECT_EQ(make_model("barracuda-7200.11")->klass(), device_class::hdd);
     EXPECT_EQ(make_model("nvme-gen4")->capacity(), 1000000000000ull);

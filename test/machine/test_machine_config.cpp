@@ -40,20 +40,20 @@ TEST(ParseSize, RejectsDecimalAndGarbage) {
 }
 
 TEST(MachineConfig, ParsesDevicesOptionsAndPlacement) {
-    machine_spec spec =
-        parse_machine_config("# a hybrid machine\n"
-                             "name=lab\n"
-                             "\n"
-                             "flash=memory,1GiB,memory name=ssd model=hama-ssd-2009 chunk=256KiB  # tuned\n"
-                             "disk=memory,2GiB,memory name=hdd model=barracuda-7200.11 pace=on scale=0.5\n"
-                             "placement=per_role static_data=ssd hot=hdd,ssd\n",
-                             "lab.cfg");
+    machine_spec spec = parse_machine_config(
+        "# a hybrid machine\n"
+        "name=lab\n"
+        "\n"
+        "flash=memory,1GiB,memory name=ssd model=hama-ssd-2009-block-mapped chunk=256KiB  # tuned\n"
+        "disk=memory,2GiB,memory name=hdd model=barracuda-7200.11 pace=on scale=0.5\n"
+        "placement=per_role static_data=ssd hot=hdd,ssd\n",
+        "lab.cfg");
     EXPECT_EQ(spec.name, "lab");
     ASSERT_EQ(spec.devices.size(), 2u);
     EXPECT_EQ(spec.devices[0].name, "ssd");
     EXPECT_EQ(spec.devices[0].klass, device_class::flash);
     EXPECT_EQ(spec.devices[0].size, 1 * GiB);
-    EXPECT_EQ(spec.devices[0].model, "hama-ssd-2009");
+    EXPECT_EQ(spec.devices[0].model, "hama-ssd-2009-block-mapped");
     EXPECT_EQ(spec.devices[0].params.values().at("chunk"), "256KiB");
     EXPECT_EQ(spec.devices[0].origin, "lab.cfg:4");
     EXPECT_TRUE(spec.devices[1].pacing.enabled);

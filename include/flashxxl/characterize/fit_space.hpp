@@ -294,11 +294,14 @@ inline fit_space hdd_space(const std::string& preset, std::uint64_t capacity, st
     return s;
 }
 
-//! The preset a kind's config line names unless --fit named one of that kind.
+//! The preset a kind's config line names unless --fit named one of that kind: the preset of
+//! that kind (the block-mapped Hama is hama-ssd-2009-block-mapped; hama-ssd-2009 is log-block).
 inline std::string base_preset(const std::string& kind, const std::string& asked) {
     for (const auto& p : model_presets())
         if (p.name == asked && make_model(p.name)->kind() == kind) return p.name;
-    return kind == "hdd" ? "barracuda-7200.11" : kind == "ssd-page-mapped" ? "nvme-gen4" : "hama-ssd-2009";
+    if (kind == "hdd") return "barracuda-7200.11";
+    if (kind == "ssd-page-mapped") return "nvme-gen4";
+    return "hama-ssd-2009-block-mapped";
 }
 
 } // namespace detail

@@ -1,4 +1,5 @@
-// The named device-model presets (hama-ssd-2009, barracuda-7200.11, nvme-gen4, hdd-modern) and their factory.
+// The named device-model presets (hama-ssd-2009, barracuda-7200.11, nvme-gen4, hdd-modern, ...) and their
+// factory.
 #pragma once
 
 #include <memory>

@@ -23,7 +23,7 @@
 namespace flashxxl::reproduce {
 
 //! The experiment's parameters: a side x side grid (seeds/001 ran square grids) on a lone
-//! hama-ssd-2009 of `device_bytes`, DFS with budget `memory` and the graph's page caches of
+//! hama-ssd-2009-block-mapped of `device_bytes`, DFS with budget `memory` and the graph's page caches of
 //! `graph_cache` bytes per vector (both capped at cache_share of their structure when set).
 //! Defaults: seeds/001's Br = 128 KiB and Bw = 16 MiB scaled down 32 times (block ratio 128
 //! kept, so the Bw / Br read-volume ratio can be compared with it), docs/reproduce.md says why.
@@ -67,7 +67,9 @@ inline std::string exact_ms(double ms) {
     out << std::setprecision(17) << ms;
     return out.str();
 }
-//! The hama-ssd-2009 parameters divided by `scale` (dfs_experiment_options::device_scale).
+//! The hama-ssd-2009-block-mapped parameters divided by `scale`
+//! (dfs_experiment_options::device_scale). The scaling is the block-mapped model's (chunk, t_M);
+//! the log-block hama-ssd-2009 has none yet.
 inline std::string scaled_hama_parameters(std::uint64_t scale) {
     const block_mapped_ssd::config c; // the preset's values
     const double s = double(scale);
@@ -76,8 +78,8 @@ inline std::string scaled_hama_parameters(std::uint64_t scale) {
            " t_merge_ms=" + exact_ms(c.t_merge_ms / s);
 }
 inline std::string dfs_machine_config(const dfs_experiment_options& o, bool tl) {
-    std::string line =
-        "flash=memory," + std::to_string(o.device_bytes) + "B,memory name=ssd model=hama-ssd-2009";
+    std::string line = "flash=memory," + std::to_string(o.device_bytes) +
+                       "B,memory name=ssd model=hama-ssd-2009-block-mapped";
     if (o.device_scale > 1) line += scaled_hama_parameters(o.device_scale);
     if (tl) line += " tl=on tl_page=" + std::to_string(o.br) + "B tl_segment=" + std::to_string(o.bw) + "B";
     return std::string("name=dfs-") + (tl ? "tl" : "ssd") + "\n" + line + "\nplacement=single device=ssd\n";

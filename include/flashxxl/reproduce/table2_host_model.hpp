@@ -4,7 +4,7 @@
 // The paper's times are wall times; ours are modelled I/O. Two ways to compare like with like:
 //
 // - I/O with I/O: the paper's read and write volumes priced on the 2009 SSD as fitted
-//   (hama-ssd-2009, shared/DEVICE-MODELS.md). TL / Br in device time is then 0.82 on 2^22
+//   (hama-ssd-2009-block-mapped, shared/DEVICE-MODELS.md). TL / Br in device time is then 0.82 on 2^22
 //   (TL read 8.391 GB, Br 10.789 GB) and 0.98 / 0.99 on 2^24 / 2^26, where the measured wall
 //   times give 0.98 / 1.00 / 0.99: the paper's layer saved as much I/O on its small grids as
 //   ours does on our first row (0.81), and host time hid it.
