@@ -219,7 +219,7 @@ std::vector<bfs_setup> setups() {
 } // namespace
 
 // The floors are below the factors docs/cost-model.md states (volume over bound: MR 0.46 to 0.91; MM's
-// preprocessing 0.62 to 1, its bfs phase 0.012 to 0.38): a bound far looser than that has lost touch.
+// preprocessing 0.62 to 1, its bfs phase 0.015 to 0.55): a bound far looser than that has lost touch.
 TEST(BfsBounds, MrBfsStaysBelowItsBound) {
     for (const memory_graph& g : graphs())
         for (const bfs_setup& s : setups())

@@ -96,7 +96,8 @@ inline io_prediction csr_build(std::uint64_t pushed, std::uint64_t nodes, std::u
 //!    most min(its pages x levels, per node (offsets: pages of v and v + 1 = 2; targets: d / B + 2
 //!    pages)), and its pages once in all when the cache holds the whole vector;
 //!  - adjacency, scan: at most both vectors once per level; automatic: either per level, so at
-//!    most that too;
+//!    most that too, and random fetches only when the caches hold both vectors (the planner then
+//!    expects no misses);
 //!  - level lists (on the device, 12 bytes a record): each written once (the last block of a
 //!    level partly filled: one Br per level) and read three times (as L(t-1) twice, as L(t-2));
 //!  - the neighbour sorters: |E| x 2 records of 12 bytes over all levels (sorter_parts_bound).
@@ -119,7 +120,11 @@ inline io_prediction mr_bfs_bound(const bfs_graph& g, std::uint64_t memory, cons
         random_reads(offset_pages, 2.0 * double(g.nodes)) +
         random_reads(target_pages, double(g.arcs) / per_target_page + 2.0 * double(g.nodes));
     const double scan = (offset_pages + target_pages) * levels;
-    r.read_bytes = (how == mr_adjacency::random ? random : scan) * gbr;
+    // automatic prices random fetches at nothing when the caches hold both vectors (no misses
+    // expected: mr_adjacency_planner), so it never scans then.
+    const bool cached = double(frames) >= offset_pages && double(frames) >= target_pages;
+    const bool fetches = how == mr_adjacency::random || (how == mr_adjacency::automatic && cached);
+    r.read_bytes = (fetches ? random : scan) * gbr;
     // Level lists: written once, read three times.
     const double level_bytes =
         (double(g.nodes) / double(items_per_block(sizeof(level_record), b)) + levels) * double(b.br);
@@ -185,10 +190,12 @@ inline io_prediction mm_preprocessing_bound(const bfs_graph& g, const mm_cluster
 //! An upper bound on mm_bfs_phase (MM_BFS's "bfs" phase) with budget `memory`, options `o`,
 //! streams in blocks `b` and the cluster file in `file_blocks` (shared/BFS.md, MM_BFS BFS
 //! phase; mm_bfs_split says what stays in memory):
-//!  - the cluster file: each cluster read once in its own Br blocks, at most r / B + 2 blocks
-//!    for r records (the analysis' one random read per cluster; merged reads and the cache of
-//!    neighbouring clusters only read fewer, unless the cache gives back a cluster a widened
-//!    read brought before it is asked for);
+//!  - the cluster file: each cluster read once in its own Br blocks (the analysis' one random
+//!    read per cluster): the sum over clusters of the blocks each touches is at most K plus the
+//!    file's blocks, since clusters are disjoint runs of records and a boundary between two
+//!    blocks lies inside at most one of them. Merged reads and the cache of neighbouring
+//!    clusters only read fewer, unless the cache gives back a cluster that a widened read
+//!    brought along before it is asked for;
 //!  - the neighbour sorters: nothing while |E| x 2 records fit the small sorter's array, else
 //!    sorter_parts_bound with the budget less that array;
 //!  - the level lists unless the whole of V would fit a list's share: each written once and read
@@ -206,9 +213,7 @@ inline io_prediction mm_bfs_phase_bound(const bfs_graph& g, const mm_clusters& c
     const std::uint64_t record = sizeof(adjacency_record);
     io_prediction r;
     r.bound = true;
-    r.read_bytes =
-        (double(g.arcs) / double(items_per_block(record, file_blocks)) + 2.0 * double(c.clusters)) *
-        double(file_blocks.br);
+    r.read_bytes = block_bytes(g.arcs, record, file_blocks) + double(c.clusters) * double(file_blocks.br);
     using n_sorter = small_sorter<level_record, level_by_node>;
     const std::uint64_t limit = n_sorter::array_limit(split.neighbours, b);
     if (!list_stays_in_memory(g.arcs, sizeof(level_record), limit))
