@@ -69,13 +69,19 @@ inline void print_phase_predictions(const std::vector<phase_stats>& measured,
         const io_counters c = phase_io(m);
         const io_prediction& q = p->predicted;
         auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
-        std::printf("%s phase against its %s (%s): RDV %s of %s (%.4f), WRV %s of %s (%.4f), modelled %.3f s "
-                    "of %.3f s (%.4f)\n",
+        std::printf("%s phase against its %s (%s): RDV %s of %s (%.4f), WRV %s of %s (%.4f), ",
                     m.name.c_str(), q.bound ? "bound" : "prediction", q.basis.c_str(),
                     format_bytes(double(c.read_bytes)).c_str(), format_bytes(q.read_bytes).c_str(),
                     ratio(double(c.read_bytes), q.read_bytes), format_bytes(double(c.write_bytes)).c_str(),
-                    format_bytes(q.write_bytes).c_str(), ratio(double(c.write_bytes), q.write_bytes),
-                    m.modelled.elapsed_s, p->modelled_s, ratio(m.modelled.elapsed_s, p->modelled_s));
+                    format_bytes(q.write_bytes).c_str(), ratio(double(c.write_bytes), q.write_bytes));
+        // A bound is on the volumes: priced, they are no bound on the time (a part-filled last
+        // write can cost a model more than its share of a Bw write).
+        if (q.bound)
+            std::printf("modelled %.3f s (the bound's volumes priced: %.3f s)\n", m.modelled.elapsed_s,
+                        p->modelled_s);
+        else
+            std::printf("modelled %.3f s of %.3f s (%.4f)\n", m.modelled.elapsed_s, p->modelled_s,
+                        ratio(m.modelled.elapsed_s, p->modelled_s));
     }
 }
 
