@@ -185,12 +185,14 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
         }
         t.flush(); // the writes the inserts owe
     });
+    predicted(predict::map_inserts_bound<key_t, value_t>(w.items, w.inserts, b));
     t.drop_cache();
     measure("batched inserts", w.batch, [&] {
         for (key_t k : batch_keys(w))
             t.insert({k, mix64(k)});
         t.flush();
     });
+    predicted(predict::map_inserts_bound<key_t, value_t>(w.items + w.inserts, w.batch, b));
     t.drop_cache();
     measure("range scans", w.scans * w.scan_length, [&] {
         for (std::uint64_t i = 0; i < w.scans; ++i) {
@@ -203,6 +205,8 @@ inline btree_run run_btree_workload(machine& m, std::uint64_t memory, const bloc
             }
         }
     });
+    predicted(predict::map_range_scans_bound<key_t, value_t>(w.items + w.inserts + w.batch, w.scans,
+                                                             w.scan_length, b));
     r.height = t.height();
     r.nodes = t.node_count();
     r.leaf_capacity = t.leaf_capacity();
@@ -234,9 +238,10 @@ inline void print_btree_table(const std::vector<btree_run>& runs, const std::str
             const btree_phase& ph = r.phases[p];
             const double ops = double(std::max<std::uint64_t>(ph.ops, 1));
             const double volume = double(ph.io.read_bytes + ph.io.write_bytes);
-            const std::string vs_predicted = ph.has_prediction && ph.predicted.volume() > 0
-                                                 ? fixed_ratio(volume / ph.predicted.volume())
-                                                 : "-";
+            const std::string vs_predicted =
+                ph.has_prediction && ph.predicted.volume() > 0
+                    ? fixed_ratio(volume / ph.predicted.volume()) + (ph.predicted.bound ? " (bound)" : "")
+                    : "-";
             std::printf("  %-15s %-14s %12.3f %12.2f %14.1f %14.1f %10llu %10.3f %12s %10s\n",
                         ph.name.c_str(), r.layout.c_str(), ph.modelled_s,
                         base > 0 ? ph.modelled_s / base : 0.0,
@@ -263,6 +268,7 @@ inline void add_btree_prediction(nlohmann::json& q, bool has, const io_predictio
     q["rdv_over_predicted"] = has ? btree_ratio(rdv, p.read_bytes) : nlohmann::json(nullptr);
     q["wrv_over_predicted"] = has ? btree_ratio(wrv, p.write_bytes) : nlohmann::json(nullptr);
     q["modelled_over_predicted"] = has ? btree_ratio(elapsed, predicted_s) : nlohmann::json(nullptr);
+    q["prediction_is_bound"] = has && p.bound;
 }
 
 //! One run as JSON.
@@ -302,7 +308,7 @@ inline nlohmann::json btree_run_json(const btree_run& r) {
     io_prediction sum;
     nlohmann::json scope = nlohmann::json::array();
     for (const btree_phase& p : r.phases) {
-        if (!p.has_prediction) continue;
+        if (!p.has_prediction || p.predicted.bound) continue; // estimates only: bounds do not add up to one
         rdv += double(p.io.read_bytes);
         wrv += double(p.io.write_bytes);
         elapsed += p.modelled.elapsed_s;

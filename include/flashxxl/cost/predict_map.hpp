@@ -138,4 +138,45 @@ io_prediction map_finds(std::uint64_t n, std::uint64_t finds, std::uint64_t memo
     return r.add_spread(io_op::read, misses * double(b.br), nodes * double(b.bw));
 }
 
+//! An upper bound on `inserts` single inserts into a map of about n items, cold caches: each
+//! loads its path's nodes whole (at most one Bw of Br reads per level) and dirties at most two
+//! nodes per level and a new root (a split at every level), each written back once (one Bw).
+//! Batches in key order and cached paths stay far below it.
+template <class Key, class T>
+io_prediction map_inserts_bound(std::uint64_t n, std::uint64_t inserts, const block_sizes& b) {
+    const std::vector<map_level> tree = map_levels<Key, T>(n + inserts, b);
+    const double levels = double(tree.size());
+    double nodes = 0;
+    for (const map_level& l : tree)
+        nodes += double(l.nodes);
+    io_prediction r;
+    r.bound = true;
+    r.basis = "map inserts: at most a path of whole nodes read and 2 nodes per level + a root written each";
+    r.add_spread(io_op::read, double(inserts) * levels * double(b.bw), nodes * double(b.bw));
+    return r.add(io_op::write, double(inserts) * (2 * levels + 1) * double(b.bw), 0);
+}
+
+//! An upper bound on `scans` range scans of `length` items each, from random keys, in a map of
+//! about n items (leaves at least half full after splits), cold caches: the search's sub-blocks
+//! (one per step, as a find), then per leaf entered its sub-block 0 and one sub-block more than
+//! the entries it gives take, in Br reads.
+template <class Key, class T>
+io_prediction map_range_scans_bound(std::uint64_t n, std::uint64_t scans, std::uint64_t length,
+                                    const block_sizes& b) {
+    const std::vector<map_level> levels = map_levels<Key, T>(n, b);
+    double search = 0;
+    for (const map_level& l : levels)
+        search += double(l.step_sub_blocks.size());
+    const double per_leaf = double(std::max<std::uint64_t>(levels.front().entries_per_node / 2, 1));
+    const double per_block =
+        double(std::max<std::uint64_t>(b.br / sizeof(detail::map_leaf_entry<Key, T>), 1));
+    const double leaves = std::ceil(double(length) / per_leaf) + 1;
+    const double blocks = search + 2 * leaves + std::ceil(double(length) / per_block);
+    io_prediction r;
+    r.bound = true;
+    r.basis = "map range scans: a search, then per leaf a header and its entries' sub-blocks";
+    return r.add_spread(io_op::read, double(scans) * blocks * double(b.br),
+                        double(levels.front().nodes) * double(b.bw));
+}
+
 } // namespace flashxxl::predict
