@@ -76,6 +76,15 @@ assert len(bounds) >= 4 and len(estimates) >= 10, (len(bounds), len(estimates))
 for r in estimates: assert abs(r['ratio_measured_to_paper'] - 1) <= 0.10, r
 for r in bounds: assert 0 < r['ratio_measured_to_paper'] <= 1, r" \
     && echo "ok   reproduce seeds001_cost_model: estimates within 10 %, DFS below its bound" || { echo "FAIL reproduce seeds001_cost_model"; fail=1; }
+"$bin" reproduce --tiny --tables seeds001_cost_time --out "$work/rep-time" --no-progress --no-plots > /dev/null 2>&1 && python3 -c "
+import json; d=json.load(open('$work/rep-time/report.json'))
+t = d['tables'][0]
+assert t['id'] == 'seeds001_cost_time', t['id']
+rows = [r for r in t['rows'] if r['label'].startswith('nvme-gen4:')]
+assert len(rows) >= 8, rows
+for r in rows:
+    assert r['paper'] > 0 and abs(r['measured'] / r['paper'] - 1) <= 0.15, r" \
+    && echo "ok   reproduce seeds001_cost_time: nvme-gen4 rows within 15 %" || { echo "FAIL reproduce seeds001_cost_time"; fail=1; }
 if command -v gnuplot > /dev/null; then
     grep -q "set logscale xy" "$work/rep/seeds001_cost_model.gp" && grep -q "x with lines" "$work/rep/seeds001_cost_model.gp" \
         && echo "ok   the plot is log-log with the diagonal" || { echo "FAIL the cost-model plot"; fail=1; }
