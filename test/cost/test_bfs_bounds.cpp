@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -233,4 +234,31 @@ TEST(BfsBounds, MmBfsPhasesStayBelowTheirBounds) {
             EXPECT_GE(pre, 0.3) << g.name << ", " << s.b.describe();
             EXPECT_GE(phase, 0.005) << g.name << ", " << s.b.describe();
         }
+}
+
+TEST(BfsBounds, SorterPartsBoundCoversAnySplit) {
+    // The sorts of a BFS's levels (or growth rounds) take parts of one total: whatever the split,
+    // their summed closed forms stay within sorter_parts_bound, and nothing is predicted when the
+    // total fits one run.
+    const block_sizes b(16 * KiB, 64 * KiB);
+    const std::uint64_t memory = 2 * MiB, total = 3000000, item = 12;
+    std::uint64_t seed = 12345;
+    for (std::uint64_t parts : {1u, 2u, 7u, 40u, 300u}) {
+        std::vector<std::uint64_t> sizes(parts, 0);
+        for (std::uint64_t i = 0; i < total; ++i) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            // uneven: part k gets about (2k + 1) / parts^2 of the items
+            const double x = double((seed >> 33) % (parts * parts));
+            sizes[std::min<std::uint64_t>(parts - 1, std::uint64_t(std::sqrt(x)))] += 1;
+        }
+        io_prediction sum;
+        for (std::uint64_t n : sizes)
+            sum += predict::sorter(n, item, memory, b);
+        const io_prediction bound = predict::sorter_parts_bound(total, item, memory, b);
+        EXPECT_TRUE(bound.bound);
+        EXPECT_LE(sum.read_bytes, bound.read_bytes) << parts << " parts";
+        EXPECT_LE(sum.write_bytes, bound.write_bytes) << parts << " parts";
+    }
+    const predict::sorter_plan plan = predict::plan_sorter(1, item, memory, b);
+    EXPECT_EQ(predict::sorter_parts_bound(plan.run_items, item, memory, b).volume(), 0);
 }
