@@ -10,6 +10,7 @@
 #include "flashxxl/container/small_sorter.hpp"
 #include "flashxxl/cost/predict_containers.hpp"
 #include "flashxxl/cost/prediction.hpp"
+#include "flashxxl/graph/bfs_levels.hpp"
 #include "flashxxl/graph/bfs_records.hpp"
 #include "flashxxl/graph/csr_builder.hpp"
 #include "flashxxl/graph/mm_bfs.hpp"
