@@ -164,6 +164,36 @@ TEST(LogBlockSsd, ReadsArrivingDuringABackgroundMergeWaitForIt) {
     EXPECT_GT(m.stats().idle_merges, 1u);
 }
 
+TEST(LogBlockSsd, BackgroundMergesStartOnlyAfterTheIdleThreshold) {
+    auto c = small_config();
+    c.idle_ms = 10;
+    log_block_ssd m(c);
+    for (int i = 0; i < 100; ++i)
+        m.service(io_op::write, std::uint64_t(i % 50) * MiB + 8 * KiB, 4 * KiB);
+    const std::uint64_t held = m.log_pages_used();
+    // Gaps shorter than the threshold start nothing, however many of them there are.
+    for (int i = 0; i < 1000; ++i)
+        m.idle(9e-3);
+    EXPECT_EQ(m.stats().idle_merges, 0u);
+    EXPECT_EQ(m.log_pages_used(), held);
+    // A gap of the threshold plus a quarter merge begins one merge; the next request waits for the rest.
+    const double merge = m.full_merge_seconds();
+    m.idle(10e-3 + merge / 4);
+    EXPECT_EQ(m.stats().idle_merges, 1u);
+    EXPECT_NEAR(m.pending_seconds(), merge * 3 / 4, 1e-12);
+    // A merge already begun goes on in a short gap (it is the device's, not the idle detector's).
+    m.idle(merge / 4);
+    EXPECT_NEAR(m.pending_seconds(), merge / 2, 1e-12);
+    EXPECT_EQ(m.stats().idle_merges, 1u);
+    // Without the threshold (the preset's 0) the same short gaps merge the whole pool.
+    log_block_ssd eager(small_config());
+    for (int i = 0; i < 100; ++i)
+        eager.service(io_op::write, std::uint64_t(i % 50) * MiB + 8 * KiB, 4 * KiB);
+    for (int i = 0; i < 1000; ++i)
+        eager.idle(9e-3);
+    EXPECT_EQ(eager.log_pages_used(), 0u);
+}
+
 TEST(LogBlockSsd, StateLastsAcrossExperimentsAndAFillDrainsThePoolCheaply) {
     const auto c = small_config();
     log_block_ssd burst(c), filled(c);
@@ -234,5 +264,6 @@ TEST(LogBlockSsd, BadParametersNameTheKey) {
     expect_error({{"batch_pages", "5000"}}, "batch_pages");
     expect_error({{"unit", "700KiB"}}, "unit");
     expect_error({{"idle_clean", "2"}}, "idle_clean");
+    expect_error({{"idle_ms", "-1"}}, "idle_ms");
     expect_error({{"open_logs", "1"}}, "open_logs");
 }

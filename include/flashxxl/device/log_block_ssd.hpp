@@ -60,6 +60,7 @@ public:
         std::uint64_t batch_pages = 2048;
         std::uint64_t streams = 2;
         std::uint64_t idle_clean = 1;
+        double idle_ms = 0;
         double c_r_ms = 0.143;
         double t_read_ms = 0.0635;
         double bw_r_mibps = 28.07;
@@ -78,6 +79,7 @@ public:
             v.count("batch_pages", c.batch_pages, r::at_least(1), "pool pages reclaimed when it runs out");
             v.count("streams", c.streams, r::at_least(1), "open sequential streams, LRU");
             v.count("idle_clean", c.idle_clean, r::closed(0, 1), "1: merge pool units in idle time");
+            v.number("idle_ms", c.idle_ms, r::at_least(0), "host idle time before background merges start");
             v.number("c_r_ms", c.c_r_ms, r::at_least(0), "per-read command overhead");
             v.number("t_read_ms", c.t_read_ms, r::at_least(0), "t_R: a read that starts on a new page");
             v.number("bw_r_mibps", c.bw_r_mibps, r::above(0), "read transfer rate");
@@ -125,14 +127,15 @@ public:
         return op == io_op::read ? read(offset, length) : write(offset, length);
     }
 
-    //! Idle time: first the rest of a merge begun earlier, then (idle_clean) pool units merged
-    //! oldest first; a merge that does not fit is begun and its rest is waited for by the next
+    //! Idle time (one host gap): first the rest of a merge begun earlier, then (idle_clean)
+    //! pool units merged oldest first, from idle_ms after the gap began (an idle detector's
+    //! threshold); a merge that does not fit is begun and its rest is waited for by the next
     //! request.
     void idle(double seconds) override {
         const double d = std::min(pending_s_, seconds);
         pending_s_ -= d;
-        seconds -= d;
         if (!cfg_.idle_clean) return;
+        seconds -= std::max(d, cfg_.idle_ms * 1e-3);
         while (seconds > 0 && !pool_.empty()) {
             std::uint64_t unit = 0, pages = 0;
             if (!pool_.pop_oldest(unit, pages)) continue;
