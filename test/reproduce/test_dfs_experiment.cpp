@@ -42,7 +42,8 @@ TEST(dfs_experiment, bw_reads_at_least_half_the_block_ratio_more_than_br) {
 
 //! seeds/001 Section 4, marks with the nodes and every cache at most half its structure: the
 //! translation layer beats block size Br (the paper: 6 064 s against 11 352 s), since Br's
-//! random Br-sized write-backs each cost a chunk merge on the 2009 SSD while the layer writes
+//! random Br-sized write-backs cost the 2009 SSD merges (a unit merge on the log-block model,
+//! batched; a chunk merge each on the block-mapped one) while the layer writes
 //! whole segments; and block size Bw cannot be set up (the paper could not run it either).
 //! The layer's segment buffers and maps are charged to M. Modelled time.
 TEST(dfs_experiment, translation_layer_beats_br_with_marks_in_nodes_and_half_caches) {
@@ -72,10 +73,11 @@ TEST(dfs_experiment, translation_layer_beats_br_with_marks_in_nodes_and_half_cac
     EXPECT_LE(tl.read_bytes, br.read_bytes);
 }
 
-//! The device scaled with the blocks (dfs_experiment_options::device_scale): a chunk 32 times
-//! smaller than the Hama's 512 KiB and per-command times 32 times shorter, so that a random 4 KiB
-//! write-back merges a chunk as the paper's 128 KiB ones merged its chunks. With the marks in the
-//! nodes the translation layer's advantage over Br shrinks toward the paper's (TL / Br 0.53).
+//! The device scaled with the blocks (dfs_experiment_options::device_scale): the log-block
+//! model's unit and pool (the block-mapped model's chunk) 32 times smaller and per-command times
+//! 32 times shorter, so that a random 4 KiB write-back costs a merge as the paper's 128 KiB ones did. With
+//! the marks in the nodes the translation layer's advantage over Br shrinks toward the paper's (TL / Br
+//! 0.53).
 TEST(dfs_experiment, device_scaled_with_the_blocks) {
     dfs_experiment_options o;
     o.side = 128;
@@ -87,11 +89,19 @@ TEST(dfs_experiment, device_scaled_with_the_blocks) {
     o.marks = dfs_marks::with_nodes;
     o.cache_share = 0.5;
     const std::string config = flashxxl::reproduce::detail::dfs_machine_config(o, false);
-    EXPECT_EQ(config.find("chunk="), std::string::npos);
+    EXPECT_EQ(config.find("unit="), std::string::npos);
     o.device_scale = 32;
-    EXPECT_NE(flashxxl::reproduce::detail::dfs_machine_config(o, false).find("chunk=16384B c_r_ms="),
+    // The log-block model (the default): unit, erase block, pool and batch over 32.
+    EXPECT_NE(flashxxl::reproduce::detail::dfs_machine_config(o, false).find(
+                  "model=hama-ssd-2009 unit=262144B erase_block=262144B log_pages=96 batch_pages=64 c_r_ms="),
               std::string::npos)
         << flashxxl::reproduce::detail::dfs_machine_config(o, false);
+    // The block-mapped model: its chunk over 32.
+    dfs_experiment_options bm = o;
+    bm.preset = "hama-ssd-2009-block-mapped";
+    EXPECT_NE(flashxxl::reproduce::detail::dfs_machine_config(bm, false).find("chunk=16384B c_r_ms="),
+              std::string::npos)
+        << flashxxl::reproduce::detail::dfs_machine_config(bm, false);
     const dfs_experiment_row tl = run_dfs_column("TL", o), br = run_dfs_column("Br", o);
     ASSERT_TRUE(tl.ran) << tl.why_not;
     ASSERT_TRUE(br.ran) << br.why_not;
