@@ -42,30 +42,33 @@ sed -n '/^model fit:/,/^machine config (fitted model):/p' fit.txt
 # The host's CPU time on the virtual clock: `host=measured` times this machine's loops, so the
 # fitted model's modelled elapsed time is I/O and CPU overlapped, as the real run's wall time is.
 printf 'host=measured\n' >> fitted.cfg
-printf 'flash=%s,%s,syscall name=real direct=on\n' "$DIR/real.img" "$SIZE" > real.cfg
+# The real sort runs on the file characterize measured (filled, as the fit saw it): a fresh sparse
+# file would add the file system's block allocation to every first write, which no fit point saw.
+printf 'flash=%s,%s,syscall name=real direct=on\n' "$DIR/target.img" "$SIZE" > real.cfg
 "$FLASHXXL" sort --config real.cfg --bytes "$SORT" --threads "$THREADS" --json --quiet > real-sort.json
 "$FLASHXXL" sort --config fitted.cfg --bytes "$SORT" --threads "$THREADS" --json --quiet > model-sort.json
 rm -f real.img target.img
 
 python3 - fit-out/characterize.json real-sort.json model-sort.json <<'PY' | tee bench_fit_sort.json
-import json, sys
+import json, os, sys
+load = os.getloadavg()[0]  # other work on the 2 cores slows the real run, not the model
 fit = json.load(open(sys.argv[1]))["fit"]
 real, model = (json.load(open(p)) for p in sys.argv[2:4])
-def io_seconds(run):  # summed service time of every device (measured on a real device, modelled on a model)
-    return sum(d["stats"]["total"]["service_s"] if "total" in d["stats"] else
-               sum(r["service_s"] for r in d["stats"]["by_role"].values()) for d in run["devices"])
-real_io, real_wall = io_seconds(real), real["wall_s"]
-modelled_io = io_seconds(model)  # the fitted model's summed service time
+def io_seconds(run, key):  # summed over every device: service_s measured, modelled_s charged by a model
+    return sum(d["stats"]["total"][key] for d in run["devices"])
+real_io, real_wall = io_seconds(real, "service_s"), real["wall_s"]
+modelled_io = io_seconds(model, "modelled_s")  # the fitted model's time for the same requests
 modelled = model["modelled_elapsed_s"]  # I/O and host=measured CPU, overlapped
 rows = [("held-out median error", fit["holdout_median_error"] * 100, "%"),
         ("median error (fit on all)", fit["median_error"] * 100, "%"),
         ("real sort: wall", real_wall, "s"),
         ("real sort: measured I/O (service time)", real_io, "s"),
-        ("fitted model sort: modelled I/O (service time)", modelled_io, "s"),
+        ("fitted model sort: modelled I/O (the model's time)", modelled_io, "s"),
         ("modelled / measured I/O", modelled_io / real_io if real_io else float("nan"), "x"),
         ("fitted model sort: modelled elapsed (host=measured)", modelled, "s"),
         ("modelled elapsed / real wall", modelled / real_wall, "x")]
-print("# 2 cores, a file on this machine's disk, O_DIRECT; model", fit["model"], "(" + fit["preset"] + ")", file=sys.stderr)
+print("# 2 cores (load average %.1f), a file on this machine's disk, O_DIRECT; model" % load, fit["model"],
+      "(" + fit["preset"] + ")", file=sys.stderr)
 for name, v, unit in rows:
     print(f"# {name:52s} {v:10.3f} {unit}", file=sys.stderr)
 print(json.dumps({"bench": "fit_sort", "cores": 2, "fit_model": fit["model"], "config_line": fit["config_line"],
@@ -74,5 +77,5 @@ print(json.dumps({"bench": "fit_sort", "cores": 2, "fit_model": fit["model"], "c
                   "real_wall_s": real_wall, "real_io_s": real_io, "modelled_io_s": modelled_io,
                   "modelled_elapsed_s": modelled,
                   "modelled_over_real_io": modelled_io / real_io if real_io else None,
-                  "modelled_over_real_wall": modelled / real_wall, "host": "measured"}, indent=2))
+                  "modelled_over_real_wall": modelled / real_wall, "host": "measured", "load_average": load}, indent=2))
 PY

@@ -78,7 +78,39 @@ TEST(HostModel, PresetsAndNames) {
     EXPECT_FALSE(is_host_model_name("2009"));
     const host_model measured = make_host_model("measured", "test");
     EXPECT_GT(measured.write_item_s, 0);
-    EXPECT_GT(measured.sort_item_s, 0);
+    EXPECT_GT(measured.sort_compare_s, 0);
+    EXPECT_EQ(measured.sort_item_s, 0);
+    // A sort pass grows with log2 of what it orders: a run of 2^20 items twice a 1024-way merge.
+    EXPECT_DOUBLE_EQ(measured.sort_pass_item_s(1 << 20), 2 * measured.sort_pass_item_s(1024));
+    EXPECT_DOUBLE_EQ(h.sort_pass_item_s(1 << 20), h.sort_item_s); // the 2008 host: flat per pass
+    // The running machine's threads share a pass; the 2008 host's figures do not depend on them.
+    EXPECT_TRUE(measured.sort_parallel);
+    EXPECT_DOUBLE_EQ(measured.sort_pass_item_s(1 << 20, 4), measured.sort_pass_item_s(1 << 20) / 4);
+    EXPECT_DOUBLE_EQ(h.sort_pass_item_s(1 << 20, 4), h.sort_item_s);
+}
+
+TEST(HostModel, ASortPassChargesNLogN) {
+    // Sorting in memory on a host with only a per-comparison cost: 4x the items take more than
+    // 4x the modelled CPU (log2 n grows), exactly by the log ratio.
+    host_model h;
+    h.name = "compare only";
+    h.sort_compare_s = 1e-9;
+    auto sort_cpu = [&](std::uint64_t n) {
+        machine m = machine::from_config_text(
+            "name=h\nflash=memory,256MiB,memory name=ssd\nplacement=single device=ssd\n", "host-test");
+        m.set_host(h);
+        sorter<std::uint64_t> s(m, 64 * MiB, block_sizes(64 * KiB, 256 * KiB));
+        for (std::uint64_t i = 0; i < n; ++i)
+            s.push(n - i);
+        const modelled_time t0 = m.modelled();
+        s.sort();
+        for (; !s.empty(); ++s) {
+        }
+        return (m.modelled() - t0).elapsed_s;
+    };
+    const double small = sort_cpu(1 << 16), large = sort_cpu(1 << 18);
+    EXPECT_NEAR(small, double(1 << 16) * 16e-9, 1e-12);
+    EXPECT_NEAR(large / small, 4.0 * 18 / 16, 1e-9);
 }
 
 TEST(HostModel, ConfigLine) {

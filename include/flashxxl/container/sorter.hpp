@@ -329,6 +329,7 @@ private:
             chunk_merger_ =
                 std::make_unique<run_merger>(merge_source{nullptr, &chunks_}, before{&cmp_}, threads_);
             chunk_merger_->start(chunks_.size());
+            out_item_cost_ = machine_->host().sort_pass_item_s(size_, threads_); // sorted in memory: n log n
             make_stage();
             state_ = state::memory_output;
             return;
@@ -381,12 +382,12 @@ private:
     }
 
     //! Merges up to n output items into `out` (after sort()); returns how many.
-    //! Charges the host's sort pass for them (host_model::sort_item_s), once per batch.
+    //! Charges the host's sort pass for them (out_item_cost_), once per batch.
     std::uint64_t merge_out(T* out, std::uint64_t n) const {
         if (n == 0) return 0;
         const std::uint64_t got =
             state_ == state::memory_output ? chunk_merger_->pop_into(out, n) : merger_->pop_into(out, n);
-        machine_->charge_host(got, machine_->host().sort_item_s);
+        machine_->charge_host(got, out_item_cost_);
         return got;
     }
     //! Refills the output stage from the merge.
@@ -500,7 +501,8 @@ private:
         const host_model& host = machine_->host();
         if (!double_buffered_ || host.charges()) {
             block_writer<T> w(*machine_, role_, blocks_, block_counter_, account_, 2);
-            w.set_item_cost(host.write_item_s + host.sort_item_s); // run formation: a sort pass
+            w.set_item_cost(host.write_item_s +
+                            host.sort_pass_item_s(count_, threads_)); // run formation: a sort pass
             runs_.push_back(write_run(cur_, count_, chunks_, w));
             ++runs_formed_;
             ++runs_written_;
@@ -549,7 +551,8 @@ private:
             run_merger merger(merge_source{&pool, nullptr}, before{&cmp_}, threads_);
             merger.start(take);
             block_writer<T> w(*machine_, role_, blocks_, block_counter_, account_, 2);
-            w.set_item_cost(machine_->host().write_item_s + machine_->host().sort_item_s); // a merge pass
+            w.set_item_cost(machine_->host().write_item_s +
+                            machine_->host().sort_pass_item_s(take, threads_)); // a merge pass
             w.record_block_keys();
             drain_into(merger, w);
             runs_.push_back(finish_run(w));
@@ -576,6 +579,7 @@ private:
         merger_ =
             std::make_unique<run_merger>(merge_source{prefetcher_.get(), nullptr}, before{&cmp_}, threads_);
         merger_->start(k);
+        out_item_cost_ = machine_->host().sort_pass_item_s(k, threads_);
         ++passes_;
     }
 
@@ -622,6 +626,7 @@ private:
     std::unique_ptr<prefetcher_type> prefetcher_; // the final merge's runs
     std::unique_ptr<run_merger> merger_;          // the final merge (merge_output)
     std::unique_ptr<run_merger> chunk_merger_;    // the sorted chunks of the run buffer (memory_output)
+    double out_item_cost_ = 0; // host CPU per item streamed out (host_model::sort_pass_item_s)
 };
 
 //! The external merge sorter, documented at sorter_body (which does the work): a handle that owns

@@ -97,6 +97,7 @@ inline host_model scaled_host(host_model h, double factor) {
     h.write_item_s *= factor;
     h.read_item_s *= factor;
     h.sort_item_s *= factor;
+    h.sort_compare_s *= factor;
     h.bfs_level_s *= factor;
     return h;
 }
