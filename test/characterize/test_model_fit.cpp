@@ -103,6 +103,13 @@ TEST(characterize_model_fit, hama_ssd_round_trip) {
     EXPECT_TRUE(undetermined(f).empty());
 }
 
+TEST(characterize_model_fit, hama_log_block_round_trip) {
+    // The log-block Hama (the hama-ssd-2009 preset): rates, overheads, the unit and the merge's
+    // costs from the same small flash plan; its log pool keeps the preset's size.
+    ch::model_fit f = round_trip("hama-ssd-2009", flash_plan, 1e-3);
+    EXPECT_EQ(f.kind, "ssd-log-block");
+}
+
 TEST(characterize_model_fit, nvme_gen4_round_trip) {
     ch::model_fit f = round_trip("nvme-gen4", flash_plan, 1.0);
     // 64 units of 45 us reads move 5.8 GB/s, below the 7.45 GB/s cap: no experiment shows bw_r,
@@ -126,9 +133,11 @@ TEST(characterize_model_fit, auto_on_flash_picks_the_kind_that_fits_and_its_line
     o.klass = flashxxl::device_class::flash;
     ch::model_fit f = ch::fit_model(m.c, m.checked, o);
     EXPECT_EQ(f.kind, "ssd-block-mapped");
-    ASSERT_EQ(f.family_errors.size(), 2u); // both SSD kinds tried, no disk
+    ASSERT_EQ(f.family_errors.size(), 3u); // the three SSD kinds tried, no disk
+    EXPECT_EQ(f.family_errors[0].first, "ssd-block-mapped");
     EXPECT_LT(f.family_errors[0].second, 0.01);
-    EXPECT_GT(f.family_errors[1].second, 0.05); // a page-mapped FTL cannot show the merges
+    EXPECT_EQ(f.family_errors[2].first, "ssd-page-mapped");
+    EXPECT_GT(f.family_errors[2].second, 0.05); // a page-mapped FTL cannot show the merges
     // The config line's overrides build the fitted model: same parameters, same predictions.
     const std::string line = f.config_line("/data/ssd.img", 128 * flashxxl::MiB, "ssd");
     EXPECT_EQ(
@@ -141,6 +150,16 @@ TEST(characterize_model_fit, auto_on_flash_picks_the_kind_that_fits_and_its_line
     for (std::size_t i = 0; i < rebuilt.size(); ++i)
         EXPECT_EQ(rebuilt[i].second, f.parameters[i].value) << rebuilt[i].first;
     EXPECT_GT(f.holdout_count, 0u);
+}
+
+TEST(characterize_model_fit, auto_on_the_log_block_hama_picks_the_log_block_kind) {
+    measured_run m = characterize("hama-ssd-2009", flash_plan);
+    ch::fit_options o;
+    o.klass = flashxxl::device_class::flash;
+    ch::model_fit f = ch::fit_model(m.c, m.checked, o);
+    EXPECT_EQ(f.kind, "ssd-log-block");
+    EXPECT_EQ(f.preset, "hama-ssd-2009");
+    EXPECT_LT(f.median_error, 0.01);
 }
 
 TEST(characterize_model_fit, a_holdout_that_leaves_nothing_out_is_refused) {

@@ -65,7 +65,7 @@ fi
 # 5. refusals: an unknown model, an unknown holdout, a holdout that leaves nothing out
 "$BIN" characterize --model hama-ssd-2009-block-mapped --fit ssd-flux --quiet 2> err.txt
 [ $? = 2 ] || fail "--fit ssd-flux: expected exit 2"
-grep -q "expected one of auto, block-mapped, page-mapped, hdd" err.txt || fail "--fit message: $(cat err.txt)"
+grep -q "expected one of auto, block-mapped, log-block, page-mapped, hdd" err.txt || fail "--fit message: $(cat err.txt)"
 "$BIN" characterize --model hama-ssd-2009-block-mapped --fit auto --fit-holdout half --quiet 2> err.txt
 [ $? = 2 ] || fail "--fit-holdout half: expected exit 2"
 printf 'sweep patterns=SR,RW from=4KiB to=64KiB selfscale=no count=20 span=64MiB\n' > small.txt

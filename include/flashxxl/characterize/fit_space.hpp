@@ -199,6 +199,50 @@ inline fit_space block_mapped_space(const std::string& preset, std::uint64_t cap
     return s;
 }
 
+//! Log-block SSD (device/log_block_ssd.hpp): the same transfer rates and command overheads as
+//! block-mapped, the mapping unit (from the random-write knee, as the block-mapped chunk), and
+//! what a merge costs (copy rate, erase). The log pool, its batch, the streams and idle
+//! behaviour keep the preset's values: a throughput sweep does not show them (Figure 3.2's
+//! latencies over thousands of writes do; docs/device-models.md fits them there).
+inline fit_space log_block_space(const std::string& preset, std::uint64_t capacity,
+                                 const std::vector<fit_point>& points, const fit_start_hints& hints) {
+    fit_space s;
+    s.kind = "ssd-log-block";
+    s.preset = preset;
+    const std::uint64_t page = hints.page ? hints.page : parse_size(value_of(preset, "page"));
+    const std::uint64_t erase_block = std::max(page, parse_size(value_of(preset, "erase_block")));
+    s.fixed.set("capacity", format_model_size(capacity));
+    s.fixed.set("page", format_model_size(page));
+    s.fixed.set("erase_block", format_model_size(erase_block));
+    for (const char* key : {"log_pages", "batch_pages", "streams", "idle_clean", "idle_ms"})
+        s.fixed.set(key, value_of(preset, key));
+    const pattern_rates sr = rates_of(points, "SR"), sw = rates_of(points, "SW");
+    const double bw_r = sr.peak_mib_s > 0 ? sr.peak_mib_s : number_of(preset, "bw_r_mibps");
+    const double bw_w = sw.peak_mib_s > 0 ? sw.peak_mib_s : number_of(preset, "bw_w_mibps");
+    const double read_over = overhead(sr, bw_r, 2e-6), c_w = overhead(sw, bw_w, 1e-6);
+    std::uint64_t unit = random_write_knee(points);
+    if (unit == 0) unit = parse_size(value_of(preset, "unit"));
+    unit = std::max(unit, erase_block);
+    const double top = double(std::min<std::uint64_t>(256 * MiB, capacity));
+    s.dims = {{"c_r_ms", fit_scale::real, 0, 1e4, 1e-3},
+              {"t_read_ms", fit_scale::real, 0, 1e4, 1e-3},
+              {"bw_r_mibps", fit_scale::real, 1e-3, 1e7, 0},
+              {"c_w_ms", fit_scale::real, 0, 1e4, 1e-3},
+              {"bw_w_mibps", fit_scale::real, 1e-3, 1e7, 0},
+              {"copy_mibps", fit_scale::real, 1e-3, 1e7, 0},
+              {"t_erase_ms", fit_scale::real, 0, 1e5, 1e-2},
+              {"unit", fit_scale::power_of_two, double(erase_block), top, 0, true}};
+    s.start = {read_over / 2 * 1e3,
+               read_over / 2 * 1e3,
+               bw_r,
+               c_w * 1e3,
+               bw_w,
+               number_of(preset, "copy_mibps"),
+               number_of(preset, "t_erase_ms"),
+               double(unit)};
+    return s;
+}
+
 //! Page-mapped SSD: transfer caps, command overheads, t_read and the parallel units; t_prog
 //! follows as in the presets (the flash keeps up with the cache: units * page / bw_w).
 inline fit_space page_mapped_space(const std::string& preset, std::uint64_t capacity,
@@ -301,6 +345,7 @@ inline std::string base_preset(const std::string& kind, const std::string& asked
         if (p.name == asked && make_model(p.name)->kind() == kind) return p.name;
     if (kind == "hdd") return "barracuda-7200.11";
     if (kind == "ssd-page-mapped") return "nvme-gen4";
+    if (kind == "ssd-log-block") return "hama-ssd-2009";
     return "hama-ssd-2009-block-mapped";
 }
 
@@ -308,7 +353,7 @@ inline std::string base_preset(const std::string& kind, const std::string& asked
 
 //! The words --fit takes, for help and errors.
 inline std::string fit_model_choices() {
-    std::string s = "auto, block-mapped, page-mapped, hdd";
+    std::string s = "auto, block-mapped, log-block, page-mapped, hdd";
     for (const auto& n : model_preset_names())
         s += ", " + n;
     return s;
@@ -317,23 +362,25 @@ inline std::string fit_model_choices() {
 //! The model kinds `model` (a --fit word) asks to try.
 inline std::vector<std::string> fit_kinds(const std::string& model, std::optional<device_class> klass,
                                           const fit_start_hints& hints) {
-    const std::string bm = "ssd-block-mapped", pm = "ssd-page-mapped", hdd = "hdd";
+    const std::string bm = "ssd-block-mapped", lb = "ssd-log-block", pm = "ssd-page-mapped", hdd = "hdd";
     if (model == "auto") {
         std::optional<bool> disk = hints.rotational;
         if (klass) disk = *klass == device_class::hdd;
-        if (!disk) return {bm, pm, hdd};
-        return *disk ? std::vector<std::string>{hdd} : std::vector<std::string>{bm, pm};
+        if (!disk) return {bm, lb, pm, hdd};
+        return *disk ? std::vector<std::string>{hdd} : std::vector<std::string>{bm, lb, pm};
     }
     if (model == "block-mapped" || model == bm) return {bm};
+    if (model == "log-block" || model == lb) return {lb};
     if (model == "page-mapped" || model == pm) return {pm};
     if (model == "hdd") return {hdd};
     for (const auto& p : model_presets())
         if (p.name == model) {
             const std::string kind = make_model(p.name)->kind();
-            if (kind != bm && kind != pm && kind != hdd)
-                throw config_error("--fit '" + model + "': its model kind " + kind +
-                                   " has no fit search yet (fitted kinds: block-mapped, page-mapped, hdd); "
-                                   "docs/device-models.md fits it with --param over --experiments");
+            if (kind != bm && kind != lb && kind != pm && kind != hdd)
+                throw config_error(
+                    "--fit '" + model + "': its model kind " + kind +
+                    " has no fit search yet (fitted kinds: block-mapped, log-block, page-mapped, hdd); "
+                    "docs/device-models.md fits it with --param over --experiments");
             return {kind};
         }
     throw config_error("--fit '" + model + "': expected one of " + fit_model_choices());
@@ -347,6 +394,7 @@ inline fit_space make_fit_space(const std::string& kind, const std::string& aske
     const std::string preset = detail::base_preset(kind, asked);
     if (kind == "hdd") return detail::hdd_space(preset, capacity, span, points);
     if (kind == "ssd-page-mapped") return detail::page_mapped_space(preset, capacity, points, hints);
+    if (kind == "ssd-log-block") return detail::log_block_space(preset, capacity, points, hints);
     return detail::block_mapped_space(preset, capacity, points, hints);
 }
 

@@ -66,9 +66,9 @@ private:
 
 //! A fitted model.
 struct model_fit {
-    std::string kind;                         //!< "ssd-block-mapped", "ssd-page-mapped" or "hdd"
-    std::string preset;                       //!< the preset the config line names (model=)
-    model_params overrides;                   //!< every fitted and fixed value, as the config line gives them
+    std::string kind;       //!< "ssd-block-mapped", "ssd-log-block", "ssd-page-mapped" or "hdd"
+    std::string preset;     //!< the preset the config line names (model=)
+    model_params overrides; //!< every fitted and fixed value, as the config line gives them
     std::vector<fitted_parameter> parameters; //!< the model's parameters, in its order
     std::vector<fit_comparison> experiments;
     double median_error = 0;         //!< over all experiments, fit on all
