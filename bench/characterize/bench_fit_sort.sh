@@ -7,7 +7,7 @@
 #        FIT=auto (--fit)  HOLDOUT=alternate (--fit-holdout)  THREADS=2 (sort threads)
 # The work dir must be on the device to measure (not tmpfs); default: next to the binary.
 #
-# 1. `characterize --file` runs a fit plan (a fill, then SR / RR / SW / RW from 4 KiB to 4 MiB) and
+# 1. `characterize --file` runs a fit plan (a fill, then SR / RR / SW / RW from 4 KiB to 16 MiB, the sort's Bw) and
 #    `--fit` fits the model, printing the held-out median error (the fit sees every other block
 #    size of each pattern and predicts the rest) and writing the fitted device line (memory backing).
 # 2. `sort` runs twice on the same input: on the real file (a `direct=on` device: wall-clock I/O)
@@ -30,7 +30,7 @@ rm -f target.img real.img fitted.cfg real.cfg fit.json fit.txt real-sort.json mo
 
 cat > plan.txt <<PLAN
 fill block=1MiB
-sweep patterns=SR,RR,SW,RW from=4KiB to=4MiB selfscale=no time=$TIME count=2000
+sweep patterns=SR,RR,SW,RW from=4KiB to=16MiB selfscale=no time=$TIME count=2000
 PLAN
 start=$(date +%s)
 "$FLASHXXL" characterize --file "$DIR/target.img" --size "$SIZE" --experiments plan.txt --queue-depths none \
