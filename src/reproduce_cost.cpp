@@ -30,21 +30,14 @@
 #include "reproduce_tables.hpp"
 
 namespace flashxxl::cli::reproduce {
-namespace {
 
-//! A lone emulated Hama SSD (seeds/001's device) in memory.
-machine hama_machine() {
-    return machine::from_config_text(
-        "name=cost\nflash=memory,768MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n",
-        "reproduce cost model");
-}
-
-//! A lone emulated device of model preset `preset` in memory.
 machine cost_machine(const std::string& preset) {
     return machine::from_config_text("name=cost\nflash=memory,768MiB,memory name=dev model=" + preset +
                                          "\nplacement=single device=dev\n",
                                      "reproduce cost model (" + preset + ")");
 }
+
+namespace {
 
 //! What one run moved and the time it took on the virtual clock.
 struct measurement {
@@ -279,7 +272,7 @@ void map_rows(sweep& out, bool tiny, const progress_fn& progress) {
 //! bound <= 1 is what holds, and how far below says how much the caches served.
 template <class Source>
 void dfs_row(sweep& out, Source&& source, const std::string& graph, const block_sizes& b, dfs_marks marks) {
-    machine m = hama_machine();
+    machine m = cost_machine("hama-ssd-2009");
     auto g = build_csr(m, std::max<std::uint64_t>(256 * KiB, csr_build_min_memory(b)), b, source, 64 * KiB);
     dfs_options o;
     o.marks = marks;
@@ -343,12 +336,10 @@ report_table seeds001_cost_model(scale s, const progress_fn& progress) {
         "rows: " +
         fixed(lo, 3) + " to " + fixed(hi, 3) + ".");
     if (out.time_hi > 0)
-        t.notes.push_back(
-            "Modelled time over the prediction priced at one random Br read and one random Bw write "
-            "per block (cost_model::for_device): " +
-            fixed(out.time_lo, 2) + " to " + fixed(out.time_hi, 2) +
-            "; the Hama model's sequential requests cost less than random ones, so the pricing is an "
-            "upper estimate where the pattern is sequential.");
+        t.notes.push_back("Modelled time over the prediction priced per request stream on this device "
+                          "(cost_model::block_s): " +
+                          fixed(out.time_lo, 2) + " to " + fixed(out.time_hi, 2) +
+                          "; seeds001_cost_time sets them side by side on three devices.");
     t.notes.push_back("The plot puts measured against predicted on log-log axes with the diagonal measured = "
                       "predicted.");
     t.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -17,13 +17,6 @@
 namespace flashxxl::cli::reproduce {
 namespace {
 
-//! A lone emulated Hama SSD (seeds/001's device) in memory.
-machine hama_ssd() {
-    return machine::from_config_text(
-        "name=cost\nflash=memory,768MiB,memory name=ssd model=hama-ssd-2009\nplacement=single device=ssd\n",
-        "reproduce cost model (bfs)");
-}
-
 //! The smallest M every step takes with block sizes b, and a little room.
 std::uint64_t bfs_memory(const block_sizes& b) {
     return std::max({mm_bfs_min_memory(b), mr_bfs_min_memory(b), csr_build_min_memory(b)}) + 256 * KiB;
@@ -42,7 +35,7 @@ bound_row row(const std::string& label, const io_prediction& bound, const phase_
 //! clustering parameters, are read from the result; K follows from |V|, mu and the seed.
 void run_one(const std::string& spec, const std::string& graph, const std::string& algo, const block_sizes& b,
              const std::function<void(const bound_row&)>& add) {
-    machine m = hama_ssd();
+    machine m = cost_machine("hama-ssd-2009");
     const std::uint64_t memory = bfs_memory(b);
     auto source = open_graph_source(spec);
     auto g = build_csr(m, memory, b, *source, memory / 8);

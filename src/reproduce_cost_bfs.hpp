@@ -7,9 +7,14 @@
 
 #include "flashxxl/cost/cost_model.hpp"
 #include "flashxxl/cost/prediction.hpp"
+#include "flashxxl/machine/machine.hpp"
 #include "reproduce_tables.hpp"
 
 namespace flashxxl::cli::reproduce {
+
+//! A lone emulated device of model preset `preset` in memory, all roles on it: the machine every
+//! row of the cost-model tables runs on (reproduce_cost.cpp).
+machine cost_machine(const std::string& preset);
 
 //! One phase measured beside its bound: the volume moved (RDV + WRV), its modelled time, and the
 //! pricing of the device it ran on.

@@ -168,6 +168,30 @@ inline double number_of(const std::string& preset, const std::string& key) {
     return parse_number(value_of(preset, key));
 }
 
+//! What the block-mapped and log-block searches share: the read and write rates (the measured
+//! sequential peaks, else the preset's), the command overheads under them, and their five
+//! dimensions (c_r_ms, t_read_ms, bw_r_mibps, c_w_ms, bw_w_mibps) with their start values.
+struct flash_transfer_start {
+    double bw_r = 0, bw_w = 0, c_w = 0;
+    std::vector<fit_dimension> dims;
+    std::vector<double> start;
+};
+inline flash_transfer_start flash_transfer(const std::string& preset, const std::vector<fit_point>& points) {
+    flash_transfer_start t;
+    const pattern_rates sr = rates_of(points, "SR"), sw = rates_of(points, "SW");
+    t.bw_r = sr.peak_mib_s > 0 ? sr.peak_mib_s : number_of(preset, "bw_r_mibps");
+    t.bw_w = sw.peak_mib_s > 0 ? sw.peak_mib_s : number_of(preset, "bw_w_mibps");
+    const double read_over = overhead(sr, t.bw_r, 2e-6);
+    t.c_w = overhead(sw, t.bw_w, 1e-6);
+    t.dims = {{"c_r_ms", fit_scale::real, 0, 1e4, 1e-3},
+              {"t_read_ms", fit_scale::real, 0, 1e4, 1e-3},
+              {"bw_r_mibps", fit_scale::real, 1e-3, 1e7, 0},
+              {"c_w_ms", fit_scale::real, 0, 1e4, 1e-3},
+              {"bw_w_mibps", fit_scale::real, 1e-3, 1e7, 0}};
+    t.start = {read_over / 2 * 1e3, read_over / 2 * 1e3, t.bw_r, t.c_w * 1e3, t.bw_w};
+    return t;
+}
+
 //! Block-mapped SSD: transfer rates, command overheads, t_R, the merge's t_M and the chunk.
 inline fit_space block_mapped_space(const std::string& preset, std::uint64_t capacity,
                                     const std::vector<fit_point>& points, const fit_start_hints& hints) {
@@ -178,24 +202,20 @@ inline fit_space block_mapped_space(const std::string& preset, std::uint64_t cap
     s.fixed.set("capacity", format_model_size(capacity));
     s.fixed.set("page", format_model_size(page));
     s.fixed.set("open_logs", value_of(preset, "open_logs"));
-    const pattern_rates sr = rates_of(points, "SR"), sw = rates_of(points, "SW"), rw = rates_of(points, "RW");
-    const double bw_r = sr.peak_mib_s > 0 ? sr.peak_mib_s : number_of(preset, "bw_r_mibps");
-    const double bw_w = sw.peak_mib_s > 0 ? sw.peak_mib_s : number_of(preset, "bw_w_mibps");
-    const double read_over = overhead(sr, bw_r, 2e-6), c_w = overhead(sw, bw_w, 1e-6);
+    const flash_transfer_start t = flash_transfer(preset, points);
     std::uint64_t chunk = random_write_knee(points);
     if (chunk == 0) chunk = parse_size(value_of(preset, "chunk"));
     chunk = std::max(chunk, page);
-    const double merge = std::max(1e-4, overhead(rw, bw_w, 1e-4) - c_w);
-    const double t_m = std::max(1e-4, merge - double(chunk) / (bw_r * MiB) - double(chunk) / (bw_w * MiB));
+    const double merge = std::max(1e-4, overhead(rates_of(points, "RW"), t.bw_w, 1e-4) - t.c_w);
+    const double t_m =
+        std::max(1e-4, merge - double(chunk) / (t.bw_r * MiB) - double(chunk) / (t.bw_w * MiB));
     const double top = double(std::min<std::uint64_t>(256 * MiB, capacity));
-    s.dims = {{"c_r_ms", fit_scale::real, 0, 1e4, 1e-3},
-              {"t_read_ms", fit_scale::real, 0, 1e4, 1e-3},
-              {"bw_r_mibps", fit_scale::real, 1e-3, 1e7, 0},
-              {"c_w_ms", fit_scale::real, 0, 1e4, 1e-3},
-              {"bw_w_mibps", fit_scale::real, 1e-3, 1e7, 0},
-              {"t_merge_ms", fit_scale::real, 0, 1e5, 1e-2},
-              {"chunk", fit_scale::power_of_two, double(page), top, 0, true}};
-    s.start = {read_over / 2 * 1e3, read_over / 2 * 1e3, bw_r, c_w * 1e3, bw_w, t_m * 1e3, double(chunk)};
+    s.dims = t.dims;
+    s.dims.push_back({"t_merge_ms", fit_scale::real, 0, 1e5, 1e-2});
+    s.dims.push_back({"chunk", fit_scale::power_of_two, double(page), top, 0, true});
+    s.start = t.start;
+    s.start.push_back(t_m * 1e3);
+    s.start.push_back(double(chunk));
     return s;
 }
 
@@ -216,30 +236,19 @@ inline fit_space log_block_space(const std::string& preset, std::uint64_t capaci
     s.fixed.set("erase_block", format_model_size(erase_block));
     for (const char* key : {"log_pages", "batch_pages", "streams", "idle_clean", "idle_ms"})
         s.fixed.set(key, value_of(preset, key));
-    const pattern_rates sr = rates_of(points, "SR"), sw = rates_of(points, "SW");
-    const double bw_r = sr.peak_mib_s > 0 ? sr.peak_mib_s : number_of(preset, "bw_r_mibps");
-    const double bw_w = sw.peak_mib_s > 0 ? sw.peak_mib_s : number_of(preset, "bw_w_mibps");
-    const double read_over = overhead(sr, bw_r, 2e-6), c_w = overhead(sw, bw_w, 1e-6);
+    const flash_transfer_start t = flash_transfer(preset, points);
     std::uint64_t unit = random_write_knee(points);
     if (unit == 0) unit = parse_size(value_of(preset, "unit"));
     unit = std::max(unit, erase_block);
     const double top = double(std::min<std::uint64_t>(256 * MiB, capacity));
-    s.dims = {{"c_r_ms", fit_scale::real, 0, 1e4, 1e-3},
-              {"t_read_ms", fit_scale::real, 0, 1e4, 1e-3},
-              {"bw_r_mibps", fit_scale::real, 1e-3, 1e7, 0},
-              {"c_w_ms", fit_scale::real, 0, 1e4, 1e-3},
-              {"bw_w_mibps", fit_scale::real, 1e-3, 1e7, 0},
-              {"copy_mibps", fit_scale::real, 1e-3, 1e7, 0},
-              {"t_erase_ms", fit_scale::real, 0, 1e5, 1e-2},
-              {"unit", fit_scale::power_of_two, double(erase_block), top, 0, true}};
-    s.start = {read_over / 2 * 1e3,
-               read_over / 2 * 1e3,
-               bw_r,
-               c_w * 1e3,
-               bw_w,
-               number_of(preset, "copy_mibps"),
-               number_of(preset, "t_erase_ms"),
-               double(unit)};
+    s.dims = t.dims;
+    s.dims.push_back({"copy_mibps", fit_scale::real, 1e-3, 1e7, 0});
+    s.dims.push_back({"t_erase_ms", fit_scale::real, 0, 1e5, 1e-2});
+    s.dims.push_back({"unit", fit_scale::power_of_two, double(erase_block), top, 0, true});
+    s.start = t.start;
+    s.start.push_back(number_of(preset, "copy_mibps"));
+    s.start.push_back(number_of(preset, "t_erase_ms"));
+    s.start.push_back(double(unit));
     return s;
 }
 
