@@ -29,6 +29,11 @@ const char* disk_plan = "sweep patterns=SR,SW from=512 to=4MiB selfscale=no coun
                         "sweep patterns=RR,RW from=512 to=64KiB selfscale=no count=300 span=112GiB\n"
                         "sweep patterns=RR,RW from=4KiB to=16KiB selfscale=no count=300 span=1MiB\n";
 
+// The one-chip presets: a chip's few units are all busy by 64 KiB, so the sweep stops there and
+// spans 16 MiB (a chip moves about 30 MiB/s; the flash plan's 128 MiB would only slow the replays).
+const char* chip_plan = "fill block=1MiB span=16MiB\n"
+                        "sweep patterns=SR,RR,SW,RW from=512 to=64KiB selfscale=no count=64 span=16MiB\n";
+
 struct measured_run {
     ch::characterization c;
     std::vector<ch::experiment_step> checked;
@@ -125,6 +130,38 @@ TEST(characterize_model_fit, barracuda_round_trip) {
 TEST(characterize_model_fit, hdd_modern_round_trip) {
     ch::model_fit f = round_trip("hdd-modern", disk_plan, 1e-3);
     EXPECT_TRUE(undetermined(f).empty());
+}
+
+// The seeds/004 one-chip presets write through: a write ends when its pages are programmed, so
+// their own t_prog (from the chip's data sheet) is searched, not derived from a cache rate.
+class chip_round_trip : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(chip_round_trip, recovers_the_chip) {
+    ch::model_fit f = round_trip(GetParam(), chip_plan, 1.0);
+    EXPECT_EQ(f.kind, "ssd-page-mapped");
+    bool searched_t_prog = false;
+    for (const auto& p : f.parameters)
+        if (p.key == "t_prog_us") searched_t_prog = p.fitted && p.determined;
+    EXPECT_TRUE(searched_t_prog) << GetParam();
+}
+
+std::vector<std::string> chip_presets() {
+    std::vector<std::string> chips;
+    for (const auto& name : flashxxl::model_preset_names())
+        if (name.rfind("chip-", 0) == 0) chips.push_back(name);
+    return chips;
+}
+
+INSTANTIATE_TEST_SUITE_P(seeds004, chip_round_trip, ::testing::ValuesIn(chip_presets()),
+                         [](const ::testing::TestParamInfo<std::string>& i) {
+                             std::string n = i.param;
+                             for (char& c : n)
+                                 if (c == '-') c = '_';
+                             return n;
+                         });
+
+TEST(characterize_model_fit, every_seeds004_chip_is_round_tripped) {
+    EXPECT_EQ(chip_presets().size(), 8u); // Table 2's eight chips, each a preset
 }
 
 TEST(characterize_model_fit, auto_on_flash_picks_the_kind_that_fits_and_its_line_builds_it) {

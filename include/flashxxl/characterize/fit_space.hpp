@@ -66,10 +66,18 @@ struct fit_dimension {
         if (scale == fit_scale::power_of_two) return {clamp(v / 2), clamp(v * 2)};
         return {clamp(v - 1), clamp(v + 1)};
     }
-    //! A step that a fit's determination check tries: 5 % up, or one step.
-    double nudged(double v) const {
-        if (scale == fit_scale::real) return v > 0 ? v * 1.05 : floor;
-        return neighbours(v).back() != v ? neighbours(v).back() : neighbours(v).front();
+    //! The steps a fit's determination check tries: 5 % (or one step) either way, where the
+    //! value can move that way (0 moves up only, a bound inward only).
+    std::vector<double> nudges(double v) const {
+        std::vector<double> steps;
+        if (scale == fit_scale::real) {
+            steps.push_back(v > 0 ? clamp(v * 1.05) : floor);
+            if (v > 0) steps.push_back(clamp(v / 1.05));
+        } else {
+            steps = neighbours(v);
+        }
+        steps.erase(std::remove(steps.begin(), steps.end(), v), steps.end());
+        return steps;
     }
 };
 
@@ -252,8 +260,44 @@ inline fit_space log_block_space(const std::string& preset, std::uint64_t capaci
     return s;
 }
 
-//! Page-mapped SSD: transfer caps, command overheads, t_read and the parallel units; t_prog
-//! follows as in the presets (the flash keeps up with the cache: units * page / bw_w).
+//! The erase block only sets the GC granularity: the preset's, smaller where a small target
+//! leaves too few spare blocks per unit for garbage collection.
+inline std::uint64_t gc_block(std::uint64_t preset_block, std::uint64_t page, std::uint64_t usable,
+                              std::uint64_t units, double op) {
+    std::uint64_t block = preset_block;
+    const std::uint64_t share = (usable / page + units - 1) / units;
+    while (block > page) {
+        const std::uint64_t ppb = block / page;
+        const std::uint64_t logical = (share + ppb - 1) / ppb;
+        const auto physical = std::uint64_t(std::ceil(double(share) * (1 + op / 100) / double(ppb) - 1e-9));
+        if (physical >= logical + 2) break;
+        block /= 2;
+    }
+    return block;
+}
+
+//! The write-through page-mapped search (see page_mapped_space): t_prog_us in place of
+//! bw_w_mibps, which follows bw_r_mibps. Starts: t_prog from the smallest sequential write
+//! (one page programmed), the command overheads near 0.
+inline void write_through_page_mapped(fit_space& s, double bw_r, double t_read, double small_write_s,
+                                      double units_start, double most_units, std::uint64_t page,
+                                      std::uint64_t usable, std::uint64_t preset_block, double op) {
+    s.dims = {
+        {"c_r_us", fit_scale::real, 0, 1e7, 0.1},      {"t_read_us", fit_scale::real, 0, 1e7, 0.1},
+        {"bw_r_mibps", fit_scale::real, 1e-3, 1e7, 0}, {"c_w_us", fit_scale::real, 0, 1e7, 0.1},
+        {"t_prog_us", fit_scale::real, 0, 1e8, 0.1},   {"units", fit_scale::power_of_two, 1, most_units, 0}};
+    s.start = {0.5, t_read * 1e6, bw_r, 0.5, small_write_s * 1e6, units_start};
+    s.derive = [page, usable, preset_block, op](const std::vector<double>& v, model_params& p) {
+        p.set("bw_w_mibps", format_model_number(v[2]));
+        p.set("block", format_model_size(gc_block(preset_block, page, usable, std::uint64_t(v[5]), op)));
+    };
+}
+
+//! Page-mapped SSD: transfer caps, command overheads, t_read and the parallel units. With a
+//! write cache (write_through=0, the NVMe preset) t_prog follows as in that preset: the flash
+//! keeps up with the cache, units * page / bw_w. Write-through (the seeds/004 one-chip presets)
+//! a write ends when its pages are programmed, so t_prog shows itself and is searched; bw_w,
+//! hidden under it, is the chip's one bus for both directions (seeds/004 section 3.3): bw_r.
 inline fit_space page_mapped_space(const std::string& preset, std::uint64_t capacity,
                                    const std::vector<fit_point>& points, const fit_start_hints& hints) {
     fit_space s;
@@ -275,6 +319,16 @@ inline fit_space page_mapped_space(const std::string& preset, std::uint64_t capa
     const double c_w = overhead(sw, bw_w, 1e-7);
     const double units_guess = std::max(1.0, bw_r * MiB * t_read / double(page));
     const double most_units = double(std::min<std::uint64_t>(4096, usable / page));
+    if (number_of(preset, "write_through") != 0) {
+        // A page read overlaps its transfer (the model takes the longer), so the smallest read,
+        // at most a page, starts t_read whole rather than less its transfer.
+        write_through_page_mapped(
+            s, bw_r, std::max(1e-6, (rr.small_block ? rr : sr).small_seconds),
+            std::max(1e-6, sw.small_seconds),
+            std::min(most_units, double(power_of_two_at_least(std::uint64_t(units_guess)))), most_units, page,
+            usable, preset_block, op);
+        return s;
+    }
     s.dims = {
         {"c_r_us", fit_scale::real, 0, 1e7, 0.1},      {"t_read_us", fit_scale::real, 0, 1e7, 0.1},
         {"bw_r_mibps", fit_scale::real, 1e-3, 1e7, 0}, {"c_w_us", fit_scale::real, 0, 1e7, 0.1},
@@ -286,19 +340,7 @@ inline fit_space page_mapped_space(const std::string& preset, std::uint64_t capa
         const std::uint64_t units = std::uint64_t(v[5]);
         const double bw_w_mibps = v[4];
         p.set("t_prog_us", format_model_number(double(units * page) / (bw_w_mibps * double(MiB)) * 1e6));
-        // The erase block only sets the GC granularity: the preset's, smaller where a small
-        // target leaves too few spare blocks per unit for garbage collection.
-        std::uint64_t block = preset_block;
-        const std::uint64_t share = (usable / page + units - 1) / units;
-        while (block > page) {
-            const std::uint64_t ppb = block / page;
-            const std::uint64_t logical = (share + ppb - 1) / ppb;
-            const auto physical =
-                std::uint64_t(std::ceil(double(share) * (1 + op / 100) / double(ppb) - 1e-9));
-            if (physical >= logical + 2) break;
-            block /= 2;
-        }
-        p.set("block", format_model_size(block));
+        p.set("block", format_model_size(gc_block(preset_block, page, usable, units, op)));
     };
     return s;
 }

@@ -44,8 +44,9 @@ struct fit_options {
 //! One parameter of the fitted model.
 struct fitted_parameter {
     std::string key, value;
-    bool fitted = false;     //!< searched (otherwise fixed: the target's capacity, an assumed value)
-    bool determined = false; //!< fitted, and a change of 5 % (or one step) moves some prediction by > 0.1 %
+    bool fitted = false; //!< searched (otherwise fixed: the target's capacity, an assumed value)
+    bool determined =
+        false; //!< fitted, and a change of 5 % (or one step) either way moves some prediction by > 0.1 %
 };
 
 //! One experiment: measured, and predicted by the fit on all experiments and by the check fit.
@@ -341,17 +342,24 @@ inline model_fit fit_model(const characterization& measured, const std::vector<e
             c.held_out = !train[i];
             best.experiments.push_back(c);
         }
-        // Which fitted values the experiments pin down: a step of 5 % moves some prediction.
+        // Which fitted values the experiments pin down: a step of 5 % either way moves some
+        // prediction (a value that only bounds the predictions, such as a page read time below a
+        // bus transfer, can move one way freely and is not determined).
         best.parameters.clear();
         std::map<std::string, bool> determined;
         for (std::size_t d = 0; d < space.dims.size(); ++d) {
-            std::vector<double> v = values;
-            v[d] = space.dims[d].nudged(values[d]);
-            const std::vector<double> other = ev.predict(space, v);
-            bool moves = other.empty();
-            for (std::size_t i = 0; i < other.size() && !moves; ++i)
-                moves = predicted[i] > 0 && std::fabs(other[i] / predicted[i] - 1) > 1e-3;
-            determined[space.dims[d].key] = moves;
+            const std::vector<double> steps = space.dims[d].nudges(values[d]);
+            bool every_step_moves = !steps.empty();
+            for (double step : steps) {
+                std::vector<double> v = values;
+                v[d] = step;
+                const std::vector<double> other = ev.predict(space, v);
+                bool moves = other.empty();
+                for (std::size_t i = 0; i < other.size() && !moves; ++i)
+                    moves = predicted[i] > 0 && std::fabs(other[i] / predicted[i] - 1) > 1e-3;
+                every_step_moves = every_step_moves && moves;
+            }
+            determined[space.dims[d].key] = every_step_moves;
         }
         for (const auto& kv : make_model(space.preset, best.overrides)->parameters()) {
             fitted_parameter p;
