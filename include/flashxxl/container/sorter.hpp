@@ -182,7 +182,10 @@ public:
     //! full runs (at most final_fan_in() of them), run formation becomes double-buffered: a
     //! background task merges and writes one half while the caller fills the other, so reading
     //! the input, sorting and writing runs overlap. The I/O volume stays the same (one merge
-    //! pass either way). flashxxl::sort passes the vector's size. Returns whether it switched.
+    //! pass either way). On a machine with a modelled device, or with a host that charges CPU,
+    //! the runs keep the half size but are written on the caller's thread, so that the modelled
+    //! figures repeat to the last bit. flashxxl::sort passes the vector's size. Returns whether
+    //! it switched.
     bool expect(std::uint64_t items) {
         failed_.check("flashxxl::sorter::expect");
         if (state_ != state::input || size_ != 0)
@@ -495,11 +498,12 @@ private:
     //! the previous background run is done, so that buffer is free).
     void end_run() {
         seal_rest();
-        // A host model that charges CPU keeps run formation on the caller's thread: a background
-        // task's writes and waits would move the virtual clock at moments that depend on thread
-        // timing. The writer's write-behind still overlaps the run's writes with the host's work.
+        // A modelled device or a host model that charges CPU keeps run formation on the caller's
+        // thread: a background task's writes and waits would move the virtual clock at moments
+        // that depend on thread timing, and the modelled figures would differ between runs. The
+        // writer's write-behind still overlaps the run's writes with the caller's work.
         const host_model& host = machine_->host();
-        if (!double_buffered_ || host.charges()) {
+        if (!double_buffered_ || host.charges() || machine_->has_modelled_device()) {
             block_writer<T> w(*machine_, role_, blocks_, block_counter_, account_, 2);
             w.set_item_cost(host.write_item_s +
                             host.sort_pass_item_s(count_, threads_)); // run formation: a sort pass

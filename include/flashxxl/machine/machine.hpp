@@ -86,6 +86,12 @@ public:
     //! whose devices work in parallel.
     double max_busy_seconds() const;
 
+    //! True when any device has a model, so requests move the virtual clock.
+    bool has_modelled_device() const {
+        for (const auto& d : devices_)
+            if (d->model() != nullptr) return true;
+        return false;
+    }
     //! The virtual clock all devices are scheduled on (see modelled_clock).
     modelled_clock& clock() { return *clock_; }
     //! The host's modelled elapsed time and I/O wait since the machine was built.
