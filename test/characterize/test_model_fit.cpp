@@ -139,10 +139,13 @@ class chip_round_trip : public ::testing::TestWithParam<std::string> {};
 TEST_P(chip_round_trip, recovers_the_chip) {
     ch::model_fit f = round_trip(GetParam(), chip_plan, 1.0);
     EXPECT_EQ(f.kind, "ssd-page-mapped");
-    bool searched_t_prog = false;
-    for (const auto& p : f.parameters)
+    bool searched_t_prog = false, bus_follows_reads = false;
+    for (const auto& p : f.parameters) {
         if (p.key == "t_prog_us") searched_t_prog = p.fitted && p.determined;
+        if (p.key == "bw_w_mibps") bus_follows_reads = p.derived && !p.fitted;
+    }
     EXPECT_TRUE(searched_t_prog) << GetParam();
+    EXPECT_TRUE(bus_follows_reads) << GetParam() << ": bw_w_mibps is set from bw_r_mibps";
 }
 
 std::vector<std::string> chip_presets() {

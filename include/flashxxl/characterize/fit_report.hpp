@@ -38,7 +38,7 @@ inline std::string experiment_name(const fit_point& p) {
 }
 } // namespace detail
 
-//! The fit as text: kind, errors, parameters (fitted, not determined, fixed), a table of
+//! The fit as text: kind, errors, parameters (fitted, not determined, derived, fixed), a table of
 //! measured, fitted and error per experiment, and the config line.
 inline void print_fit(std::ostream& out, const model_fit& f, const std::string& config_line) {
     out << "\nmodel fit: " << f.kind << " (config line names preset " << f.preset << ")";
@@ -51,16 +51,17 @@ inline void print_fit(std::ostream& out, const model_fit& f, const std::string& 
         << " experiments; held out (" << f.holdout << "): median error "
         << detail::percent(f.holdout_median_error) << " over " << f.holdout_count
         << " experiments the check fit did not see\n";
-    std::string fitted, undetermined, fixed;
+    std::string fitted, undetermined, derived, fixed;
     for (const auto& p : f.parameters) {
         if (!f.overrides.has(p.key)) continue;
-        std::string& to = p.determined ? fitted : p.fitted ? undetermined : fixed;
+        std::string& to = p.determined ? fitted : p.fitted ? undetermined : p.derived ? derived : fixed;
         to += " " + p.key + "=" + p.value;
     }
     out << "  fitted:" << fitted << "\n";
     if (!undetermined.empty())
         out << "  not determined by these experiments (kept where the search left them):" << undetermined
             << "\n";
+    if (!derived.empty()) out << "  derived from the fitted values:" << derived << "\n";
     out << "  fixed:" << fixed << "\n";
     out << "  " << std::left << std::setw(22) << "experiment" << std::right << std::setw(6) << "line"
         << std::setw(10) << "block" << std::setw(14) << "measured" << std::setw(14) << "fitted"
@@ -83,12 +84,14 @@ inline void print_fit(std::ostream& out, const model_fit& f, const std::string& 
 //! The `fit` object of the JSON report.
 inline nlohmann::json fit_json(const model_fit& f, const std::string& config_line) {
     using nlohmann::json;
-    json params = json::object(), fitted = json::array(), undetermined = json::array();
+    json params = json::object(), fitted = json::array(), undetermined = json::array(),
+         derived = json::array();
     for (const auto& p : f.parameters) {
         if (!f.overrides.has(p.key)) continue;
         params[p.key] = p.value;
         if (p.determined) fitted.push_back(p.key);
         if (p.fitted && !p.determined) undetermined.push_back(p.key);
+        if (p.derived) derived.push_back(p.key);
     }
     json experiments = json::array();
     for (const auto& e : f.experiments)
@@ -110,6 +113,7 @@ inline nlohmann::json fit_json(const model_fit& f, const std::string& config_lin
             {"parameters", params},
             {"fitted_parameters", fitted},
             {"undetermined_parameters", undetermined},
+            {"derived_parameters", derived},
             {"config_line", config_line},
             {"experiments", experiments},
             {"median_error", f.median_error},

@@ -45,8 +45,10 @@ struct fit_options {
 struct fitted_parameter {
     std::string key, value;
     bool fitted = false; //!< searched (otherwise fixed: the target's capacity, an assumed value)
-    bool determined =
-        false; //!< fitted, and a change of 5 % (or one step) either way moves some prediction by > 0.1 %
+    //! Fitted, and a change of 5 % (or one step) either way moves some prediction by > 0.1 %.
+    bool determined = false;
+    //! Not searched but set from the searched values (a chip's bw_w follows its bw_r).
+    bool derived = false;
 };
 
 //! One experiment: measured, and predicted by the fit on all experiments and by the check fit.
@@ -361,12 +363,15 @@ inline model_fit fit_model(const characterization& measured, const std::vector<e
             }
             determined[space.dims[d].key] = every_step_moves;
         }
+        model_params derived; // the values the search sets from the fitted ones
+        if (space.derive) space.derive(values, derived);
         for (const auto& kv : make_model(space.preset, best.overrides)->parameters()) {
             fitted_parameter p;
             p.key = kv.first;
             p.value = kv.second;
             p.fitted = determined.count(kv.first) != 0;
             p.determined = p.fitted && determined[kv.first];
+            p.derived = !p.fitted && derived.has(kv.first);
             best.parameters.push_back(p);
         }
     }
