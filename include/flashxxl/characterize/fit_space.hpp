@@ -276,23 +276,6 @@ inline std::uint64_t gc_block(std::uint64_t preset_block, std::uint64_t page, st
     return block;
 }
 
-//! The write-through page-mapped search (see page_mapped_space): t_prog_us in place of
-//! bw_w_mibps, which follows bw_r_mibps. Starts: t_prog from the smallest sequential write
-//! (one page programmed), the command overheads near 0.
-inline void write_through_page_mapped(fit_space& s, double bw_r, double t_read, double small_write_s,
-                                      double units_start, double most_units, std::uint64_t page,
-                                      std::uint64_t usable, std::uint64_t preset_block, double op) {
-    s.dims = {
-        {"c_r_us", fit_scale::real, 0, 1e7, 0.1},      {"t_read_us", fit_scale::real, 0, 1e7, 0.1},
-        {"bw_r_mibps", fit_scale::real, 1e-3, 1e7, 0}, {"c_w_us", fit_scale::real, 0, 1e7, 0.1},
-        {"t_prog_us", fit_scale::real, 0, 1e8, 0.1},   {"units", fit_scale::power_of_two, 1, most_units, 0}};
-    s.start = {0.5, t_read * 1e6, bw_r, 0.5, small_write_s * 1e6, units_start};
-    s.derive = [page, usable, preset_block, op](const std::vector<double>& v, model_params& p) {
-        p.set("bw_w_mibps", format_model_number(v[2]));
-        p.set("block", format_model_size(gc_block(preset_block, page, usable, std::uint64_t(v[5]), op)));
-    };
-}
-
 //! Page-mapped SSD: transfer caps, command overheads, t_read and the parallel units. With a
 //! write cache (write_through=0, the NVMe preset) t_prog follows as in that preset: the flash
 //! keeps up with the cache, units * page / bw_w. Write-through (the seeds/004 one-chip presets)
@@ -319,27 +302,31 @@ inline fit_space page_mapped_space(const std::string& preset, std::uint64_t capa
     const double c_w = overhead(sw, bw_w, 1e-7);
     const double units_guess = std::max(1.0, bw_r * MiB * t_read / double(page));
     const double most_units = double(std::min<std::uint64_t>(4096, usable / page));
-    if (number_of(preset, "write_through") != 0) {
-        // A page read overlaps its transfer (the model takes the longer), so the smallest read,
-        // at most a page, starts t_read whole rather than less its transfer.
-        write_through_page_mapped(
-            s, bw_r, std::max(1e-6, (rr.small_block ? rr : sr).small_seconds),
-            std::max(1e-6, sw.small_seconds),
-            std::min(most_units, double(power_of_two_at_least(std::uint64_t(units_guess)))), most_units, page,
-            usable, preset_block, op);
-        return s;
-    }
+    // Write-through, a page read overlaps its transfer (the model takes the longer), so the
+    // smallest read, at most a page, starts t_read whole rather than less its transfer, and the
+    // smallest write (one page programmed) starts t_prog.
+    const bool write_through = number_of(preset, "write_through") != 0;
+    const double t_read_start =
+        write_through ? std::max(1e-6, (rr.small_block ? rr : sr).small_seconds) : t_read;
+    const fit_dimension write_rate = {"bw_w_mibps", fit_scale::real, 1e-3, 1e7, 0};
+    const fit_dimension program_time = {"t_prog_us", fit_scale::real, 0, 1e8, 0.1};
     s.dims = {
         {"c_r_us", fit_scale::real, 0, 1e7, 0.1},      {"t_read_us", fit_scale::real, 0, 1e7, 0.1},
         {"bw_r_mibps", fit_scale::real, 1e-3, 1e7, 0}, {"c_w_us", fit_scale::real, 0, 1e7, 0.1},
-        {"bw_w_mibps", fit_scale::real, 1e-3, 1e7, 0}, {"units", fit_scale::power_of_two, 1, most_units, 0}};
-    s.start = {0.5,  t_read * 1e6,
-               bw_r, c_w * 1e6,
-               bw_w, std::min(most_units, double(power_of_two_at_least(std::uint64_t(units_guess))))};
-    s.derive = [page, usable, preset_block, op](const std::vector<double>& v, model_params& p) {
+        write_through ? program_time : write_rate,     {"units", fit_scale::power_of_two, 1, most_units, 0}};
+    s.start = {0.5,
+               t_read_start * 1e6,
+               bw_r,
+               write_through ? 0.5 : c_w * 1e6,
+               write_through ? std::max(1e-6, sw.small_seconds) * 1e6 : bw_w,
+               std::min(most_units, double(power_of_two_at_least(std::uint64_t(units_guess))))};
+    s.derive = [page, usable, preset_block, op, write_through](const std::vector<double>& v,
+                                                               model_params& p) {
         const std::uint64_t units = std::uint64_t(v[5]);
-        const double bw_w_mibps = v[4];
-        p.set("t_prog_us", format_model_number(double(units * page) / (bw_w_mibps * double(MiB)) * 1e6));
+        if (write_through)
+            p.set("bw_w_mibps", format_model_number(v[2]));
+        else
+            p.set("t_prog_us", format_model_number(double(units * page) / (v[4] * double(MiB)) * 1e6));
         p.set("block", format_model_size(gc_block(preset_block, page, usable, units, op)));
     };
     return s;
